@@ -1,0 +1,12 @@
+import * as z from 'zod/mini';
+
+export const settings = z.looseObject({
+  surcharge_per_video_cents: z.number(),
+  currency: z.string(),
+});
+export type Settings = z.infer<typeof settings>;
+
+export const updateSettingsBody = z.strictObject({
+  surcharge_per_video_cents: z.int().check(z.gte(0, 'must be a whole number of cents, 0 or more')),
+});
+export type UpdateSettingsBody = z.infer<typeof updateSettingsBody>;

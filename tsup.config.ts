@@ -1,0 +1,19 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    'testing/index': 'src/testing/index.ts',
+    'testing/cli': 'src/testing/cli.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  sourcemap: false,
+  clean: true,
+  target: 'node20',
+  splitting: false,
+  treeshake: true,
+  // ky and p-retry ship ESM only; inlining them keeps `require()` working on Node 20.0-20.18.
+  noExternal: ['ky', 'p-retry', 'is-network-error'],
+  external: ['ioredis', 'msw', 'bottleneck'],
+});
