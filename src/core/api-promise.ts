@@ -1,0 +1,54 @@
+import type { ResponseMeta } from './response-meta.js';
+
+export interface WithResponse<T> {
+  data: T;
+  response: ResponseMeta;
+}
+
+/**
+ * The promise every method returns: await it for the data, or call `.withResponse()` for the
+ * data together with status, headers, request id and rate-limit state.
+ *
+ * @example
+ * ```ts
+ * const { data, response } = await client.locations.get('store-1').withResponse();
+ * console.log(response.requestId, response.rateLimit?.remaining);
+ * ```
+ */
+export class APIPromise<T> implements PromiseLike<T> {
+  readonly #result: Promise<WithResponse<T>>;
+  #data: Promise<T> | undefined;
+
+  constructor(result: Promise<WithResponse<T>>) {
+    this.#result = result;
+  }
+
+  /** The data together with the response it came from. */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#result;
+  }
+
+  #dataPromise(): Promise<T> {
+    this.#data ??= this.#result.then((r) => r.data);
+    return this.#data;
+  }
+
+  then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#dataPromise().then(onfulfilled, onrejected);
+  }
+
+  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.#dataPromise().catch(onrejected);
+  }
+
+  finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.#dataPromise().finally(onfinally);
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'APIPromise';
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * Every failure the SDK reports is a `PartnerError`. HTTP failures are `PartnerApiError`, with a
+ * subclass per error code of the contract, so callers branch by `instanceof` or by `code`.
+ * Nothing here ever holds the API key, a request object or its headers.
+ */
+
+const BRAND = Symbol.for('@crp/partner-sdk.PartnerError');
+
+/** Error codes of the service (spec §7 and the contract), plus the SDK's own for failures outside HTTP. */
+export type ApiErrorCode =
+  | 'validation_error'
+  | 'unauthorized'
+  | 'forbidden_ip'
+  | 'feature_not_enabled'
+  | 'not_found'
+  | 'conflict'
+  | 'invalid_state'
+  | 'prohibited_rule'
+  | 'rate_limited'
+  | 'internal_error';
+export type ClientErrorCode =
+  | 'connection_error'
+  | 'timeout'
+  | 'aborted'
+  | 'configuration_error'
+  | 'unexpected_response';
+
+/** Where a failed call was going; safe to log. */
+export interface RequestSummary {
+  method: string;
+  /** The path with ids filled in, e.g. `/partner/v1/locations/store-1`. */
+  path: string;
+}
+
+export interface PartnerErrorOptions {
+  cause?: unknown;
+  request?: RequestSummary | undefined;
+}
+
+/** A structured, secret-free record of an error, for logs. */
+export interface PartnerErrorJSON {
+  name: string;
+  code: string;
+  message: string;
+  status?: number;
+  field?: string;
+  requestId?: string;
+  method?: string;
+  path?: string;
+  attempts?: number;
+  retryAfterMs?: number;
+  reference?: string;
+}
+
+/** Base class of every error the SDK throws. */
+export class PartnerError extends Error {
+  /** What went wrong, as a stable string to branch on. */
+  readonly code: string;
+  /** Method and path of the call that failed, when there was one. */
+  readonly request: RequestSummary | undefined;
+  /** How many HTTP attempts were made before giving up (set once retries are over). */
+  attempts: number | undefined;
+
+  constructor(code: string, message: string, options: PartnerErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.request = options.request;
+    this.attempts = undefined;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  toJSON(): PartnerErrorJSON {
+    return compact({
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      method: this.request?.method,
+      path: this.request?.path,
+      attempts: this.attempts,
+    });
+  }
+}
+
+export interface PartnerApiErrorInit extends PartnerErrorOptions {
+  status: number;
+  code: string;
+  message: string;
+  field?: string | undefined;
+  requestId?: string | undefined;
+  headers?: Headers | undefined;
+}
+
+/** The service answered with an error status. */
+export class PartnerApiError extends PartnerError {
+  declare readonly code: ApiErrorCode | (string & {});
+  /** HTTP status of the response (for a refusal made before sending, the status the service would give). */
+  readonly status: number;
+  /** The refused input as a dotted path, e.g. `address.state`. */
+  readonly field: string | undefined;
+  /** The service's `x-request-id`, to quote to support. Undefined when nothing was sent. */
+  readonly requestId: string | undefined;
+  /** Response headers (never request headers, so never the key). */
+  declare readonly headers: Headers;
+
+  constructor(init: PartnerApiErrorInit) {
+    super(init.code, init.message, init);
+    this.status = init.status;
+    this.field = init.field;
+    this.requestId = init.requestId;
+    // Not enumerable: keeps util.inspect and JSON output short and readable.
+    Object.defineProperty(this, 'headers', { value: init.headers ?? new Headers(), enumerable: false });
+  }
+
+  override toJSON(): PartnerErrorJSON {
+    return compact({ ...super.toJSON(), status: this.status, field: this.field, requestId: this.requestId });
+  }
+}
+
+/** 400 `validation_error`: the input was refused, by the service or before sending. See `field`. */
+export class ValidationError extends PartnerApiError {
+  declare readonly code: 'validation_error';
+}
+/** 401 `unauthorized`: the key is missing, unknown or revoked. */
+export class AuthenticationError extends PartnerApiError {
+  declare readonly code: 'unauthorized';
+}
+/** 403 `forbidden_ip`: the caller's address is not on the key's allow-list. */
+export class ForbiddenIpError extends PartnerApiError {
+  declare readonly code: 'forbidden_ip';
+}
+/** 403 `feature_not_enabled`: the endpoint exists but is not switched on for this account. */
+export class FeatureNotEnabledError extends PartnerApiError {
+  declare readonly code: 'feature_not_enabled';
+}
+/** 404 `not_found`: no such store, booking or batch. */
+export class NotFoundError extends PartnerApiError {
+  declare readonly code: 'not_found';
+}
+/** 409 `conflict` or `invalid_state`: the request clashes with the current state. */
+export class ConflictError extends PartnerApiError {
+  declare readonly code: 'conflict' | 'invalid_state';
+}
+/** 422 `prohibited_rule`: rules may not select creators by ethnicity, age or gender. */
+export class ProhibitedRuleError extends PartnerApiError {
+  declare readonly code: 'prohibited_rule';
+}
+
+/** 429 `rate_limited`: the key's budget is spent. `retryAfterMs` says when to try again. */
+export class RateLimitError extends PartnerApiError {
+  declare readonly code: 'rate_limited';
+  /** How long the service asked to wait, in milliseconds, when it said. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: PartnerApiErrorInit & { retryAfterMs: number | undefined }) {
+    super(init);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  override toJSON(): PartnerErrorJSON {
+    return compact({ ...super.toJSON(), retryAfterMs: this.retryAfterMs });
+  }
+}
+
+/** 5xx: the service failed. `reference` is the support reference from the message, when given. */
+export class InternalServerError extends PartnerApiError {
+  /** Support reference quoted by the service, e.g. `7F3A9C21`. */
+  readonly reference: string | undefined;
+
+  constructor(init: PartnerApiErrorInit) {
+    super(init);
+    this.reference = /\(ref ([A-Za-z0-9-]+)\)/.exec(init.message)?.[1];
+  }
+
+  override toJSON(): PartnerErrorJSON {
+    return compact({ ...super.toJSON(), reference: this.reference });
+  }
+}
+
+/** The request could not be completed at the network level. */
+export class ConnectionError extends PartnerError {
+  declare readonly code: 'connection_error';
+  /**
+   * False only when the connection was refused before anything was sent, so the service
+   * certainly did not act on the request; true when it may have.
+   */
+  readonly mayHaveReachedServer: boolean;
+
+  constructor(message: string, mayHaveReachedServer: boolean, options: PartnerErrorOptions = {}) {
+    super('connection_error', message, options);
+    this.mayHaveReachedServer = mayHaveReachedServer;
+  }
+}
+
+/** An attempt took longer than `timeout` (headers and body together). */
+export class TimeoutError extends PartnerError {
+  declare readonly code: 'timeout';
+  constructor(message: string, options: PartnerErrorOptions = {}) {
+    super('timeout', message, options);
+  }
+}
+
+/** The caller's AbortSignal stopped the call. `cause` is the signal's reason. */
+export class AbortedError extends PartnerError {
+  declare readonly code: 'aborted';
+  constructor(message: string, options: PartnerErrorOptions = {}) {
+    super('aborted', message, options);
+  }
+}
+
+/** The client was set up wrongly; the message says what to change. */
+export class ConfigurationError extends PartnerError {
+  declare readonly code: 'configuration_error';
+  constructor(message: string) {
+    super('configuration_error', message);
+  }
+}
+
+/** A successful response lacked something the SDK needs, or was not JSON. */
+export class UnexpectedResponseError extends PartnerError {
+  declare readonly code: 'unexpected_response';
+  readonly status: number;
+  readonly requestId: string | undefined;
+
+  constructor(message: string, init: PartnerErrorOptions & { status: number; requestId: string | undefined }) {
+    super('unexpected_response', message, init);
+    this.status = init.status;
+    this.requestId = init.requestId;
+  }
+
+  override toJSON(): PartnerErrorJSON {
+    return compact({ ...super.toJSON(), status: this.status, requestId: this.requestId });
+  }
+}
+
+/** Every error class, discriminated by `code`, for exhaustive `switch` statements. */
+export type AnyPartnerError =
+  | ValidationError
+  | AuthenticationError
+  | ForbiddenIpError
+  | FeatureNotEnabledError
+  | NotFoundError
+  | ConflictError
+  | ProhibitedRuleError
+  | RateLimitError
+  | InternalServerError
+  | ConnectionError
+  | TimeoutError
+  | AbortedError
+  | ConfigurationError
+  | UnexpectedResponseError
+  | PartnerApiError;
+
+/**
+ * True for any error thrown by this SDK, even one from another copy of the package
+ * (where `instanceof` would say false).
+ *
+ * @example
+ * ```ts
+ * try { await client.locations.get('store-1') } catch (err) {
+ *   if (isPartnerError(err) && err.code === 'not_found') { ... }
+ * }
+ * ```
+ */
+export function isPartnerError(value: unknown): value is AnyPartnerError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** True for an error the service answered with (an HTTP status), from any copy of the package. */
+export function isPartnerApiError(value: unknown): value is PartnerApiError {
+  return isPartnerError(value) && typeof (value as { status?: unknown }).status === 'number' && 'field' in value;
+}
+
+type Loose<T> = { [K in keyof T]: T[K] | undefined };
+
+/** Drop the fields that have no value, so logs stay short. */
+function compact(record: Loose<PartnerErrorJSON>): PartnerErrorJSON {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value;
+  return out as unknown as PartnerErrorJSON;
+}

@@ -1,0 +1,20 @@
+import { parseRateLimitHeaders, type RateLimitState } from './rate-limit/headers.js';
+
+/** What a call's HTTP response said besides its data; from `.withResponse()`. */
+export interface ResponseMeta {
+  status: number;
+  headers: Headers;
+  /** The service's `x-request-id`, to quote to support. */
+  requestId: string | undefined;
+  /** The key's budget as this response reported it. */
+  rateLimit: RateLimitState | undefined;
+}
+
+export function responseMeta(status: number, headers: Headers, now: number): ResponseMeta {
+  return {
+    status,
+    headers,
+    requestId: headers.get('x-request-id') ?? undefined,
+    rateLimit: parseRateLimitHeaders(headers, now),
+  };
+}

@@ -1,0 +1,45 @@
+import { ConnectionError, PartnerApiError, RateLimitError, TimeoutError } from './errors.js';
+import { parseRetryAfter } from './rate-limit/retry-after.js';
+
+/**
+ * Whether an operation may be sent again (contract, "Retry safety, per operation").
+ * `safe`: every GET and every idempotent write. `unsafe`: the creator-samples decision, which
+ * repeats only when the service certainly did not act on it or says repeating is safe.
+ */
+export type RetrySafety = 'safe' | 'unsafe';
+
+const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
+
+/** May this failure be repeated? A short ordered list; the first rule that matches decides. */
+export function mayRetry(error: unknown, safety: RetrySafety): boolean {
+  if (error instanceof RateLimitError) return true;
+  // The spec calls a 5xx safe to retry, even for the decision: the service did not act on it.
+  if (error instanceof PartnerApiError) return RETRYABLE_STATUS.has(error.status);
+  if (error instanceof ConnectionError) return safety === 'safe' || !error.mayHaveReachedServer;
+  if (error instanceof TimeoutError) return safety === 'safe';
+  return false;
+}
+
+export interface BackoffSettings {
+  /** First backoff ceiling, ms. */
+  base: number;
+  /** Largest backoff ceiling, ms. */
+  cap: number;
+  random: () => number;
+}
+
+export const defaultBackoff: BackoffSettings = { base: 500, cap: 8_000, random: Math.random };
+
+/**
+ * How long to wait before attempt `attemptNumber + 1`: the service's `Retry-After` when it gave one,
+ * otherwise exponential backoff with full jitter (a random wait up to a doubling, capped ceiling).
+ */
+export function retryDelay(error: unknown, attemptNumber: number, now: number, backoff: BackoffSettings = defaultBackoff): number {
+  if (error instanceof RateLimitError && error.retryAfterMs !== undefined) return error.retryAfterMs;
+  if (error instanceof PartnerApiError) {
+    const serverSays = parseRetryAfter(error.headers.get('retry-after'), now);
+    if (serverSays !== undefined) return serverSays;
+  }
+  const ceiling = Math.min(backoff.cap, backoff.base * 2 ** (attemptNumber - 1));
+  return Math.round(backoff.random() * ceiling);
+}

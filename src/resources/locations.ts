@@ -1,0 +1,142 @@
+import { parseInput } from '../core/input.js';
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/request.js';
+import {
+  dashboardToken,
+  enrollLocationBody,
+  location,
+  updateLocationBody,
+  type DashboardToken,
+  type EnrollLocationBody,
+  type Location,
+  type UpdateLocationBody,
+} from '../schemas/locations.js';
+import { Resource } from './resource.js';
+
+const ONE = '/locations/{partner_location_id}';
+
+/** Stores: enroll, read, change, pause, resume and terminate. */
+export class Locations extends Resource {
+  /**
+   * Enroll a store. Sending the same id, name and address again returns the same store, so a
+   * retried enrollment never creates two; a different name or address gives `ConflictError`.
+   * Opening hours are looked up when omitted (`hours.state` is `missing` until they are known).
+   *
+   * @example
+   * ```ts
+   * const store = await client.locations.enroll({
+   *   partner_location_id: 'store-42',
+   *   name: 'Noodle Bar',
+   *   address: { line1: '1 Main St', city: 'Seattle', state: 'WA', postal_code: '98101', country: 'US' },
+   * });
+   * ```
+   */
+  enroll(body: EnrollLocationBody, options?: RequestOptions): APIPromise<Location> {
+    return this.request(options, () => ({
+      method: 'POST',
+      route: '/locations',
+      body: parseInput(enrollLocationBody, body),
+      response: location,
+      retry: 'safe',
+    }));
+  }
+
+  /**
+   * Read one store, with its `progress` and `next_visit`.
+   *
+   * @example
+   * ```ts
+   * const store = await client.locations.get('store-42');
+   * console.log(store.status, store.hours.state, store.next_visit?.visit_at);
+   * ```
+   */
+  get(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
+    return this.#call('GET', ONE, partnerLocationId, options);
+  }
+
+  /**
+   * Change a store's name, address, plan, dishes, preferred language, hours, time zone, contact or
+   * rules. Any other field is refused before sending.
+   *
+   * @example
+   * ```ts
+   * await client.locations.update('store-42', { preferred_language: 'zh' });
+   * ```
+   */
+  update(partnerLocationId: string, patch: UpdateLocationBody, options?: RequestOptions): APIPromise<Location> {
+    return this.request(options, () => ({
+      method: 'PATCH',
+      route: ONE,
+      params: { partner_location_id: partnerLocationId },
+      body: parseInput(updateLocationBody, patch),
+      response: location,
+      retry: 'safe',
+    }));
+  }
+
+  /**
+   * Stop scheduling new visits for a store. Repeatable.
+   *
+   * @example
+   * ```ts
+   * await client.locations.pause('store-42');
+   * ```
+   */
+  pause(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
+    return this.#call('POST', `${ONE}/pause`, partnerLocationId, options);
+  }
+
+  /**
+   * Resume scheduling for a paused store. Repeatable; a terminated store gives `ConflictError`.
+   *
+   * @example
+   * ```ts
+   * await client.locations.resume('store-42');
+   * ```
+   */
+  resume(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
+    return this.#call('POST', `${ONE}/resume`, partnerLocationId, options);
+  }
+
+  /**
+   * End a store's contract. Final; its history is kept. Repeatable.
+   *
+   * @example
+   * ```ts
+   * await client.locations.terminate('store-42');
+   * ```
+   */
+  terminate(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
+    return this.#call('POST', `${ONE}/terminate`, partnerLocationId, options);
+  }
+
+  /**
+   * A read-only token for one store's dashboard page, valid 30 minutes.
+   *
+   * @experimental The service has built this but not switched it on: until it does, this throws
+   * `FeatureNotEnabledError`.
+   * @example
+   * ```ts
+   * const { token, expires_at } = await client.locations.createDashboardToken('store-42');
+   * ```
+   */
+  createDashboardToken(partnerLocationId: string, options?: RequestOptions): APIPromise<DashboardToken> {
+    return this.request(options, () => ({
+      method: 'POST',
+      route: `${ONE}/dashboard-token`,
+      params: { partner_location_id: partnerLocationId },
+      response: dashboardToken,
+      retry: 'safe',
+    }));
+  }
+
+  #call(method: 'GET' | 'POST', route: string, partnerLocationId: string, options: RequestOptions | undefined): APIPromise<Location> {
+    return this.request(options, () => ({
+      method,
+      route,
+      params: { partner_location_id: partnerLocationId },
+      response: location,
+      retry: 'safe',
+    }));
+  }
+}
