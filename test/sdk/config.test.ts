@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigurationError, PartnerClient } from '../../src/index.js';
+
+const KEY = 'crp_test_0123456789abcdef';
+
+function refusal(options: ConstructorParameters<typeof PartnerClient>[0]): ConfigurationError {
+  try {
+    new PartnerClient(options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
+    return error as ConfigurationError;
+  }
+  throw new Error('expected a ConfigurationError');
+}
+
+describe('PartnerClient configuration', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.unstubAllGlobals();
+  });
+
+  it('tells the environment from the key prefix', () => {
+    expect(new PartnerClient({ apiKey: KEY, baseUrl: 'https://api.example.com' }).environment).toBe('sandbox');
+    expect(new PartnerClient({ apiKey: 'crp_live_abc', baseUrl: 'https://api.example.com' }).environment).toBe('production');
+  });
+
+  it('reads the key and base URL from the environment by default', () => {
+    vi.stubEnv('PARTNER_API_KEY', KEY);
+    vi.stubEnv('PARTNER_API_BASE_URL', 'https://api.example.com');
+    expect(new PartnerClient().environment).toBe('sandbox');
+  });
+
+  it('refuses a missing key and says where to put one', () => {
+    vi.stubEnv('PARTNER_API_KEY', '');
+    expect(refusal({ baseUrl: 'https://api.example.com' }).message).toMatch(/PARTNER_API_KEY/);
+  });
+
+  it('refuses a key that is not a partner key, without echoing it', () => {
+    const error = refusal({ apiKey: 'sk_secret_value', baseUrl: 'https://api.example.com' });
+    expect(error.message).toMatch(/crp_live_.*crp_test_/);
+    expect(error.message).not.toContain('sk_secret_value');
+  });
+
+  it('refuses a missing base URL', () => {
+    vi.stubEnv('PARTNER_API_BASE_URL', '');
+    expect(refusal({ apiKey: KEY }).message).toMatch(/baseUrl/);
+  });
+
+  it('refuses plain http except on loopback', () => {
+    expect(refusal({ apiKey: KEY, baseUrl: 'http://api.example.com' }).message).toMatch(/https/);
+    expect(() => new PartnerClient({ apiKey: KEY, baseUrl: 'http://127.0.0.1:4010' })).not.toThrow();
+    expect(() => new PartnerClient({ apiKey: KEY, baseUrl: 'http://localhost:4010' })).not.toThrow();
+    expect(() => new PartnerClient({ apiKey: KEY, baseUrl: 'http://[::1]:4010' })).not.toThrow();
+  });
+
+  it('refuses a base URL that already ends in /partner/v1 and shows the fix', () => {
+    expect(refusal({ apiKey: KEY, baseUrl: 'https://api.example.com/partner/v1' }).message).toContain('https://api.example.com');
+  });
+
+  it('refuses an environment option that contradicts the key', () => {
+    expect(refusal({ apiKey: KEY, baseUrl: 'https://api.example.com', environment: 'production' }).message).toMatch(/sandbox key/);
+  });
+
+  it('refuses maxRetries outside 0..10 and a non-positive timeout', () => {
+    expect(refusal({ apiKey: KEY, baseUrl: 'https://api.example.com', maxRetries: 11 }).message).toMatch(/0 to 10/);
+    expect(refusal({ apiKey: KEY, baseUrl: 'https://api.example.com', timeout: 0 }).message).toMatch(/timeout/);
+  });
+
+  it('refuses to start in a browser unless dangerouslyAllowBrowser is set, because the key would be exposed', () => {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+    const error = refusal({ apiKey: KEY, baseUrl: 'https://api.example.com' });
+    expect(error.message).toMatch(/browser/);
+    expect(error.message).toMatch(/exposed/);
+    expect(() => new PartnerClient({ apiKey: KEY, baseUrl: 'https://api.example.com', dangerouslyAllowBrowser: true })).not.toThrow();
+  });
+
+  it('never shows the key when the client is inspected or serialised', async () => {
+    const { inspect } = await import('node:util');
+    const client = new PartnerClient({ apiKey: KEY, baseUrl: 'https://api.example.com' });
+    expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(KEY);
+    expect(JSON.stringify(client)).not.toContain(KEY);
+  });
+});
