@@ -1,6 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Examples and tests import the package by its public name, as partners do.
+    alias: [
+      { find: /^@crp\/partner-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^@crp\/partner-sdk$/, replacement: src('index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
