@@ -1,0 +1,89 @@
+import type { AcknowledgedKind, Booking, BookingStatus, MonthCounts, Store } from './model.js';
+import type { World } from './world.js';
+
+/** Change a booking's status, keeping the store's counts in step. */
+export function setStatus(booking: Booking, status: BookingStatus): void {
+  const counts = booking.store.counts;
+  counts[booking.status]--;
+  counts[status]++;
+  booking.status = status;
+}
+
+/** Record the merchant saw a booking; repeatable, the latest kind stands. */
+export function acknowledge(booking: Booking, kind: AcknowledgedKind): void {
+  if (booking.acknowledgedKind === null) booking.store.unacknowledged--;
+  booking.acknowledgedKind = kind;
+}
+
+/** A new pending booking from a creator the operator invited (spec §1 rule 2). */
+export function addBooking(world: World, store: Store, createdAt: number, fields: Partial<Pick<Booking, 'status' | 'visitAt'>> = {}): Booking {
+  const booking: Booking = {
+    seq: 0,
+    id: '',
+    store,
+    status: fields.status ?? 'pending',
+    visitAt: fields.visitAt ?? null,
+    timeZone: store.timeZone,
+    partySize: store.rng.int(1, 3),
+    creator: world.creators.invite(store.rng, store.rules),
+    acknowledgedKind: null,
+    createdAt,
+  };
+  booking.seq = world.nextSeq();
+  booking.id = world.newId('res', booking.seq);
+  store.bookings.push(booking);
+  store.account.bookingList.push(booking);
+  store.account.bookings.set(booking.id, booking);
+  store.counts[booking.status]++;
+  store.unacknowledged++;
+  return booking;
+}
+
+/** Add to a store's counts for the UTC month of `at` (GET /billing/monthly). */
+export function countInMonth(store: Store, at: number, what: keyof MonthCounts): void {
+  const month = new Date(at).toISOString().slice(0, 7);
+  let counts = store.monthly.get(month);
+  if (!counts) {
+    counts = { videos: 0, completed: 0, noShows: 0 };
+    store.monthly.set(month, counts);
+  }
+  counts[what]++;
+}
+
+/** The creator joins the store's creator list the first time one of their bookings is confirmed. */
+export function acceptCreator(world: World, booking: Booking, at: number): void {
+  const store = booking.store;
+  if (store.creatorIds.has(booking.creator.id)) return;
+  store.creatorIds.add(booking.creator.id);
+  store.creators.push({ seq: world.nextSeq(), creator: booking.creator, acceptedAt: at });
+}
+
+/** A creator's video, posted after a completed visit. */
+export function publishVideo(world: World, booking: Booking, at: number): void {
+  const platform = booking.store.rng.pick(booking.creator.platforms);
+  const seq = world.nextSeq();
+  const id = world.newId('vid', seq);
+  booking.store.videos.push({
+    seq,
+    id,
+    reservationId: booking.id,
+    url: videoUrl(platform, booking.creator.handle, id),
+    platform,
+    postedAt: at,
+  });
+  countInMonth(booking.store, at, 'videos');
+}
+
+function videoUrl(platform: string, handle: string, id: string): string {
+  const name = handle.replace(/^@/, '');
+  switch (platform) {
+    case 'instagram':
+      return `https://www.instagram.com/reel/${id}/`;
+    case 'tiktok':
+      return `https://www.tiktok.com/@${name}/video/${id}`;
+    case 'youtube':
+      return `https://www.youtube.com/shorts/${id}`;
+    default:
+      return `https://www.xiaohongshu.com/explore/${id}`;
+  }
+}

@@ -1,0 +1,71 @@
+import { MinHeap } from './min-heap.js';
+
+/** How far to move simulated time; the parts add up. */
+export interface Duration {
+  days?: number;
+  hours?: number;
+  minutes?: number;
+  ms?: number;
+}
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+export function durationMs(d: Duration): number {
+  return (d.days ?? 0) * DAY + (d.hours ?? 0) * HOUR + (d.minutes ?? 0) * MINUTE + (d.ms ?? 0);
+}
+
+interface TimedEvent {
+  at: number;
+  order: number;
+  run: () => void;
+}
+
+/**
+ * Simulated time. Bookings, visits and videos are events on this timeline; they happen only
+ * when the clock is advanced past them, in time order (ties in the order they were scheduled).
+ */
+export class SimulatedClock {
+  #now: number;
+  #order = 0;
+  readonly #queue = new MinHeap<TimedEvent>((a, b) => a.at < b.at || (a.at === b.at && a.order < b.order));
+
+  constructor(start: number) {
+    this.#now = start;
+  }
+
+  /** The current simulated time. */
+  now(): Date {
+    return new Date(this.#now);
+  }
+
+  /** The current simulated time in epoch milliseconds. */
+  nowMs(): number {
+    return this.#now;
+  }
+
+  /** Move time forward, running every event due on the way. Returns the new time. */
+  advance(duration: Duration): Date {
+    const ms = durationMs(duration);
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('clock.advance needs a duration of 0 or more');
+    const target = this.#now + ms;
+    for (let next = this.#queue.peek(); next && next.at <= target; next = this.#queue.peek()) {
+      this.#queue.pop();
+      this.#now = Math.max(this.#now, next.at);
+      next.run();
+    }
+    this.#now = target;
+    return this.now();
+  }
+
+  /** Run `run` when simulated time reaches `at` (immediately on the next advance if already past). */
+  schedule(at: number, run: () => void): void {
+    this.#queue.push({ at, order: this.#order++, run });
+  }
+
+  /** Events waiting on the timeline. */
+  get pendingEvents(): number {
+    return this.#queue.size;
+  }
+}

@@ -1,0 +1,113 @@
+import type { Duration } from './clock.js';
+import { createDispatcher } from './dispatch.js';
+import { Faults } from './faults.js';
+import { createInspector, type Inspector } from './inspect.js';
+import type { IssueKeyOptions } from './keys.js';
+import { listen, type ListeningSandbox } from './node-server.js';
+import { resolveOptions, type SandboxOptions } from './options.js';
+import { untilAborted } from './outcome.js';
+import { populate, type PopulateOptions, type PopulateResult } from './populate.js';
+import { RequestLog, type LoggedRequest, type RequestFilter } from './request-log.js';
+import { routes } from './routes/index.js';
+import { World } from './world.js';
+import type { Dispatcher } from './dispatch.js';
+
+/** Simulated time: bookings, visits and videos happen as it passes. */
+export interface SandboxClock {
+  /** The current simulated time. */
+  now(): Date;
+  /** Move simulated time forward, running everything due on the way; returns the new time. */
+  advance(duration: Duration): Date;
+}
+
+/** Options of `sandbox.handle()`. */
+export interface HandleOptions {
+  /** The caller's IP address for the key's allow-list. @default the sandbox's `callerAddress` */
+  remoteAddress?: string;
+}
+
+/** The sandbox without msw: everything but `mswHandlers` (what the crp-sandbox command uses). */
+export interface Emulator {
+  readonly clock: SandboxClock;
+  /** Faults on demand: `next()`, `random()`, `clear()`. */
+  readonly faults: Faults;
+  /** Read the state behind the API, by key. */
+  readonly inspect: Inspector;
+  /** The most recent handled requests, oldest first (a copy). */
+  readonly requests: readonly LoggedRequest[];
+  /** How many logged requests match (e.g. `{ status: 429 }`, `{ method: 'POST', path: '/partner/v1/locations', effective: true }`). */
+  requestCount(filter?: RequestFilter): number;
+  /** A new `crp_test_` key; its own new account unless `account` names a key of an existing one. Throws on a bad allow-list. */
+  issueKey(options?: IssueKeyOptions): string;
+  /**
+   * The fetch-standard handler behind every transport. A reset fault rejects with a TypeError
+   * (as fetch does); a hang fault settles only when `request.signal` aborts.
+   */
+  handle(request: Request, options?: HandleOptions): Promise<Response>;
+  /** Serve over real HTTP on 127.0.0.1 (or `host`); port 0 picks a free one. */
+  listen(port?: number, host?: string): Promise<ListeningSandbox>;
+  /** Quickly fill the key's account with stores and bookings (no HTTP). */
+  populate(key: string, options: PopulateOptions): PopulateResult;
+  /** Forget everything (keys, accounts, faults, the request log) and go back to the start time. */
+  reset(): void;
+  /** @internal The shared dispatcher, for transports. */
+  readonly dispatch: Dispatcher;
+}
+
+export function createEmulator(options: SandboxOptions = {}): Emulator {
+  const resolved = resolveOptions(options);
+  let world = new World(resolved);
+  const faults = new Faults(resolved.seed);
+  const log = new RequestLog(resolved.requestLogSize);
+  const dispatch = createDispatcher({ world: () => world, routes, faults, log, clock: resolved.rateLimitClock });
+
+  const accountOf = (key: string) => {
+    const found = world.keys.find(key);
+    if (!found) throw new Error('This key was not issued by this sandbox');
+    return found.account;
+  };
+
+  return {
+    clock: {
+      now: () => world.clock.now(),
+      advance: (duration) => world.clock.advance(duration),
+    },
+    faults,
+    inspect: createInspector(() => world),
+    get requests() {
+      return log.all();
+    },
+    requestCount: (filter) => log.count(filter),
+    issueKey: (opts = {}) => {
+      const account = opts.account === undefined ? undefined : accountOf(opts.account);
+      // Validate before creating an account, so a refused key leaves nothing behind.
+      return world.keys.issue(account ?? (() => world.newAccount()), opts.allowIps, opts.rateLimit ?? resolved.rateLimit, resolved.rateLimitClock);
+    },
+    handle: async (request, opts = {}) => {
+      const outcome = await dispatch(request, { remoteAddress: opts.remoteAddress ?? resolved.callerAddress, signal: request.signal });
+      switch (outcome.type) {
+        case 'response':
+          return outcome.response;
+        case 'reset':
+          throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed (sandbox fault: reset)'), { code: 'UND_ERR_SOCKET' }) });
+        case 'hang':
+          await untilAborted(request.signal);
+          throw abortReason(request.signal);
+        case 'aborted':
+          throw abortReason(request.signal);
+      }
+    },
+    listen: (port, host) => listen(dispatch, port, host),
+    populate: (key, opts) => populate(world, accountOf(key), opts),
+    reset: () => {
+      world = new World(resolved);
+      faults.clear();
+      log.clear();
+    },
+    dispatch,
+  };
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}

@@ -1,0 +1,95 @@
+import type { RateLimit } from './rate-limiter.js';
+
+/** The store as `sampleReview` sees it. */
+export interface SampleReviewStore {
+  partner_location_id: string;
+  plan: { name: string; videos_per_month: number } | null;
+  address: { country: string; state: string; postal_code: string; city: string; line1: string };
+}
+
+/** Options of `createSandbox()`. Every option is optional. */
+export interface SandboxOptions {
+  /**
+   * Seed of every random draw (keys, creators, bookings and their outcomes). The same seed and
+   * the same calls give the same data.
+   * @default 1
+   */
+  seed?: number;
+  /**
+   * Start of simulated time. Bookings, visits and videos happen only as `clock.advance()` moves it.
+   * @default new Date('2026-12-01T09:00:00Z')
+   */
+  now?: Date | string | number;
+  /**
+   * New bookings per week for each active store whose opening hours are known (a Poisson process).
+   * @default 3
+   */
+  visitsPerWeek?: number;
+  /**
+   * The rate limit of keys issued without one: `limit` requests per fixed window of `windowMs` milliseconds.
+   * @default { limit: 600, windowMs: 60_000 }
+   */
+  rateLimit?: RateLimit;
+  /**
+   * The caller's IP address for in-process requests (`handle` without `remoteAddress`, msw),
+   * checked against a key's `allowIps`.
+   * @default '127.0.0.1'
+   */
+  callerAddress?: string;
+  /** Features not yet switched on in the service. */
+  features?: {
+    /**
+     * Serve `POST /locations/{id}/dashboard-token`; off, it answers 403 feature_not_enabled.
+     * @default false
+     */
+    dashboardToken?: boolean;
+  };
+  /**
+   * Which stores use creator sample review. Others get 404 not_found on `creator-samples`.
+   * @default (store) => store.plan !== null   // stores enrolled with a plan
+   */
+  sampleReview?: (store: SampleReviewStore) => boolean;
+  /**
+   * The REAL clock of rate-limit windows and of the request log, in epoch milliseconds. Clients
+   * wait on real timers, so this is not the simulated clock; inject one to test windows without sleeping.
+   * @default Date.now
+   */
+  rateLimitClock?: () => number;
+  /**
+   * How many requests `sandbox.requests` keeps (oldest dropped first).
+   * @default 100_000
+   */
+  requestLogSize?: number;
+}
+
+export interface ResolvedOptions {
+  seed: number;
+  start: number;
+  visitsPerWeek: number;
+  rateLimit: RateLimit;
+  callerAddress: string;
+  dashboardToken: boolean;
+  sampleReview: (store: SampleReviewStore) => boolean;
+  rateLimitClock: () => number;
+  requestLogSize: number;
+}
+
+export const DEFAULT_START = '2026-12-01T09:00:00Z';
+
+export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  const start = new Date(options.now ?? DEFAULT_START).getTime();
+  if (Number.isNaN(start)) throw new RangeError('createSandbox: `now` is not a valid date');
+  const visitsPerWeek = options.visitsPerWeek ?? 3;
+  if (!(visitsPerWeek >= 0)) throw new RangeError('createSandbox: `visitsPerWeek` must be 0 or more');
+  return {
+    seed: options.seed ?? 1,
+    start,
+    visitsPerWeek,
+    rateLimit: options.rateLimit ?? { limit: 600, windowMs: 60_000 },
+    callerAddress: options.callerAddress ?? '127.0.0.1',
+    dashboardToken: options.features?.dashboardToken ?? false,
+    sampleReview: options.sampleReview ?? ((store) => store.plan !== null),
+    rateLimitClock: options.rateLimitClock ?? Date.now,
+    requestLogSize: options.requestLogSize ?? 100_000,
+  };
+}

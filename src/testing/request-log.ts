@@ -1,0 +1,67 @@
+/** One handled request, as `sandbox.requests` records it. */
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  /** The status the caller saw; 0 when it got no response (connection reset, hang, gave up). */
+  status: number;
+  requestId: string;
+  /** Real time (the rate-limit clock) in epoch milliseconds. */
+  at: number;
+  /** The status the service logic produced, when it ran; absent when a fault answered first. */
+  serviceStatus?: number;
+  /** The fault that shaped the answer, if any: 'status', 'reset', 'hang', 'delay', 'malformed'. */
+  fault?: string;
+}
+
+export interface RequestFilter {
+  method?: string;
+  /** Exact path, or a pattern. */
+  path?: string | RegExp;
+  /** One status, or a test on it. */
+  status?: number | ((status: number) => boolean);
+  /** Only requests whose service logic ran and succeeded (2xx): effects that took place. */
+  effective?: boolean;
+}
+
+/** A bounded log of the most recent requests (a ring buffer, oldest dropped first). */
+export class RequestLog {
+  readonly #items: LoggedRequest[] = [];
+  #head = 0;
+
+  constructor(readonly capacity = 100_000) {}
+
+  add(entry: LoggedRequest): void {
+    if (this.#items.length < this.capacity) this.#items.push(entry);
+    else {
+      this.#items[this.#head] = entry;
+      this.#head = (this.#head + 1) % this.capacity;
+    }
+  }
+
+  /** Oldest first. */
+  all(): LoggedRequest[] {
+    return [...this.#items.slice(this.#head), ...this.#items.slice(0, this.#head)];
+  }
+
+  count(filter: RequestFilter = {}): number {
+    let n = 0;
+    for (const entry of this.#items) if (matches(entry, filter)) n++;
+    return n;
+  }
+
+  clear(): void {
+    this.#items.length = 0;
+    this.#head = 0;
+  }
+}
+
+function matches(entry: LoggedRequest, f: RequestFilter): boolean {
+  if (f.method !== undefined && entry.method !== f.method.toUpperCase()) return false;
+  if (f.path !== undefined && (typeof f.path === 'string' ? entry.path !== f.path : !f.path.test(entry.path))) return false;
+  if (f.status !== undefined && (typeof f.status === 'number' ? entry.status !== f.status : !f.status(entry.status))) return false;
+  if (f.effective !== undefined) {
+    const effective = entry.serviceStatus !== undefined && entry.serviceStatus >= 200 && entry.serviceStatus < 300;
+    if (effective !== f.effective) return false;
+  }
+  return true;
+}
