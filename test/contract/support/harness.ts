@@ -1,0 +1,114 @@
+/**
+ * Drives the sandbox with plain fetch over either transport: in-process through msw, or over a
+ * real HTTP port from listen(0). Each test opens its own sandbox; everything is closed after it.
+ */
+import { setupServer } from 'msw/node';
+import { afterEach } from 'vitest';
+import { createSandbox, DEFAULT_MSW_BASE_URL, type IssueKeyOptions, type Sandbox, type SandboxOptions } from '../../../src/testing/index.js';
+
+export const TRANSPORTS = ['msw', 'http'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body (undefined when the body is empty or not JSON). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Sent as-is instead of JSON.stringify(body). */
+  rawBody?: string;
+  /** The bearer key; null sends no Authorization header. Default: the harness key. */
+  key?: string | null;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface Harness {
+  transport: Transport;
+  sandbox: Sandbox;
+  key: string;
+  /** The base address clients use (without /partner/v1). */
+  baseUrl: string;
+  call(method: string, path: string, options?: CallOptions): Promise<Reply>;
+  /** Enroll a store with sensible defaults; `overrides` replace top-level fields. */
+  enroll(id: string, overrides?: Record<string, unknown>, key?: string): Promise<Reply>;
+}
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+export async function openSandbox(transport: Transport, options: SandboxOptions = {}, keyOptions: IssueKeyOptions = {}): Promise<Harness> {
+  const sandbox = createSandbox(options);
+  let baseUrl: string;
+  if (transport === 'msw') {
+    const server = setupServer(...sandbox.mswHandlers());
+    server.listen({ onUnhandledRequest: 'error' });
+    cleanups.push(() => server.close());
+    baseUrl = DEFAULT_MSW_BASE_URL;
+  } else {
+    const listening = await sandbox.listen(0);
+    cleanups.push(() => listening.close());
+    baseUrl = listening.url;
+  }
+  const key = sandbox.issueKey(keyOptions);
+  const call = async (method: string, path: string, o: CallOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...o.headers };
+    const bearer = o.key === undefined ? key : o.key;
+    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+    const payload = o.rawBody ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${baseUrl}/partner/v1${path}`, {
+      method,
+      headers,
+      ...(payload === undefined ? {} : { body: payload }),
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body };
+  };
+  return {
+    transport,
+    sandbox,
+    key,
+    baseUrl,
+    call,
+    enroll: (id, overrides = {}, enrollKey) =>
+      call('POST', '/locations', {
+        body: { partner_location_id: id, name: `Store ${id}`, address: address(), ...overrides },
+        ...(enrollKey === undefined ? {} : { key: enrollKey }),
+      }),
+  };
+}
+
+/** A US address in California; postal codes ending in 0 have no hours in the sandbox. */
+export function address(overrides: Record<string, string> = {}) {
+  return { line1: '500 Howard St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', ...overrides };
+}
+
+/** Every item of a list, page by page; asserts each page's size stays within `limit`. */
+export async function pageThrough(h: Harness, path: string, limit = 200): Promise<unknown[]> {
+  const items: unknown[] = [];
+  let cursor: string | null = null;
+  const join = path.includes('?') ? '&' : '?';
+  do {
+    const reply: Reply = await h.call('GET', `${path}${join}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+    if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${reply.text}`);
+    if (reply.body.items.length > limit) throw new Error('page larger than limit');
+    items.push(...reply.body.items);
+    cursor = reply.body.next_cursor;
+  } while (cursor);
+  return items;
+}
