@@ -19,7 +19,9 @@ const REASONS: Record<number, string> = { 500: 'Internal Server Error', 502: 'Ba
 /** The answer of a status fault: the contract's JSON error body, a proxy-style HTML page, or no body. */
 export function statusFaultResponse(fault: FaultShape & { status: number }, ref: string): Response {
   const status = fault.status;
-  const extra = { ...(status === 429 ? { 'Retry-After': '1' } : {}), ...fault.headers };
+  // Header names are case-insensitive: lower-case them so a caller's 'Retry-After' replaces the default.
+  const given = Object.fromEntries(Object.entries(fault.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const extra: Record<string, string> = { ...(status === 429 ? { 'retry-after': '1' } : {}), ...given };
   switch (fault.body ?? 'json') {
     case 'html': {
       const reason = REASONS[status] ?? 'Error';

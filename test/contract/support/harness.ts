@@ -40,6 +40,7 @@ export interface Harness {
 }
 
 const cleanups: Array<() => unknown> = [];
+let mswActive = false;
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
@@ -48,6 +49,10 @@ export async function openSandbox(transport: Transport, options: SandboxOptions 
   const sandbox = createSandbox(options);
   let baseUrl: string;
   if (transport === 'msw') {
+    // Two msw servers would both intercept the same base URL: one sandbox per test.
+    if (mswActive) throw new Error('openSandbox: only one msw sandbox per test');
+    mswActive = true;
+    cleanups.push(() => void (mswActive = false));
     const server = setupServer(...sandbox.mswHandlers());
     server.listen({ onUnhandledRequest: 'error' });
     cleanups.push(() => server.close());
