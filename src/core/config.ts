@@ -1,5 +1,6 @@
 import { ConfigurationError } from './errors.js';
 import type { Logger } from './logger.js';
+import type { RedisLike, RedisOptionsLike } from './rate-limit/budget-redis.js';
 
 export type Environment = 'production' | 'sandbox';
 
@@ -10,8 +11,8 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** An ioredis client or its options; used to share one key's rate budget across processes. */
-export type RedisConnection = object;
+/** An ioredis client, or ioredis options (an object or a `redis://` URL). */
+export type RedisConnection = RedisLike | RedisOptionsLike;
 
 export interface RateLimitOptions {
   /**

@@ -164,6 +164,8 @@ export class RateLimitError extends PartnerApiError {
 
 /** 5xx: the service failed. `reference` is the support reference from the message, when given. */
 export class InternalServerError extends PartnerApiError {
+  /** `internal_error` per the contract (a proxy's 502/503/504 gets it too). */
+  declare readonly code: 'internal_error';
   /** Support reference quoted by the service, e.g. `7F3A9C21`. */
   readonly reference: string | undefined;
 
@@ -233,7 +235,11 @@ export class UnexpectedResponseError extends PartnerError {
   }
 }
 
-/** Every error class, discriminated by `code`, for exhaustive `switch` statements. */
+/**
+ * The SDK's error classes, discriminated by `code`, so `switch (err.code)` narrows to the class.
+ * A status or code this version does not know arrives as a plain `PartnerApiError`; handle it
+ * in the `default` branch.
+ */
 export type AnyPartnerError =
   | ValidationError
   | AuthenticationError
@@ -248,8 +254,7 @@ export type AnyPartnerError =
   | TimeoutError
   | AbortedError
   | ConfigurationError
-  | UnexpectedResponseError
-  | PartnerApiError;
+  | UnexpectedResponseError;
 
 /**
  * True for any error thrown by this SDK, even one from another copy of the package

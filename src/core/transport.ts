@@ -188,7 +188,7 @@ export class Transport {
     const settings = this.#config.rateLimit;
     if (settings === false) return undefined;
     this.#limiter ??= createRateLimiter({
-      id: `crp-partner-sdk:${keyFingerprint(this.#config.apiKey)}`,
+      id: keyFingerprint(this.#config.apiKey),
       logger: this.#config.logger,
       now: this.#config.clock.now,
       ...(settings.redis ? { redis: settings.redis } : {}),

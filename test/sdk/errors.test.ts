@@ -151,7 +151,7 @@ describe('errors from real emulator responses', () => {
 
   it('recognises errors from another copy of the package', async () => {
     vi.resetModules();
-    const copy = await import('../../src/core/errors.js?copy');
+    const copy = (await import('../../src/core/errors.js')) as typeof import('../../src/core/errors.js');
     const foreign = new copy.ValidationError({ status: 400, code: 'validation_error', message: 'x' });
     expect(foreign).not.toBeInstanceOf(ValidationError);
     expect(isPartnerError(foreign)).toBe(true);

@@ -150,7 +150,7 @@ describe('the creator-samples decision is never sent twice', () => {
     expect(decisions() - before).toBe(1);
     const current = await client.creators.getSamples('samples');
     expect(current.batch_id).not.toBe(batch.batch_id);
-    expect(env.sandbox.inspect.sampleBatches('samples')).toHaveLength(2);
+    expect(env.sandbox.inspect.sampleBatches(env.key, 'samples')).toHaveLength(2);
   });
 
   it('does not repeat the decision after a timeout', async () => {

@@ -1,0 +1,161 @@
+/**
+ * The shared budget: full Bottleneck on an ioredis connection, loaded only when Redis is
+ * configured (ioredis is an optional peer dependency; nothing of Redis is imported otherwise).
+ * The rules themselves run in Redis (redis-scripts.ts) so every process sees one window.
+ */
+import type Bottleneck from 'bottleneck';
+import type { Redis as IORedis, RedisOptions } from 'ioredis';
+import { Alarm } from './alarm.js';
+import type { Budget, Observation, WaitForecast } from './budget.js';
+import { boundsOf } from './window.js';
+import { OBSERVE_SCRIPT, REFRESH_SCRIPT } from './redis-scripts.js';
+
+/** An ioredis client (`new Redis(...)`). Structural, so our types do not require ioredis. */
+export interface RedisLike {
+  duplicate(...args: never[]): unknown;
+  readonly status: string;
+}
+
+/** ioredis options (`host`, `port`, `password`, `db`, `tls`, ...), or a `redis://` URL. */
+export type RedisOptionsLike = string | { [option: string]: unknown; host?: string; port?: number };
+
+/** Bottleneck refreshes cluster state on this beat; its 5 s default makes refills late. */
+const HEARTBEAT_MS = 250;
+/** While calls wait, ask Redis this often whether a refill is due (another process may owe it). */
+const POLL_MS = 250;
+
+type ScriptCommand = (settingsKey: string, windowKey: string, ...args: (string | number)[]) => Promise<number[]>;
+
+export interface RedisBudgetSetup {
+  limiter: Bottleneck;
+  budget: Budget;
+}
+
+export async function createRedisBudget(options: {
+  bottleneckId: string;
+  redis: RedisLike | RedisOptionsLike;
+  clock: () => number;
+  onError: (error: unknown) => void;
+}): Promise<RedisBudgetSetup> {
+  const [{ default: BottleneckFull }, ioredis] = await Promise.all([import('bottleneck'), import('ioredis')]);
+  const Redis = ioredis.Redis;
+  // Our own connection: a caller's client is duplicated, never quit by us.
+  const client: IORedis = isRedisClient(options.redis)
+    ? (options.redis.duplicate() as IORedis)
+    : typeof options.redis === 'string'
+      ? new Redis(options.redis)
+      : new Redis(options.redis as RedisOptions);
+  client.defineCommand('crpRateObserve', { numberOfKeys: 2, lua: OBSERVE_SCRIPT });
+  client.defineCommand('crpRateRefresh', { numberOfKeys: 2, lua: REFRESH_SCRIPT });
+  // ESM has no `require` for Bottleneck to find ioredis with: hand it the constructor.
+  const connection = new BottleneckFull.IORedisConnection({ client, Redis });
+  connection.on('error', options.onError);
+  const limiter = new BottleneckFull({
+    id: options.bottleneckId,
+    connection,
+    maxConcurrent: 1,
+    reservoir: null,
+    heartbeatInterval: HEARTBEAT_MS,
+  });
+  const budget = new RedisBudget(limiter, connection, client, options.bottleneckId, options.clock, options.onError);
+  await limiter.ready();
+  await budget.refresh();
+  return { limiter, budget };
+}
+
+function isRedisClient(value: RedisLike | RedisOptionsLike): value is RedisLike {
+  return typeof value === 'object' && value !== null && typeof (value as RedisLike).duplicate === 'function';
+}
+
+class RedisBudget implements Budget {
+  private readonly keys: [string, string];
+  private readonly alarm: Alarm;
+  private poll: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+  /** Last figures Redis returned, for wait forecasts only. */
+  private reservoir: number | undefined;
+  private refillAt: number | undefined;
+
+  constructor(
+    private readonly limiter: Bottleneck,
+    private readonly connection: Bottleneck.IORedisConnection,
+    private readonly client: IORedis,
+    bottleneckId: string,
+    private readonly clock: () => number,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.keys = [`b_${bottleneckId}_settings`, `b_${bottleneckId}_crp_window`];
+    this.alarm = new Alarm(() => void this.refresh(), clock);
+  }
+
+  observe(o: Observation): void {
+    const args: (string | number)[] = o.state
+      ? (() => {
+          const { lo, hi } = boundsOf(o.state.resetAt.getTime(), o.now, o.sentAt);
+          return [1, o.state.remaining, o.state.limit, Math.floor(lo - o.now), Math.ceil(hi - o.now)];
+        })()
+      : [0, 0, 0, 0, 0];
+    args.push(Math.floor(o.sentAt - o.now), o.selfInFlight ? 1 : 0, o.retryAfterMs ?? -1);
+    this.run('crpRateObserve', args).catch(this.onError);
+  }
+
+  refund(): void {
+    // The refund must not survive a refill that already counted the job as running; the refill
+    // happens after the job is freed, so incrementing now is at worst one place too cautious.
+    this.limiter.incrementReservoir(1).catch(this.onError);
+  }
+
+  forecast(now: number, ahead: number): WaitForecast | undefined {
+    if (this.reservoir === undefined) return undefined;
+    if (this.reservoir - ahead > 0) return undefined;
+    const forecast: WaitForecast = { reason: 'budget' };
+    if (this.refillAt !== undefined && this.refillAt > now) forecast.expectedMs = this.refillAt - now;
+    return forecast;
+  }
+
+  hold(waiting: boolean): void {
+    this.alarm.hold(waiting);
+    if (waiting && this.poll === undefined && !this.closed) {
+      this.poll = setInterval(() => void this.refresh(), POLL_MS);
+    } else if (!waiting && this.poll !== undefined) {
+      clearInterval(this.poll);
+      this.poll = undefined;
+    }
+  }
+
+  async refresh(): Promise<void> {
+    if (this.closed) return;
+    await this.run('crpRateRefresh', []).catch(this.onError);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.alarm.clear();
+    if (this.poll !== undefined) clearInterval(this.poll);
+    this.poll = undefined;
+    try {
+      await this.limiter.disconnect(true);
+    } finally {
+      // Also the connection: Bottleneck leaves its duplicated subscriber open otherwise.
+      await this.connection.disconnect(true);
+    }
+  }
+
+  private async run(name: 'crpRateObserve' | 'crpRateRefresh', args: (string | number)[]): Promise<void> {
+    if (this.closed) return;
+    const command = (this.client as unknown as Record<string, ScriptCommand>)[name];
+    if (!command) throw new Error(`rate limiter: Redis script ${name} is not defined`);
+    const [untilMs = -1, reservoir = -1] = await command.call(this.client, ...this.keys, ...args);
+    if (this.closed) return;
+    this.reservoir = reservoir < 0 ? undefined : reservoir;
+    if (untilMs >= 0) {
+      this.refillAt = this.clock() + untilMs;
+      // A little after Redis's moment, so the refill is due when we ask.
+      if (untilMs > 0) this.alarm.set(this.refillAt + 2);
+    } else {
+      this.refillAt = undefined;
+      this.alarm.clear();
+    }
+  }
+}

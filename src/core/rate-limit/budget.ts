@@ -1,0 +1,41 @@
+import type { RateLimitState } from './headers.js';
+
+/** What one response tells the budget. */
+export interface Observation {
+  /** Limiter clock when the response was read. */
+  now: number;
+  /** A lower bound on when its request was sent (pins which window it was counted in). */
+  sentAt: number;
+  /** Its request still counts as running (observed before the task settled). */
+  selfInFlight: boolean;
+  /** The budget the response shows, if any. */
+  state?: RateLimitState;
+  /** A 429's Retry-After in ms: nothing is sent until then. */
+  retryAfterMs?: number;
+}
+
+export type WaitReason = 'first-response' | 'retry-after' | 'budget' | 'queue';
+
+export interface WaitForecast {
+  reason: WaitReason;
+  /** Expected wait in ms, when known. */
+  expectedMs?: number;
+}
+
+/** Requests this process has started and finished (finished: settled, any outcome). */
+export interface Counters {
+  started: number;
+  done: number;
+}
+
+/** Where the reservoir rules live: in this process, or shared through Redis. */
+export interface Budget {
+  observe(observation: Observation): void;
+  /** A job took a place in the reservoir but was abandoned before sending: give the place back. */
+  refund(): void;
+  /** Why a call queued now behind `ahead` others would wait, or undefined when it would not. */
+  forecast(now: number, ahead: number): WaitForecast | undefined;
+  /** Hold the event loop open while calls wait for a refill. */
+  hold(waiting: boolean): void;
+  close(): Promise<void>;
+}

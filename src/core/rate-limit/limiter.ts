@@ -1,0 +1,290 @@
+/**
+ * The per-key client-side rate limiter the transport wraps around every HTTP attempt.
+ *
+ * Queueing and concurrency are Bottleneck's; the reservoir follows the server's RateLimit headers
+ * (budget-local.ts in one process, budget-redis.ts shared through Redis). Bottleneck is created
+ * on the first `schedule`, never at import or construction: it starts timers in its constructor,
+ * which breaks edge runtimes at global scope.
+ */
+import type Bottleneck from 'bottleneck';
+import BottleneckLight from 'bottleneck/light.js';
+import type { Logger } from '../logger.js';
+import type { Budget, Counters, Observation, WaitForecast } from './budget.js';
+import { LocalBudget, UNBOUNDED } from './budget-local.js';
+import type { RedisLike, RedisOptionsLike } from './budget-redis.js';
+import { parseRateLimitHeaders, type RateLimitState } from './headers.js';
+import { parseRetryAfter } from './retry-after.js';
+
+export type { RedisLike, RedisOptionsLike } from './budget-redis.js';
+
+export interface RateLimiter {
+  /** Run task when the budget allows. Abort stops the wait at once (rejects with signal.reason). */
+  schedule<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /** Feed every response (any status) back: headers, status. A 429 with Retry-After pauses all sends until then. */
+  observe(response: { status: number; headers: Headers }): void;
+  /** Latest known limit/remaining/reset, or undefined before the first response. */
+  readonly state: RateLimitState | undefined;
+  /** Release timers and Redis connections so the process can exit. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface RateLimiterOptions {
+  /**
+   * A fingerprint of the API key (never the key itself): the Bottleneck id, and with Redis the
+   * key prefix that every process sharing this API key must use.
+   */
+  id: string;
+  /**
+   * Share the budget across processes: an ioredis client (duplicated for our use, never quit by
+   * us) or ioredis options / a `redis://` URL. Requires the optional peer dependency `ioredis`.
+   * @default undefined (the budget lives in this process)
+   */
+  redis?: RedisLike | RedisOptionsLike;
+  /** Where waits are reported (debug, or info when a wait lasts a second or more). */
+  logger?: Logger;
+  /** Clock in ms since the epoch. @default Date.now */
+  now?: () => number;
+}
+
+/** Raised by `schedule` after `close()`. */
+export class RateLimiterClosedError extends Error {
+  override readonly name = 'RateLimiterClosedError';
+  constructor() {
+    super('rate limiter is closed');
+  }
+}
+
+/** Waits shorter than this are not worth a log line. */
+const LOG_WAIT_MS = 10;
+const INFO_WAIT_MS = 1000;
+/** How many finished requests' send times are kept to match a response observed afterwards. */
+const RECENT_FINISHED = 64;
+
+interface Pending {
+  cancelled: boolean;
+  started: boolean;
+  reject: (reason: unknown) => void;
+}
+
+interface Engine {
+  limiter: Bottleneck;
+  budget: Budget;
+}
+
+/** Responses already fed in, so a response observed twice (by us and by the caller) counts once. */
+type Seen = WeakSet<Headers>;
+
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const clock = options.now ?? Date.now;
+  const logger = options.logger;
+  const counters: Counters = { started: 0, done: 0 };
+  const seen: Seen = new WeakSet();
+  /** Send times of requests in flight, and of the last one that finished. */
+  const inFlight = new Set<{ sentAt: number }>();
+  const sentAtByHeaders = new WeakMap<Headers, number>();
+  /** Send times of the last requests that finished (a ring), to bound an unmatched response's. */
+  const recentSentAt: number[] = [];
+  let recentIndex = 0;
+  const pending = new Set<Pending>();
+  let queued = 0;
+  let latest: RateLimitState | undefined;
+  let engine: Promise<Engine> | undefined;
+  let budget: Budget | undefined;
+  let closed = false;
+  const bottleneckId = `crp-partner-sdk:${options.id}`;
+
+  const onError = (error: unknown) => {
+    logger?.warn?.('rate limiter: internal error', { limiter: options.id, error: describeError(error) });
+  };
+
+  function start(): Promise<Engine> {
+    if (engine) return engine;
+    if (options.redis === undefined) {
+      const limiter = new BottleneckLight({ id: bottleneckId, maxConcurrent: 1, reservoir: UNBOUNDED });
+      limiter.on('error', onError);
+      budget = new LocalBudget(limiter, counters, clock, onError);
+      engine = Promise.resolve({ limiter, budget });
+    } else {
+      const redis = options.redis;
+      engine = import('./budget-redis.js')
+        .then(({ createRedisBudget }) => createRedisBudget({ bottleneckId, redis, clock, onError }))
+        .then((setup) => {
+          setup.limiter.on('error', onError);
+          budget = setup.budget;
+          if (closed) void setup.budget.close().catch(onError);
+          return setup;
+        });
+    }
+    return engine;
+  }
+
+  function setQueued(delta: number): void {
+    queued += delta;
+    budget?.hold(queued > 0);
+  }
+
+  function record(response: { status: number; headers: Headers }, sentAt: number, selfInFlight: boolean): void {
+    if (seen.has(response.headers)) return;
+    seen.add(response.headers);
+    const now = clock();
+    const state = parseRateLimitHeaders(response.headers, now);
+    const observation: Observation = { now, sentAt, selfInFlight };
+    if (state) {
+      observation.state = state;
+      if (!latest || state.resetAt.getTime() >= latest.resetAt.getTime() - 1000) latest = state;
+    }
+    if (response.status === 429) {
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), now);
+      if (retryAfterMs !== undefined) {
+        observation.retryAfterMs = retryAfterMs;
+        logger?.info?.('rate limit: 429, pausing all requests', { limiter: options.id, retryAfterMs });
+      }
+    }
+    if (observation.state || observation.retryAfterMs !== undefined) budget?.observe(observation);
+  }
+
+  function logWait(forecast: WaitForecast | undefined, waitedMs: number | undefined): void {
+    if (!logger) return;
+    const reason = forecast?.reason ?? 'queue';
+    if (waitedMs === undefined) {
+      if (!forecast) return;
+      const fields: Record<string, unknown> = { limiter: options.id, reason };
+      if (forecast.expectedMs !== undefined) fields.expectedWaitMs = Math.round(forecast.expectedMs);
+      logger.debug?.('rate limit: request queued', fields);
+      return;
+    }
+    if (waitedMs < LOG_WAIT_MS) return;
+    const level = waitedMs >= INFO_WAIT_MS ? logger.info : logger.debug;
+    level?.call(logger, 'rate limit: request waited', { limiter: options.id, reason, waitedMs: Math.round(waitedMs) });
+  }
+
+  async function run<T>(task: () => Promise<T>, entry: Pending, forecast: WaitForecast | undefined, queuedAt: number) {
+    if (entry.cancelled) {
+      // Bottleneck already took a place from the reservoir for this job; nothing was sent.
+      budget?.refund();
+      return undefined as T;
+    }
+    entry.started = true;
+    pending.delete(entry);
+    setQueued(-1);
+    const now = clock();
+    logWait(forecast, now - queuedAt);
+    const flight = { sentAt: now };
+    inFlight.add(flight);
+    counters.started += 1;
+    try {
+      const result = await task();
+      // Reading the response here, while the request still counts as running, is exact.
+      if (isResponseLike(result)) {
+        sentAtByHeaders.set(result.headers, flight.sentAt);
+        record(result, flight.sentAt, true);
+      }
+      return result;
+    } catch (error) {
+      const response = (error as { response?: unknown } | null)?.response;
+      if (isResponseLike(response)) {
+        sentAtByHeaders.set(response.headers, flight.sentAt);
+        record(response, flight.sentAt, true);
+      }
+      throw error;
+    } finally {
+      inFlight.delete(flight);
+      recentSentAt[recentIndex] = flight.sentAt;
+      recentIndex = (recentIndex + 1) % RECENT_FINISHED;
+      counters.done += 1;
+    }
+  }
+
+  return {
+    schedule<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+      if (closed) return Promise.reject(new RateLimiterClosedError());
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      const queuedAt = clock();
+      return new Promise<T>((resolve, reject) => {
+        const entry: Pending = { cancelled: false, started: false, reject };
+        pending.add(entry);
+        const ahead = queued;
+        setQueued(1);
+        const onAbort = () => {
+          if (entry.started || entry.cancelled) return;
+          entry.cancelled = true;
+          pending.delete(entry);
+          setQueued(-1);
+          reject(signal?.reason);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        let forecast: WaitForecast | undefined;
+        start()
+          .then(({ limiter }) => {
+            forecast = budget?.forecast(clock(), ahead);
+            logWait(forecast, undefined);
+            budget?.hold(queued > 0);
+            return limiter.schedule(() => run(task, entry, forecast, queuedAt));
+          })
+          .then(
+            (value) => {
+              signal?.removeEventListener('abort', onAbort);
+              if (!entry.cancelled) resolve(value);
+            },
+            (error: unknown) => {
+              signal?.removeEventListener('abort', onAbort);
+              if (!entry.cancelled) {
+                if (!entry.started) {
+                  entry.cancelled = true;
+                  pending.delete(entry);
+                  setQueued(-1);
+                }
+                reject(error);
+              }
+            },
+          );
+      });
+    },
+
+    observe(response: { status: number; headers: Headers }): void {
+      if (closed) return;
+      const known = sentAtByHeaders.get(response.headers);
+      // Unmatched: the earliest send among requests in flight or just finished bounds its send time.
+      let sentAt = known ?? clock();
+      if (known === undefined) {
+        for (const flight of inFlight) sentAt = Math.min(sentAt, flight.sentAt);
+        for (const at of recentSentAt) sentAt = Math.min(sentAt, at);
+      }
+      record(response, sentAt, false);
+    },
+
+    get state(): RateLimitState | undefined {
+      return latest;
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      for (const entry of pending) {
+        entry.cancelled = true;
+        entry.reject(new RateLimiterClosedError());
+      }
+      pending.clear();
+      queued = 0;
+      if (!engine) return;
+      const started = await engine.catch(onError);
+      if (!started) return;
+      await started.budget.close();
+      // With Redis the budget disconnected the limiter and its connection.
+      if (options.redis === undefined) await started.limiter.disconnect(false);
+    },
+  };
+}
+
+function isResponseLike(value: unknown): value is { status: number; headers: Headers } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { status?: unknown }).status === 'number' &&
+    (value as { headers?: unknown }).headers instanceof Headers
+  );
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
