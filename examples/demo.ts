@@ -5,7 +5,7 @@ import { PartnerClient } from '@crp/partner-sdk';
 import { createSandbox } from '@crp/partner-sdk/testing';
 import { runQuickstart } from './quickstart.js';
 
-const sandbox = createSandbox({ seed: 42 });
+const sandbox = createSandbox({ seed: 42, visitsPerWeek: 8 });
 const apiKey = sandbox.issueKey();
 const { url, close } = await sandbox.listen(0);
 console.log(`Sandbox emulator listening at ${url} (a simulated service; nothing leaves this machine).`);
