@@ -17,8 +17,10 @@
  * Rules, in order (see window.ts for how a response is matched to a window):
  * - before the first budget: one request at a time (maxConcurrent 1, reservoir unbounded);
  * - first budget, or a newer window the server started before our refill: allowance from Remaining;
- * - same window: only lower (never let a stale or reordered Remaining raise it), except by the
- *   amount a raised limit adds;
+ * - same window (or the window we refilled for): our own count is exact while only we use the key,
+ *   so keep it, moved by the amount a changed limit adds or removes; lower it only when the
+ *   server has counted more than even an optimistic reading explains (another client), and then
+ *   to the pessimistic reading. A stale or reordered Remaining never raises it;
  * - older window (a late response): ignored;
  * - at the window's upper bound: refill to `limit + done`, i.e. the limit less what is in flight;
  * - 429 with Retry-After: nothing new is sent until then, then refill.
@@ -65,18 +67,27 @@ export class LocalBudget implements Budget {
       let verdict = classify(this.window, bounds);
       // After a refill, a response matching the refilled window, or sent before the refill, is late.
       if (verdict === 'same' && (this.refreshed || o.sentAt < this.lastRefreshAt)) verdict = 'older';
-      const fromServer = o.state.remaining + this.counters.done + (o.selfInFlight ? 1 : 0);
-      if (verdict === 'first' || verdict === 'newer') {
-        const onlyLower = !mayRaise || (verdict === 'newer' && this.refreshed);
-        this.setAllowance(onlyLower ? Math.min(this.allowance, fromServer) : fromServer);
+      // Remaining read pessimistically (every request not finished is still to be counted) and
+      // optimistically (all of ours already counted): the truth lies between.
+      const pessimistic = o.state.remaining + this.counters.done + (o.selfInFlight ? 1 : 0);
+      const optimistic = o.state.remaining + this.counters.started;
+      if (verdict === 'first' || (verdict === 'newer' && !this.refreshed && mayRaise)) {
+        // A window we have no count of our own for: trust the server, pessimistically.
+        this.setAllowance(mayRaise ? pessimistic : Math.min(this.allowance, pessimistic));
         if (this.limit === undefined) this.leaveSerialMode();
+      } else if (verdict === 'newer' || verdict === 'same') {
+        // Our own count is exact while only we use the key. Lower it only when the server has
+        // counted more than even the optimistic reading explains (another client, a lower limit).
+        let raisedBy = o.state.limit - (this.limit ?? o.state.limit);
+        if (!mayRaise) raisedBy = Math.min(raisedBy, 0);
+        const own = this.allowance + raisedBy;
+        this.setAllowance(own <= optimistic ? own : Math.min(own, pessimistic));
+      }
+      if (verdict === 'first' || verdict === 'newer') {
         this.window = bounds;
         this.refreshed = false;
         this.limit = o.state.limit;
       } else if (verdict === 'same' && this.window) {
-        let raisedBy = o.state.limit - (this.limit ?? o.state.limit);
-        if (!mayRaise) raisedBy = Math.min(raisedBy, 0);
-        this.setAllowance(Math.min(this.allowance + raisedBy, fromServer));
         this.window = intersect(this.window, bounds);
         this.limit = o.state.limit;
       }

@@ -62,7 +62,7 @@ local may_raise = now >= paused_until
 if ARGV[1] == '1' then
   local remaining, limit = tonumber(ARGV[2]), tonumber(ARGV[3])
   local lo, hi, sent_at = now + tonumber(ARGV[4]), now + tonumber(ARGV[5]), now + tonumber(ARGV[6])
-  local from_server = remaining - (running - tonumber(ARGV[7]))
+  local pessimistic = remaining - (running - tonumber(ARGV[7]))
   local verdict
   if whi == nil then verdict = 'first'
   elseif lo >= whi then verdict = 'newer'
@@ -70,18 +70,19 @@ if ARGV[1] == '1' then
   elseif refreshed or sent_at < refreshed_at then verdict = 'older'
   else verdict = 'same' end
 
-  if verdict == 'first' or verdict == 'newer' then
-    if may_raise and not (verdict == 'newer' and refreshed) then
-      reservoir = from_server
-    else
-      reservoir = math.min(reservoir or from_server, from_server)
-    end
+  if verdict == 'first' or (verdict == 'newer' and not refreshed and may_raise) then
+    if may_raise then reservoir = pessimistic
+    else reservoir = math.min(reservoir or pessimistic, pessimistic) end
     leave_serial = wlimit == nil
-    wlo, whi, wlimit, refreshed = lo, hi, limit, false
-  elseif verdict == 'same' then
+  elseif verdict == 'newer' or verdict == 'same' then
     local raised_by = limit - (wlimit or limit)
     if not may_raise and raised_by > 0 then raised_by = 0 end
-    reservoir = math.min((reservoir or from_server) + raised_by, from_server)
+    local own = (reservoir or pessimistic) + raised_by
+    if own <= remaining then reservoir = own else reservoir = math.min(own, pessimistic) end
+  end
+  if verdict == 'first' or verdict == 'newer' then
+    wlo, whi, wlimit, refreshed = lo, hi, limit, false
+  elseif verdict == 'same' then
     wlo, whi, wlimit = math.max(wlo, lo), math.min(whi, hi), limit
   end
 end
