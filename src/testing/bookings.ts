@@ -41,7 +41,7 @@ export function addBooking(world: World, store: Store, createdAt: number, fields
 
 /** Add to a store's counts for the UTC month of `at` (GET /billing/monthly). */
 export function countInMonth(store: Store, at: number, what: keyof MonthCounts): void {
-  const month = new Date(at).toISOString().slice(0, 7);
+  const month = monthKey(at);
   let counts = store.monthly.get(month);
   if (!counts) {
     counts = { videos: 0, completed: 0, noShows: 0 };
@@ -86,4 +86,10 @@ function videoUrl(platform: string, handle: string, id: string): string {
     default:
       return `https://www.xiaohongshu.com/explore/${id}`;
   }
+}
+
+/** A UTC month as a number, 202612 for December 2026 (cheaper than a string in hot loops). */
+export function monthKey(at: number): number {
+  const d = new Date(at);
+  return d.getUTCFullYear() * 100 + d.getUTCMonth() + 1;
 }

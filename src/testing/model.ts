@@ -15,7 +15,7 @@ export interface CreatorProfile {
   followerCount: number;
 }
 
-/** Counts per UTC month (`YYYY-MM`) for GET /billing/monthly. */
+/** Counts per UTC month for GET /billing/monthly. */
 export interface MonthCounts {
   videos: number;
   completed: number;
@@ -62,7 +62,8 @@ export interface Store {
   batches: SampleBatch[];
   counts: Record<BookingStatus, number>;
   unacknowledged: number;
-  monthly: Map<string, MonthCounts>;
+  /** Keyed by `monthKey()`: 202612 for 2026-12. */
+  monthly: Map<number, MonthCounts>;
 }
 
 export interface Booking {

@@ -6,7 +6,8 @@
 import { MINUTE } from './clock.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, number>();
+/** Offsets by zone, then by quarter-hour bucket. */
+const offsets = new Map<string, Map<number, number>>();
 const QUARTER_HOUR = 15 * MINUTE;
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
@@ -30,8 +31,12 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 /** The zone's UTC offset in minutes at instant `ms` (e.g. -480 for 08:00 behind UTC). */
 export function offsetMinutes(timeZone: string, ms: number): number {
   const bucket = Math.floor(ms / QUARTER_HOUR);
-  const key = `${timeZone}|${bucket}`;
-  const cached = offsets.get(key);
+  let zone = offsets.get(timeZone);
+  if (!zone) {
+    zone = new Map();
+    offsets.set(timeZone, zone);
+  }
+  const cached = zone.get(bucket);
   if (cached !== undefined) return cached;
   const at = bucket * QUARTER_HOUR;
   const parts: Record<string, number> = {};
@@ -40,8 +45,8 @@ export function offsetMinutes(timeZone: string, ms: number): number {
   }
   const asUtc = Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
   const offset = Math.round((asUtc - at) / MINUTE);
-  if (offsets.size > 200_000) offsets.clear();
-  offsets.set(key, offset);
+  if (zone.size > 100_000) zone.clear();
+  zone.set(bucket, offset);
   return offset;
 }
 

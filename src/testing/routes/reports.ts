@@ -28,7 +28,7 @@ function summary(account: Account, now: number) {
   return { generated_at: formatUtc(now), locations, reservations, videos_published: videos };
 }
 
-function billingRow(store: Store, month: string) {
+function billingRow(store: Store, month: number) {
   const counts = store.monthly.get(month);
   return {
     partner_location_id: store.id,
@@ -60,9 +60,10 @@ export const reportRoutes: Route[] = [
       // One row per store enrolled by the end of the month (UTC), zeros included.
       const [year, month] = q.month.split('-').map(Number) as [number, number];
       const monthEnd = Date.UTC(year, month, 1);
+      const key = year * 100 + month;
       return {
         status: 200,
-        body: pageOf(account.storeList, pageRequest('billing/monthly', query, q), (s) => billingRow(s, q.month), (s) => s.createdAt < monthEnd),
+        body: pageOf(account.storeList, pageRequest('billing/monthly', query, q), (s) => billingRow(s, key), (s) => s.createdAt < monthEnd),
       };
     },
   },
