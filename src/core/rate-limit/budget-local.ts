@@ -42,6 +42,7 @@ export class LocalBudget implements Budget {
   private lastRefreshAt = Number.NEGATIVE_INFINITY;
   private pausedUntil = 0;
   private pausePending = false;
+  private lastPauseEndAt = Number.NEGATIVE_INFINITY;
   private readonly alarm: Alarm;
 
   /** `limiter` must have been created with `reservoir: UNBOUNDED, maxConcurrent: 1`. */
@@ -111,6 +112,12 @@ export class LocalBudget implements Budget {
     return forecast;
   }
 
+  explain(queuedAt: number): WaitForecast['reason'] | undefined {
+    if (this.lastPauseEndAt >= queuedAt) return 'retry-after';
+    if (this.lastRefreshAt >= queuedAt) return 'budget';
+    return undefined;
+  }
+
   hold(waiting: boolean): void {
     this.alarm.hold(waiting);
   }
@@ -138,6 +145,7 @@ export class LocalBudget implements Budget {
       this.alarm.set(at);
       return;
     }
+    if (this.pausePending) this.lastPauseEndAt = now;
     if (this.limit !== undefined) {
       // Everything registered and not finished may be counted in the new window: leave room for it.
       this.setAllowance(this.limit + this.counters.done);

@@ -75,6 +75,7 @@ class RedisBudget implements Budget {
   /** Last figures Redis returned, for wait forecasts only. */
   private reservoir: number | undefined;
   private refillAt: number | undefined;
+  private lastExhaustedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly limiter: Bottleneck,
@@ -113,6 +114,10 @@ class RedisBudget implements Budget {
     return forecast;
   }
 
+  explain(queuedAt: number): WaitForecast['reason'] | undefined {
+    return this.lastExhaustedAt >= queuedAt ? 'budget' : undefined;
+  }
+
   hold(waiting: boolean): void {
     this.alarm.hold(waiting);
     if (waiting && this.poll === undefined && !this.closed) {
@@ -149,6 +154,7 @@ class RedisBudget implements Budget {
     const [untilMs = -1, reservoir = -1] = await command.call(this.client, ...this.keys, ...args);
     if (this.closed) return;
     this.reservoir = reservoir < 0 ? undefined : reservoir;
+    if (this.reservoir !== undefined && this.reservoir <= 0) this.lastExhaustedAt = this.clock();
     if (untilMs >= 0) {
       this.refillAt = this.clock() + untilMs;
       // A little after Redis's moment, so the refill is due when we ask.

@@ -35,6 +35,8 @@ export interface Budget {
   refund(): void;
   /** Why a call queued now behind `ahead` others would wait, or undefined when it would not. */
   forecast(now: number, ahead: number): WaitForecast | undefined;
+  /** Why a call queued at `queuedAt` has waited, when the budget knows better than the forecast did. */
+  explain(queuedAt: number): WaitReason | undefined;
   /** Hold the event loop open while calls wait for a refill. */
   hold(waiting: boolean): void;
   close(): Promise<void>;

@@ -57,8 +57,6 @@ export class RateLimiterClosedError extends Error {
 /** Waits shorter than this are not worth a log line. */
 const LOG_WAIT_MS = 10;
 const INFO_WAIT_MS = 1000;
-/** How many finished requests' send times are kept to match a response observed afterwards. */
-const RECENT_FINISHED = 64;
 
 interface Pending {
   cancelled: boolean;
@@ -81,10 +79,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const seen: Seen = new WeakSet();
   /** Send times of requests in flight, and of the last one that finished. */
   const inFlight = new Set<{ sentAt: number }>();
-  const sentAtByHeaders = new WeakMap<Headers, number>();
-  /** Send times of the last requests that finished (a ring), to bound an unmatched response's. */
-  const recentSentAt: number[] = [];
-  let recentIndex = 0;
+  /**
+   * Responses the caller fed in while requests were running. Held until a task settles: the task
+   * that returns the same response gives its exact send time and still counts as running.
+   */
+  const deferred = new Map<Headers, { response: { status: number; headers: Headers }; now: number }>();
+  let lastFinishedSentAt: number | undefined;
   const pending = new Set<Pending>();
   let queued = 0;
   let latest: RateLimitState | undefined;
@@ -123,10 +123,9 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     budget?.hold(queued > 0);
   }
 
-  function record(response: { status: number; headers: Headers }, sentAt: number, selfInFlight: boolean): void {
+  function record(response: { status: number; headers: Headers }, sentAt: number, selfInFlight: boolean, now: number): void {
     if (seen.has(response.headers)) return;
     seen.add(response.headers);
-    const now = clock();
     const state = parseRateLimitHeaders(response.headers, now);
     const observation: Observation = { now, sentAt, selfInFlight };
     if (state) {
@@ -143,19 +142,26 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     if (observation.state || observation.retryAfterMs !== undefined) budget?.observe(observation);
   }
 
-  function logWait(forecast: WaitForecast | undefined, waitedMs: number | undefined): void {
+  function logWait(forecast: WaitForecast | undefined, queuedAt: number, waitedMs: number | undefined): void {
     if (!logger) return;
-    const reason = forecast?.reason ?? 'queue';
     if (waitedMs === undefined) {
       if (!forecast) return;
-      const fields: Record<string, unknown> = { limiter: options.id, reason };
+      const fields: Record<string, unknown> = { limiter: options.id, reason: forecast.reason };
       if (forecast.expectedMs !== undefined) fields.expectedWaitMs = Math.round(forecast.expectedMs);
       logger.debug?.('rate limit: request queued', fields);
       return;
     }
     if (waitedMs < LOG_WAIT_MS) return;
+    const reason = budget?.explain(queuedAt) ?? forecast?.reason ?? 'queue';
     const level = waitedMs >= INFO_WAIT_MS ? logger.info : logger.debug;
     level?.call(logger, 'rate limit: request waited', { limiter: options.id, reason, waitedMs: Math.round(waitedMs) });
+  }
+
+  /** A response returned (or thrown) by a task, read while its request still counts as running. */
+  function settle(response: { status: number; headers: Headers }, sentAt: number): void {
+    const fed = deferred.get(response.headers);
+    deferred.delete(response.headers);
+    record(response, sentAt, true, fed?.now ?? clock());
   }
 
   async function run<T>(task: () => Promise<T>, entry: Pending, forecast: WaitForecast | undefined, queuedAt: number) {
@@ -168,29 +174,29 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     pending.delete(entry);
     setQueued(-1);
     const now = clock();
-    logWait(forecast, now - queuedAt);
+    logWait(forecast, queuedAt, now - queuedAt);
     const flight = { sentAt: now };
     inFlight.add(flight);
     counters.started += 1;
     try {
       const result = await task();
-      // Reading the response here, while the request still counts as running, is exact.
-      if (isResponseLike(result)) {
-        sentAtByHeaders.set(result.headers, flight.sentAt);
-        record(result, flight.sentAt, true);
-      }
+      if (isResponseLike(result)) settle(result, flight.sentAt);
       return result;
     } catch (error) {
       const response = (error as { response?: unknown } | null)?.response;
-      if (isResponseLike(response)) {
-        sentAtByHeaders.set(response.headers, flight.sentAt);
-        record(response, flight.sentAt, true);
-      }
+      if (isResponseLike(response)) settle(response, flight.sentAt);
       throw error;
     } finally {
+      if (deferred.size > 0) {
+        // Fed in during some task we could not match: the earliest request still running (the
+        // one it answers is among them) bounds its send time.
+        let sentAt = flight.sentAt;
+        for (const other of inFlight) sentAt = Math.min(sentAt, other.sentAt);
+        for (const { response, now: at } of deferred.values()) record(response, sentAt, false, at);
+        deferred.clear();
+      }
       inFlight.delete(flight);
-      recentSentAt[recentIndex] = flight.sentAt;
-      recentIndex = (recentIndex + 1) % RECENT_FINISHED;
+      lastFinishedSentAt = flight.sentAt;
       counters.done += 1;
     }
   }
@@ -217,7 +223,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         start()
           .then(({ limiter }) => {
             forecast = budget?.forecast(clock(), ahead);
-            logWait(forecast, undefined);
+            logWait(forecast, queuedAt, undefined);
             budget?.hold(queued > 0);
             return limiter.schedule(() => run(task, entry, forecast, queuedAt));
           })
@@ -242,15 +248,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     },
 
     observe(response: { status: number; headers: Headers }): void {
-      if (closed) return;
-      const known = sentAtByHeaders.get(response.headers);
-      // Unmatched: the earliest send among requests in flight or just finished bounds its send time.
-      let sentAt = known ?? clock();
-      if (known === undefined) {
-        for (const flight of inFlight) sentAt = Math.min(sentAt, flight.sentAt);
-        for (const at of recentSentAt) sentAt = Math.min(sentAt, at);
-      }
-      record(response, sentAt, false);
+      if (closed || seen.has(response.headers)) return;
+      const now = clock();
+      if (inFlight.size > 0) deferred.set(response.headers, { response, now });
+      else record(response, lastFinishedSentAt ?? now, false, now);
     },
 
     get state(): RateLimitState | undefined {
