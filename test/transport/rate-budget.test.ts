@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PartnerClient } from '../../src/index.js';
+import { createSandbox } from '../../src/testing/index.js';
+
+const LIMIT = 30;
+const WINDOW_MS = 2_000;
+
+describe('the client-side rate budget against the sandbox over HTTP', () => {
+  const sandbox = createSandbox({ seed: 5 });
+  let url: string;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ url, close } = await sandbox.listen(0));
+  });
+  afterAll(() => close());
+
+  it('shows the latest limit, remaining and reset as client.rateLimit', async () => {
+    const key = sandbox.issueKey({ rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
+    const client = new PartnerClient({ apiKey: key, baseUrl: url });
+    expect(client.rateLimit).toBeUndefined();
+    const { response } = await client.reports.summary().withResponse();
+    expect(response.rateLimit).toMatchObject({ limit: LIMIT, remaining: LIMIT - 1 });
+    expect(response.rateLimit?.resetAt).toBeInstanceOf(Date);
+    expect(client.rateLimit).toMatchObject({ limit: LIMIT, remaining: LIMIT - 1 });
+    await client.close();
+  });
+
+  it(`runs 3 windows of calls with 16 in flight, zero 429, using the budget to the full`, async () => {
+    const key = sandbox.issueKey({ rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
+    const waits: unknown[] = [];
+    const client = new PartnerClient({
+      apiKey: key,
+      baseUrl: url,
+      maxRetries: 0,
+      logger: { debug: (m, f) => /wait/i.test(m) && waits.push(f), info: (m, f) => /wait/i.test(m) && waits.push(f) },
+    });
+    const calls = LIMIT * 3;
+    let next = 0;
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < calls) {
+          next++;
+          await client.reports.summary();
+        }
+      }),
+    );
+    const elapsed = Date.now() - started;
+    const ideal = (calls / LIMIT) * WINDOW_MS;
+    expect(sandbox.requestCount({ status: 429 })).toBe(0);
+    // A fixed window opens with the first request, so the last third starts after two windows.
+    expect(elapsed).toBeGreaterThanOrEqual(2 * WINDOW_MS - 50);
+    expect(elapsed).toBeLessThanOrEqual(ideal * 1.03);
+    expect(waits.length).toBeGreaterThan(0);
+    expect(JSON.stringify(waits)).not.toContain(key);
+    await client.close();
+  }, 20_000);
+});
