@@ -1,0 +1,47 @@
+/**
+ * Case 3 client process: sequential `locations.get` through each client, interleaved in rounds so
+ * that machine noise falls on every variant alike. Replies with every per-call time (ms).
+ */
+import ky from 'ky';
+import { serveParent } from '../lib/children.js';
+import { loadSdk } from '../lib/paths.js';
+import { now } from '../lib/stats.js';
+
+const { PartnerClient } = await loadSdk();
+
+type Call = () => Promise<unknown>;
+
+serveParent({
+  run: async (m) => {
+    const { url, key, locationId: id, warmup, rounds, perRound } = m as unknown as { url: string; key: string; locationId: string; warmup: number; rounds: number; perRound: number };
+    const target = `${url}/partner/v1/locations/${encodeURIComponent(id)}`;
+    const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
+    const sdk = new PartnerClient({ apiKey: key, baseUrl: url });
+    const sdkNoLimiter = new PartnerClient({ apiKey: key, baseUrl: url, rateLimit: false });
+    const variants: Record<string, Call> = {
+      fetch: async () => JSON.parse(await (await fetch(target, { headers })).text()) as unknown,
+      ky: () => ky.get(target, { headers }).json(),
+      sdk: () => sdk.locations.get(id),
+      'sdk-no-limiter': () => sdkNoLimiter.locations.get(id),
+    };
+    const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+    for (const call of Object.values(variants)) for (let i = 0; i < warmup; i++) await call();
+    for (let round = 0; round < rounds; round++) {
+      // Rotate the order each round: no variant always runs right after the same other one.
+      const names = Object.keys(variants);
+      const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
+      for (const name of order) {
+        const call = variants[name] as Call;
+        const into = samples[name] as number[];
+        for (let i = 0; i < perRound; i++) {
+          const t = now();
+          await call();
+          into.push(now() - t);
+        }
+      }
+    }
+    await sdk.close();
+    await sdkNoLimiter.close();
+    return samples;
+  },
+});
