@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError, type PartnerClient } from '../../src/index.js';
 import { TRANSPORTS, address, startSdkEnv, weekly, type SdkEnv } from '../helpers/sdk-env.js';
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
+import { collect } from '../helpers/collect.js';
 
 describe.each(TRANSPORTS)('content, creators, reports, settings and pricing over %s', (kind) => {
   let env: SdkEnv;
