@@ -37,7 +37,12 @@ export async function createRedisBudget(options: {
   clock: () => number;
   onError: (error: unknown) => void;
 }): Promise<RedisBudgetSetup> {
-  const [{ default: BottleneckFull }, ioredis] = await Promise.all([import('bottleneck'), import('ioredis')]);
+  const [{ default: BottleneckFull }, ioredis] = await Promise.all([
+    import('bottleneck'),
+    import('ioredis').catch((cause: unknown) => {
+      throw new Error('The rate limiter was given a Redis connection but ioredis is not installed (npm install ioredis).', { cause });
+    }),
+  ]);
   const Redis = ioredis.Redis;
   // Our own connection: a caller's client is duplicated, never quit by us.
   const client: IORedis = isRedisClient(options.redis)
