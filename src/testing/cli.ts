@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const sandbox = createEmulator({ seed: number('seed', values.seed, 1) });
+  const { emulator: sandbox } = createEmulator({ seed: number('seed', values.seed, 1) });
   const key = sandbox.issueKey();
   const server = await sandbox.listen(number('port', values.port, 4010), values.host ?? '127.0.0.1');
   const every = number('advance-every-ms', values['advance-every-ms'], 0);

@@ -23,9 +23,6 @@ export interface Sandbox extends Emulator {
  * // or: const { url, close } = await sandbox.listen(0);
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const emulator = createEmulator(options);
-  const callerAddress = options.callerAddress ?? '127.0.0.1';
-  return Object.assign(emulator, {
-    mswHandlers: (baseUrl?: string) => mswHandlers(emulator.dispatch, () => callerAddress, baseUrl),
-  });
+  const { emulator, inProcess } = createEmulator(options);
+  return Object.assign(emulator, { mswHandlers: (baseUrl?: string) => mswHandlers(inProcess, baseUrl) });
 }

@@ -5,7 +5,7 @@ import { createInspector, type Inspector } from './inspect.js';
 import type { IssueKeyOptions } from './keys.js';
 import { listen, type ListeningSandbox } from './node-server.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
-import { untilAborted } from './outcome.js';
+import { untilAborted, type Outcome } from './outcome.js';
 import { populate, type PopulateOptions, type PopulateResult } from './populate.js';
 import { RequestLog, type LoggedRequest, type RequestFilter } from './request-log.js';
 import { routes } from './routes/index.js';
@@ -50,11 +50,13 @@ export interface Emulator {
   populate(key: string, options: PopulateOptions): PopulateResult;
   /** Forget everything (keys, accounts, faults, the request log) and go back to the start time. */
   reset(): void;
-  /** @internal The shared dispatcher, for transports. */
-  readonly dispatch: Dispatcher;
 }
 
-export function createEmulator(options: SandboxOptions = {}): Emulator {
+/** An in-process request (from `callerAddress`) through the shared dispatcher. */
+export type InProcessDispatch = (request: Request) => Promise<Outcome>;
+
+/** The emulator, and its dispatcher for in-process transports other than `handle` (msw). */
+export function createEmulator(options: SandboxOptions = {}): { emulator: Emulator; inProcess: InProcessDispatch } {
   const resolved = resolveOptions(options);
   let world = new World(resolved);
   const faults = new Faults(resolved.seed);
@@ -67,7 +69,7 @@ export function createEmulator(options: SandboxOptions = {}): Emulator {
     return found.account;
   };
 
-  return {
+  const emulator: Emulator = {
     clock: {
       now: () => world.clock.now(),
       advance: (duration) => world.clock.advance(duration),
@@ -104,8 +106,9 @@ export function createEmulator(options: SandboxOptions = {}): Emulator {
       faults.clear();
       log.clear();
     },
-    dispatch,
   };
+  const inProcess: InProcessDispatch = (request) => dispatch(request, { remoteAddress: resolved.callerAddress, signal: request.signal });
+  return { emulator, inProcess };
 }
 
 function abortReason(signal: AbortSignal): unknown {

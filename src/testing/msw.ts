@@ -1,7 +1,7 @@
 /** The only file that uses msw (the crp-sandbox command and `listen()` never load it). */
 import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
-import type { Dispatcher } from './dispatch.js';
+import type { InProcessDispatch } from './emulator.js';
 import { untilAborted } from './outcome.js';
 
 export const DEFAULT_MSW_BASE_URL = 'https://sandbox.crp.test';
@@ -30,11 +30,11 @@ function loadMsw(): Msw {
  * `setupServer(...)`. A reset becomes a network error (`Response.error()`); a hang waits until
  * the request's signal aborts.
  */
-export function mswHandlers(dispatch: Dispatcher, remoteAddress: () => string, baseUrl = DEFAULT_MSW_BASE_URL): HttpHandler[] {
+export function mswHandlers(dispatch: InProcessDispatch, baseUrl = DEFAULT_MSW_BASE_URL): HttpHandler[] {
   const base = baseUrl.replace(/\/+$/, '');
   return [
     loadMsw().http.all(`${base}/*`, async ({ request }) => {
-      const outcome = await dispatch(request, { remoteAddress: remoteAddress(), signal: request.signal });
+      const outcome = await dispatch(request);
       if (outcome.type === 'response') return outcome.response;
       if (outcome.type === 'hang') await untilAborted(request.signal);
       return Response.error();
