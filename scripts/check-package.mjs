@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+/**
+ * `npm run check:package` (after `npm run build`): checks the package as partners will get it.
+ *
+ *  1. `npm pack`: the tarball holds only dist/, README.md, CHANGELOG.md, LICENSE, package.json.
+ *  2. publint --strict on the packed files: nothing reported.
+ *  3. @arethetypeswrong/cli on the tarball (node10, node16 CJS/ESM, bundler): nothing reported.
+ *  4. The CJS builds require() only packages that have a CommonJS entry (ky and p-retry, ESM-only,
+ *     must be inlined), so `require('@crp/partner-sdk')` works on Node 20.0-20.18 too.
+ *  5. A consumer project installs the tarball WITHOUT msw: the client and `./testing`
+ *     (`createSandbox().listen()`) work from ESM and CJS, the crp-sandbox bin serves, and
+ *     tsc (nodenext) type-checks an ESM and a CJS file against the published types.
+ *  6. msw is then added: `sandbox.mswHandlers()` works with the consumer's setupServer, ESM and CJS.
+ *
+ * Exits non-zero on the first failure. Uses a temporary directory; the npm cache makes the
+ * consumer install take a few seconds.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const work = mkdtempSync(join(tmpdir(), 'crp-check-package-'));
+const started = Date.now();
+let step = 0;
+
+function section(title) {
+  console.log(`\n[${++step}] ${title}  (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+}
+function sh(command, args, options = {}) {
+  try {
+    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  } catch (error) {
+    const output = `${error.stdout ?? ''}${error.stderr ?? ''}`.trim();
+    throw new Error(`${command} ${args.join(' ')} failed (exit ${error.status}):\n${output}`);
+  }
+}
+/** Print a tool's output without npm's config chatter. */
+function show(text) {
+  const lines = text.split('\n').filter((line) => line.trim() && !line.startsWith('npm warn'));
+  console.log(lines.map((line) => `    ${line}`).join('\n'));
+}
+
+try {
+  if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+
+  section('npm pack: only dist/, README.md, CHANGELOG.md, LICENSE and package.json');
+  const [packed] = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', work], { cwd: root }));
+  const tarball = join(work, packed.filename);
+  const allowed = (path) => path.startsWith('dist/') || ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path);
+  const unexpected = packed.files.map((f) => f.path).filter((path) => !allowed(path));
+  if (unexpected.length) throw new Error(`unexpected files in the tarball: ${unexpected.join(', ')}`);
+  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js']) {
+    if (!packed.files.some((f) => f.path === needed)) throw new Error(`the tarball lacks ${needed}`);
+  }
+  console.log(`    ${packed.filename}: ${packed.files.length} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked`);
+  show(packed.files.map((f) => f.path).sort().join('  '));
+
+  section('publint --strict (on the packed files)');
+  const unpacked = join(work, 'unpacked');
+  sh('mkdir', ['-p', unpacked]);
+  sh('tar', ['-xzf', tarball, '-C', unpacked]);
+  const lint = sh(bin('publint'), ['run', join(unpacked, 'package'), '--strict', '--pack', 'false'], { cwd: root });
+  show(lint);
+  if (!/All good!/.test(lint)) throw new Error('publint reported something');
+
+  section('@arethetypeswrong/cli (node10, node16 CJS and ESM, bundler)');
+  const attw = sh(bin('attw'), [tarball, '--format', 'table-flipped'], { cwd: root });
+  show(attw.split('\n').filter((line) => /No problems|problem|💀|❌|⚠️|🥴|🐛|❗️/.test(line)).join('\n') || attw);
+  if (!/No problems found/.test(attw)) throw new Error(`attw reported problems:\n${attw}`);
+
+  section('CommonJS builds require() only CommonJS-capable packages');
+  const cjsOk = new Set(['zod/mini', 'bottleneck', 'bottleneck/light.js', 'ioredis', 'msw']);
+  for (const file of ['dist/index.cjs', 'dist/testing/index.cjs']) {
+    const code = readFileSync(join(unpacked, 'package', file), 'utf8');
+    const required = [...code.matchAll(/\brequire\((["'])([^"']+)\1\)/g)].map((m) => m[2]);
+    const bad = required.filter((name) => !name.startsWith('node:') && !cjsOk.has(name));
+    if (bad.length) throw new Error(`${file} requires ${bad.join(', ')} (not known to be CommonJS: inline it with tsup noExternal)`);
+    console.log(`    ${file}: require(${[...new Set(required)].join(', ')})`);
+  }
+
+  section('consumer project WITHOUT msw: ESM, CJS, crp-sandbox bin, types (nodenext)');
+  const consumer = join(work, 'consumer');
+  cpSync(join(root, 'test', 'package', 'consumer'), consumer, { recursive: true });
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: consumer });
+  if (existsSync(join(consumer, 'node_modules', 'msw'))) throw new Error('msw was installed with the package: it must be an optional peer dependency');
+  const installed = readFileSync(join(consumer, 'package-lock.json'), 'utf8');
+  console.log(`    installed: ${Object.keys(JSON.parse(installed).packages).filter(Boolean).map((p) => p.replace('node_modules/', '')).join(', ')}`);
+  show(sh(process.execPath, ['esm.mjs'], { cwd: consumer }));
+  show(sh(process.execPath, ['cjs.cjs'], { cwd: consumer }));
+  show(await crpSandboxBin(consumer));
+  writeFileSync(
+    join(consumer, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['types.mts', 'types.cts'] }),
+  );
+  sh(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer]);
+  console.log('    tsc (module nodenext): types.mts (import condition) and types.cts (require condition) type-check');
+
+  section('consumer project WITH msw: sandbox.mswHandlers() from ESM and CJS');
+  const mswVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'msw', 'package.json'), 'utf8')).version;
+  sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `msw@${mswVersion}`], { cwd: consumer });
+  show(sh(process.execPath, ['esm.mjs'], { cwd: consumer, env: { ...process.env, WITH_MSW: '1' } }));
+  show(sh(process.execPath, ['cjs.cjs'], { cwd: consumer, env: { ...process.env, WITH_MSW: '1' } }));
+
+  console.log(`\ncheck:package: all good (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+} catch (error) {
+  console.error(`\ncheck:package FAILED: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** Start the installed bin on a free port, read the key and URL it prints, call the API, stop it. */
+function crpSandboxBin(consumer) {
+  return new Promise((done, reject) => {
+    const child = spawn(join(consumer, 'node_modules', '.bin', 'crp-sandbox'), ['--port', '0', '--seed', '5'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`crp-sandbox printed no key within 10 s:\n${out}`));
+    }, 10_000);
+    child.stderr.on('data', (d) => (out += d));
+    child.stdout.on('data', async (d) => {
+      out += d;
+      const url = /PARTNER_API_BASE_URL=(\S+)/.exec(out)?.[1];
+      const key = /PARTNER_API_KEY=(\S+)/.exec(out)?.[1];
+      if (!url || !key || child.killed) return;
+      clearTimeout(timer);
+      try {
+        const response = await fetch(`${url}/partner/v1/summary`, { headers: { authorization: `Bearer ${key}` } });
+        if (response.status !== 200) throw new Error(`crp-sandbox answered ${response.status}`);
+        child.kill('SIGTERM');
+        child.once('exit', (code, signal) => done(`crp-sandbox (bin, no msw): served GET /partner/v1/summary -> 200, stopped on SIGTERM (exit ${code ?? signal})`));
+      } catch (error) {
+        child.kill('SIGKILL');
+        reject(error);
+      }
+    });
+  });
+}
