@@ -143,7 +143,8 @@ function apiUrlOf(baseUrl: string | undefined): string {
   return `${url.origin}${path}${API_PREFIX}`;
 }
 
-function positiveNumber(name: string, value: number | undefined, fallback: number): number {
+/** Check a per-call or client-wide duration in milliseconds. */
+export function positiveNumber(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0) {
     throw new ConfigurationError(`The option ${name} must be a positive number of milliseconds; got ${String(value)}.`);

@@ -3,7 +3,7 @@ import pRetry from 'p-retry';
 import type * as z from 'zod/mini';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { attachCallSite, captureCallSite } from './call-site.js';
-import { retriesOf, type ResolvedConfig } from './config.js';
+import { positiveNumber, retriesOf, type ResolvedConfig } from './config.js';
 import { errorFromResponse } from './error-from-response.js';
 import { AbortedError, PartnerError, UnexpectedResponseError, type RequestSummary } from './errors.js';
 import { keyFingerprint } from './key-fingerprint.js';
@@ -78,7 +78,7 @@ export class Transport {
         headers: spec.body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' },
         ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
       },
-      timeout: options.timeout ?? this.#config.timeout,
+      timeout: positiveNumber('timeout', options.timeout, this.#config.timeout),
       signal: options.signal,
     };
     const { clock, logger } = this.#config;

@@ -66,6 +66,12 @@ describe('PartnerClient configuration', () => {
     expect(refusal({ apiKey: KEY, baseUrl: 'https://api.example.com', timeout: 0 }).message).toMatch(/timeout/);
   });
 
+  it('refuses a bad per-call timeout or maxRetries without sending', async () => {
+    const client = new PartnerClient({ apiKey: KEY, baseUrl: 'https://api.example.com', fetch: () => Promise.reject(new Error('sent')) });
+    await expect(client.reports.summary({ timeout: -5 })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(client.reports.summary({ maxRetries: 1.5 })).rejects.toBeInstanceOf(ConfigurationError);
+  });
+
   it('refuses to start in a browser unless dangerouslyAllowBrowser is set, because the key would be exposed', () => {
     vi.stubGlobal('window', {});
     vi.stubGlobal('document', {});
