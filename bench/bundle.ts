@@ -1,0 +1,47 @@
+/**
+ * Case 6, bundle size: an app that constructs a client and makes one call, bundled by esbuild
+ * (platform node, bundle, minify; node built-ins external) and gzipped, vs openai, stripe and
+ * Octokit with its throttling, retry and paginate-rest plugins.
+ */
+import { bundleSize, ourApp, type BundleSize } from './lib/bundle.js';
+import { sdkEntry } from './lib/paths.js';
+import { fmt, type CaseResult, type Row } from './lib/stats.js';
+
+export const TARGET_BYTES = 20 * 1024;
+
+const OTHERS: Record<string, string> = {
+  openai: `import OpenAI from 'openai';
+const client = new OpenAI();
+console.log(await client.models.retrieve('gpt-4o'));`,
+  stripe: `import Stripe from 'stripe';
+const stripe = new Stripe(process.env.STRIPE_KEY);
+console.log(await stripe.customers.retrieve('cus_1'));`,
+  'octokit + throttling, retry, paginate': `import { Octokit } from '@octokit/core';
+import { throttling } from '@octokit/plugin-throttling';
+import { retry } from '@octokit/plugin-retry';
+import { paginateRest } from '@octokit/plugin-paginate-rest';
+const MyOctokit = Octokit.plugin(throttling, retry, paginateRest);
+const octokit = new MyOctokit({ auth: process.env.GH_TOKEN, throttle: { onRateLimit: () => true, onSecondaryRateLimit: () => true } });
+console.log(await octokit.request('GET /repos/{owner}/{repo}', { owner: 'o', repo: 'r' }));`,
+};
+
+const top = (b: BundleSize) => b.top.slice(0, 3).map((t) => `${t.input} ${fmt.kb(t.bytes)}`).join(', ');
+
+export async function run(): Promise<CaseResult> {
+  const ours = await bundleSize(ourApp(sdkEntry()));
+  const oursNoRedis = await bundleSize(ourApp(sdkEntry()), ['ioredis']);
+  const others: Record<string, BundleSize> = {};
+  for (const [name, app] of Object.entries(OTHERS)) others[name] = await bundleSize(app);
+  const rows: Row[] = [
+    { variant: '@crp/partner-sdk', result: `${fmt.kb(ours.gzip)} gzip (${fmt.kb(ours.minified)} min) · biggest: ${top(ours)}`, target: `≤ ${fmt.kb(TARGET_BYTES)} gzip`, met: ours.gzip <= TARGET_BYTES },
+    { variant: '@crp/partner-sdk, ioredis marked external', result: `${fmt.kb(oursNoRedis.gzip)} gzip (${fmt.kb(oursNoRedis.minified)} min) · biggest: ${top(oursNoRedis)}` },
+    ...Object.entries(others).map(([name, b]) => ({ variant: name, result: `${fmt.kb(b.gzip)} gzip (${fmt.kb(b.minified)} min) = ${fmt.x(b.gzip / ours.gzip)} ours` })),
+  ];
+  return {
+    id: 'bundle',
+    title: '6. Bundle size',
+    setup: 'esbuild --bundle --minify --platform=node --format=esm (node built-ins external), then gzip -9; app = construct + one call',
+    rows,
+    data: { ours, oursNoRedis, others },
+  };
+}

@@ -1,0 +1,47 @@
+/** esbuild (bundle, minify, platform node: built-ins stay external) + gzip of a tiny app. */
+import { build, type Metafile } from 'esbuild';
+import { gzipSync } from 'node:zlib';
+import { ROOT } from './paths.js';
+
+export interface BundleSize {
+  minified: number;
+  gzip: number;
+  /** Largest inputs by bytes in the output, for telling where the size comes from. */
+  top: Array<{ input: string; bytes: number }>;
+}
+
+export async function bundleSize(app: string, external: string[] = []): Promise<BundleSize> {
+  const result = await build({
+    stdin: { contents: app, resolveDir: ROOT, sourcefile: 'app.mjs', loader: 'js' },
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    external,
+  });
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length, top: topInputs(result.metafile) };
+}
+
+function topInputs(meta: Metafile): Array<{ input: string; bytes: number }> {
+  const output = Object.values(meta.outputs)[0];
+  if (!output) return [];
+  const byPackage = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    const name = match?.[1] ?? (input.includes('bench/.tmp/dist') || input.includes('dist/') ? '(our dist)' : input);
+    byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...byPackage.entries()].map(([input, bytes]) => ({ input, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, 6);
+}
+
+/** The app every client is measured with: construct, make one call, print it. */
+export function ourApp(entry: string): string {
+  return `import { PartnerClient } from ${JSON.stringify(entry)};
+const client = new PartnerClient();
+console.log(await client.locations.get('store-1'));`;
+}
