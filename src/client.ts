@@ -42,7 +42,12 @@ export class PartnerClient {
   readonly environment: Environment;
   readonly #transport: Transport;
 
-  /** @throws ConfigurationError when an option is missing or wrong; the message says what to fix. */
+  /**
+   * A client for one key. Options not given fall back to the environment (`PARTNER_API_KEY`,
+   * `PARTNER_API_BASE_URL`) and to the defaults listed in {@link ClientOptions}.
+   *
+   * @throws ConfigurationError when an option is missing or wrong; the message says what to fix.
+   */
   constructor(options: ClientOptions = {}) {
     const config = resolveConfig(options);
     this.environment = config.environment;

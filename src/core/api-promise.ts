@@ -1,7 +1,10 @@
 import type { ResponseMeta } from './response-meta.js';
 
+/** What `.withResponse()` resolves to: the data and the HTTP response it came from. */
 export interface WithResponse<T> {
+  /** The typed data, as the call itself resolves to. */
   data: T;
+  /** Status, headers, request id and rate-limit figures of the response. */
   response: ResponseMeta;
 }
 
@@ -19,6 +22,7 @@ export class APIPromise<T> implements PromiseLike<T> {
   readonly #result: Promise<WithResponse<T>>;
   #data: Promise<T> | undefined;
 
+  /** @internal Created by the SDK's methods. */
   constructor(result: Promise<WithResponse<T>>) {
     this.#result = result;
   }
@@ -33,6 +37,7 @@ export class APIPromise<T> implements PromiseLike<T> {
     return this.#data;
   }
 
+  /** Resolves to the data, as any promise does (`await client.locations.get(id)`). */
   then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
@@ -40,10 +45,12 @@ export class APIPromise<T> implements PromiseLike<T> {
     return this.#dataPromise().then(onfulfilled, onrejected);
   }
 
+  /** Handles a failure: the reason is a `PartnerError`. */
   catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
     return this.#dataPromise().catch(onrejected);
   }
 
+  /** Runs `onfinally` once the call settles, either way. */
   finally(onfinally?: (() => void) | null): Promise<T> {
     return this.#dataPromise().finally(onfinally);
   }

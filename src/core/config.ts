@@ -2,10 +2,12 @@ import { ConfigurationError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { RedisLike, RedisOptionsLike } from './rate-limit/budget-redis.js';
 
+/** Which service a key belongs to: `production` (`crp_live_` keys) or `sandbox` (`crp_test_` keys). */
 export type Environment = 'production' | 'sandbox';
 
 /** Waiting and time, replaceable in tests so that retries and backoff run without real sleeping. */
 export interface Clock {
+  /** The current time in epoch milliseconds. */
   now(): number;
   /** Resolve after `ms`, or reject with the signal's reason as soon as it aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
@@ -14,6 +16,7 @@ export interface Clock {
 /** An ioredis client, or ioredis options (an object or a `redis://` URL). */
 export type RedisConnection = RedisLike | RedisOptionsLike;
 
+/** How the client paces its calls to stay within the key's budget (`rateLimit` in {@link ClientOptions}). */
 export interface RateLimitOptions {
   /**
    * Share the key's budget with every other process using the same key through Redis:
@@ -27,6 +30,21 @@ export interface RateLimitOptions {
   maxRetryAfter?: number;
 }
 
+/**
+ * Options of `new PartnerClient(options)`. Every option is optional; the key and base URL fall back
+ * to the environment. A wrong option fails at construction with a `ConfigurationError`.
+ *
+ * @example
+ * ```ts
+ * const client = new PartnerClient({
+ *   apiKey: process.env.PARTNER_API_KEY,
+ *   baseUrl: 'https://partner.example.com',
+ *   timeout: 10_000,
+ *   maxRetries: 3,
+ *   logger: console,
+ * });
+ * ```
+ */
 export interface ClientOptions {
   /** The partner API key (`crp_live_…` or `crp_test_…`). @default process.env.PARTNER_API_KEY */
   apiKey?: string | undefined;

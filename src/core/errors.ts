@@ -18,6 +18,7 @@ export type ApiErrorCode =
   | 'prohibited_rule'
   | 'rate_limited'
   | 'internal_error';
+/** Codes of the failures the SDK itself detects, outside an HTTP error response. */
 export type ClientErrorCode =
   | 'connection_error'
   | 'timeout'
@@ -27,28 +28,43 @@ export type ClientErrorCode =
 
 /** Where a failed call was going; safe to log. */
 export interface RequestSummary {
+  /** The HTTP method, e.g. `GET`. */
   method: string;
   /** The path with ids filled in, e.g. `/partner/v1/locations/store-1`. */
   path: string;
 }
 
+/** What every SDK error may be created with (to simulate a failure in your own tests). */
 export interface PartnerErrorOptions {
+  /** The underlying error, kept as the standard `cause`. */
   cause?: unknown;
+  /** The call that failed. */
   request?: RequestSummary | undefined;
 }
 
 /** A structured, secret-free record of an error, for logs. */
 export interface PartnerErrorJSON {
+  /** The class name, e.g. `NotFoundError`. */
   name: string;
+  /** The error code, e.g. `not_found`. */
   code: string;
+  /** The readable message, naming the call. */
   message: string;
+  /** HTTP status, for errors from a response. */
   status?: number;
+  /** The refused input as a dotted path, e.g. `address.state`. */
   field?: string;
+  /** The service's request id, to quote to support. */
   requestId?: string;
+  /** HTTP method of the failed call. */
   method?: string;
+  /** Path of the failed call, ids filled in. */
   path?: string;
+  /** HTTP attempts made, retries included. */
   attempts?: number;
+  /** For a `RateLimitError`: how long the service asked to wait, in milliseconds. */
   retryAfterMs?: number;
+  /** For an `InternalServerError`: the support reference the service gave. */
   reference?: string;
 }
 
@@ -61,6 +77,7 @@ export class PartnerError extends Error {
   /** How many HTTP attempts were made before giving up (set once retries are over). */
   attempts: number | undefined;
 
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
   constructor(code: string, message: string, options: PartnerErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
@@ -70,6 +87,7 @@ export class PartnerError extends Error {
     Object.defineProperty(this, BRAND, { value: true });
   }
 
+  /** A secret-free record for logs: name, code, message, call, attempts (and status, field, request id… in subclasses). */
   toJSON(): PartnerErrorJSON {
     return compact({
       name: this.name,
@@ -82,12 +100,19 @@ export class PartnerError extends Error {
   }
 }
 
+/** What a `PartnerApiError` (and its subclasses) is created with (to simulate a failure in your own tests). */
 export interface PartnerApiErrorInit extends PartnerErrorOptions {
+  /** HTTP status. */
   status: number;
+  /** The service's error code. */
   code: string;
+  /** The service's message. */
   message: string;
+  /** The refused input as a dotted path. */
   field?: string | undefined;
+  /** The service's `x-request-id`. */
   requestId?: string | undefined;
+  /** The response headers. */
   headers?: Headers | undefined;
 }
 
@@ -103,6 +128,7 @@ export class PartnerApiError extends PartnerError {
   /** Response headers (never request headers, so never the key). */
   declare readonly headers: Headers;
 
+  /** The SDK creates its errors from responses; create one yourself only to simulate a failure in tests. */
   constructor(init: PartnerApiErrorInit) {
     super(init.code, init.message, init);
     this.status = init.status;
@@ -152,6 +178,7 @@ export class RateLimitError extends PartnerApiError {
   /** How long the service asked to wait, in milliseconds, when it said. */
   readonly retryAfterMs: number | undefined;
 
+  /** As {@link PartnerApiError}, with the wait the service asked for. */
   constructor(init: PartnerApiErrorInit & { retryAfterMs: number | undefined }) {
     super(init);
     this.retryAfterMs = init.retryAfterMs;
@@ -169,6 +196,7 @@ export class InternalServerError extends PartnerApiError {
   /** Support reference quoted by the service, e.g. `7F3A9C21`. */
   readonly reference: string | undefined;
 
+  /** As {@link PartnerApiError}; `reference` is read from the message. */
   constructor(init: PartnerApiErrorInit) {
     super(init);
     this.reference = /\(ref ([A-Za-z0-9-]+)\)/.exec(init.message)?.[1];
@@ -188,6 +216,7 @@ export class ConnectionError extends PartnerError {
    */
   readonly mayHaveReachedServer: boolean;
 
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
   constructor(message: string, mayHaveReachedServer: boolean, options: PartnerErrorOptions = {}) {
     super('connection_error', message, options);
     this.mayHaveReachedServer = mayHaveReachedServer;
@@ -197,6 +226,7 @@ export class ConnectionError extends PartnerError {
 /** An attempt took longer than `timeout` (headers and body together). */
 export class TimeoutError extends PartnerError {
   declare readonly code: 'timeout';
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
   constructor(message: string, options: PartnerErrorOptions = {}) {
     super('timeout', message, options);
   }
@@ -205,6 +235,7 @@ export class TimeoutError extends PartnerError {
 /** The caller's AbortSignal stopped the call. `cause` is the signal's reason. */
 export class AbortedError extends PartnerError {
   declare readonly code: 'aborted';
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
   constructor(message: string, options: PartnerErrorOptions = {}) {
     super('aborted', message, options);
   }
@@ -213,6 +244,7 @@ export class AbortedError extends PartnerError {
 /** The client was set up wrongly; the message says what to change. */
 export class ConfigurationError extends PartnerError {
   declare readonly code: 'configuration_error';
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
   constructor(message: string) {
     super('configuration_error', message);
   }
@@ -221,9 +253,12 @@ export class ConfigurationError extends PartnerError {
 /** A successful response lacked something the SDK needs, or was not JSON. */
 export class UnexpectedResponseError extends PartnerError {
   declare readonly code: 'unexpected_response';
+  /** HTTP status of the response that could not be read. */
   readonly status: number;
+  /** The service's `x-request-id`, to quote to support. */
   readonly requestId: string | undefined;
 
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
   constructor(message: string, init: PartnerErrorOptions & { status: number; requestId: string | undefined }) {
     super('unexpected_response', message, init);
     this.status = init.status;

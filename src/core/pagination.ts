@@ -12,6 +12,7 @@ export type PageFetcher<Item> = (cursor: string | undefined) => APIPromise<PageD
 
 /** One page of a list. Keep `nextCursor` to resume a long walk later with `list({ cursor })`. */
 export class Page<Item> {
+  /** The items of this page, in the list's order. */
   readonly items: Item[];
   /** Cursor of the page after this one; null on the last page. */
   readonly nextCursor: string | null;
@@ -19,6 +20,7 @@ export class Page<Item> {
   readonly response: ResponseMeta;
   readonly #fetch: PageFetcher<Item>;
 
+  /** @internal Pages are made by the list methods. */
   constructor(data: PageData<Item>, response: ResponseMeta, fetchPage: PageFetcher<Item>) {
     this.items = data.items;
     // The contract treats null, empty and missing alike: the last page.
@@ -27,6 +29,7 @@ export class Page<Item> {
     this.#fetch = fetchPage;
   }
 
+  /** True unless this is the last page. */
   hasNextPage(): boolean {
     return this.nextCursor !== null;
   }
@@ -62,6 +65,7 @@ export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable
   readonly #prefetch: boolean;
   #first: Promise<Page<Item>> | undefined;
 
+  /** @internal Made by the list methods. */
   constructor(fetchPage: PageFetcher<Item>, options: { cursor?: string | undefined; prefetch?: boolean } = {}) {
     this.#fetch = fetchPage;
     this.#startCursor = options.cursor;
@@ -73,6 +77,7 @@ export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable
     return this.#first;
   }
 
+  /** Resolves to the first page (`const page = await client.reservations.list()`). */
   then<R1 = Page<Item>, R2 = never>(
     onfulfilled?: ((value: Page<Item>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
@@ -80,6 +85,7 @@ export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable
     return this.#firstPage().then(onfulfilled, onrejected);
   }
 
+  /** Handles a failure of the first page's request: the reason is a `PartnerError`. */
   catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<Page<Item> | R> {
     return this.#firstPage().catch(onrejected);
   }
@@ -100,6 +106,7 @@ export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable
     }
   }
 
+  /** Every item of every page: `for await (const item of client.reservations.list())`. One page is held at a time. */
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
     for await (const page of this.pages()) yield* page.items;
   }
