@@ -11,6 +11,7 @@
  *     (`createSandbox().listen()`) work from ESM and CJS, the crp-sandbox bin serves, and
  *     tsc (nodenext) type-checks an ESM and a CJS file against the published types.
  *  6. msw is then added: `sandbox.mswHandlers()` works with the consumer's setupServer, ESM and CJS.
+ *  7. The same consumer (msw removed again) on Node 20.18 (npm's node@20.18.3), which cannot require() ESM.
  *
  * Exits non-zero on the first failure. Uses a temporary directory; the npm cache makes the
  * consumer install take a few seconds.
@@ -25,6 +26,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const work = mkdtempSync(join(tmpdir(), 'crp-check-package-'));
 const started = Date.now();
+/** The newest Node 20 without require(esm) (it came in 20.19). */
+const OLD_NODE = '20.18.3';
 let step = 0;
 
 function section(title) {
@@ -105,6 +108,17 @@ try {
   sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `msw@${mswVersion}`], { cwd: consumer });
   show(sh(process.execPath, ['esm.mjs'], { cwd: consumer, env: { ...process.env, WITH_MSW: '1' } }));
   show(sh(process.execPath, ['cjs.cjs'], { cwd: consumer, env: { ...process.env, WITH_MSW: '1' } }));
+
+  // Node before 20.19 cannot require() ESM: the CJS build must not need to (ky and p-retry are
+  // inlined). Without msw: msw 2.15's own CJS build requires an ESM-only package, so msw needs
+  // Node >= 20.19 for sandbox.mswHandlers() (see docs/runtimes.md).
+  section(`consumer project on Node ${OLD_NODE} (no require(esm)), without msw: CJS and ESM`);
+  sh('npm', ['uninstall', '--no-audit', '--no-fund', 'msw'], { cwd: consumer });
+  const old = ['--yes', '-p', `node@${OLD_NODE}`, '--', 'node'];
+  const version = sh('npx', [...old, '-p', 'process.version + " require(esm): " + Boolean(process.features.require_module)'], { cwd: consumer }).trim().split('\n').pop();
+  console.log(`    ${version}`);
+  show(sh('npx', [...old, 'cjs.cjs'], { cwd: consumer }));
+  show(sh('npx', [...old, 'esm.mjs'], { cwd: consumer }));
 
   console.log(`\ncheck:package: all good (${((Date.now() - started) / 1000).toFixed(1)}s)`);
 } catch (error) {
