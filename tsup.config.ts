@@ -7,7 +7,8 @@ export default defineConfig({
     'testing/cli': 'src/testing/cli.ts',
   },
   format: ['esm', 'cjs'],
-  dts: true,
+  // Declarations for the two import paths only (the crp-sandbox command has no importable API).
+  dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' } },
   sourcemap: false,
   clean: true,
   target: 'node20',
