@@ -56,7 +56,10 @@ export interface ClientOptions {
   timeout?: number;
   /** How many times a failed call is repeated when that is safe (0..10). @default 2 */
   maxRetries?: number;
-  /** A fetch implementation to use instead of the global one. */
+  /**
+   * A fetch implementation to use instead of the global one (a proxy agent, a test double). It is
+   * called as `fetch(url, init)` with a string URL, a plain headers object and a string body.
+   */
   fetch?: typeof fetch;
   /** Receives debug, info, warn and error events; never the key. */
   logger?: Logger;

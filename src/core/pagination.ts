@@ -107,11 +107,95 @@ export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable
   }
 
   /** Every item of every page: `for await (const item of client.reservations.list())`. One page is held at a time. */
-  async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
-    for await (const page of this.pages()) yield* page.items;
+  [Symbol.asyncIterator](): AsyncIterableIterator<Item> {
+    return new ItemIterator(() => this.#firstPage(), this.#prefetch);
   }
 
   get [Symbol.toStringTag](): string {
     return 'PagePromise';
+  }
+}
+
+const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
+
+/**
+ * Walks items without async generators: `yield*` through two generators cost ~0.3 µs per item
+ * in promise plumbing (a fifth of a 200-item page's validation), where this hands out items of a
+ * page already in hand as resolved promises. Same behaviour as `pages()` with `yield*`, including
+ * prefetch: page n+1 is requested when page n's first item is handed over.
+ */
+class ItemIterator<Item> implements AsyncIterableIterator<Item> {
+  #page: Page<Item> | undefined;
+  #loading: Promise<Page<Item>> | undefined;
+  /** The first page is requested on the first `next()`, as a generator would. */
+  #first: (() => Promise<Page<Item>>) | undefined;
+  #upcoming: Promise<Page<Item>> | undefined;
+  #index = 0;
+  #done = false;
+  readonly #prefetch: boolean;
+
+  constructor(first: () => Promise<Page<Item>>, prefetch: boolean) {
+    this.#first = first;
+    this.#prefetch = prefetch;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<Item, undefined>> {
+    const page = this.#page;
+    if (page !== undefined && this.#index < page.items.length) {
+      return Promise.resolve({ value: page.items[this.#index++] as Item, done: false });
+    }
+    return this.#advance();
+  }
+
+  async return(): Promise<IteratorReturnResult<undefined>> {
+    this.#finish();
+    return DONE;
+  }
+
+  async #advance(): Promise<IteratorResult<Item, undefined>> {
+    for (;;) {
+      if (this.#done) return DONE;
+      const current = this.#page;
+      if (this.#first !== undefined) {
+        this.#loading = this.#first();
+        this.#first = undefined;
+      } else if (current !== undefined) {
+        if (!current.hasNextPage()) {
+          this.#finish();
+          return DONE;
+        }
+        this.#loading = this.#upcoming ?? current.getNextPage();
+        this.#upcoming = undefined;
+      }
+      let page: Page<Item>;
+      try {
+        page = await (this.#loading as Promise<Page<Item>>);
+      } catch (error) {
+        this.#finish();
+        throw error;
+      }
+      if (this.#done) return DONE;
+      this.#page = page;
+      this.#loading = undefined;
+      this.#index = 0;
+      if (this.#prefetch && page.hasNextPage()) {
+        this.#upcoming = page.getNextPage();
+        // If the caller stops early, a prefetched page's failure is nobody's business.
+        this.#upcoming.catch(() => undefined);
+      }
+      if (page.items.length > 0) return { value: page.items[this.#index++] as Item, done: false };
+    }
+  }
+
+  #finish(): void {
+    this.#done = true;
+    this.#first = undefined;
+    this.#page = undefined;
+    this.#loading = undefined;
+    this.#upcoming = undefined;
   }
 }

@@ -1,11 +1,11 @@
 /**
- * The reservoir rules for one process (Bottleneck light, no Redis).
+ * The reservoir rules for one process (LocalQueue, no Redis).
  *
- * Bottleneck takes one unit from its reservoir when it registers a job, which happens a tick
+ * The queue takes one unit from its reservoir when it registers a job, which happens a microtask
  * before our task starts. Setting the reservoir to an absolute figure computed here would
  * overwrite registrations made in between, so we never set it: we keep an *allowance* counted in
- * the same units as Bottleneck's registrations since creation, and push only its changes
- * (`incrementReservoir(delta)`). Bottleneck's reservoir is then always
+ * the same units as the queue's registrations since creation, and push only its changes
+ * (`incrementReservoir(delta)`). The queue's reservoir is then always
  *
  *     reservoir = allowance - registrations (+ refunds of abandoned jobs)
  *
@@ -25,9 +25,9 @@
  * - at the window's upper bound: refill to `limit + done`, i.e. the limit less what is in flight;
  * - 429 with Retry-After: nothing new is sent until then, then refill.
  */
-import type Bottleneck from 'bottleneck';
 import { Alarm } from './alarm.js';
 import type { Budget, Counters, Observation, WaitForecast } from './budget.js';
+import type { LocalQueue } from './local-queue.js';
 import { type Bounds, boundsOf, classify, intersect } from './window.js';
 
 /** The reservoir before any budget is known: one request at a time is the only limit. */
@@ -45,12 +45,11 @@ export class LocalBudget implements Budget {
   private lastPauseEndAt = Number.NEGATIVE_INFINITY;
   private readonly alarm: Alarm;
 
-  /** `limiter` must have been created with `reservoir: UNBOUNDED, maxConcurrent: 1`. */
+  /** `queue` must have been created with `reservoir: UNBOUNDED, maxConcurrent: 1`. */
   constructor(
-    private readonly limiter: Bottleneck,
+    private readonly queue: LocalQueue,
     private readonly counters: Counters,
     private readonly clock: () => number,
-    private readonly onError: (error: unknown) => void,
   ) {
     this.alarm = new Alarm(() => this.tick(), clock);
   }
@@ -97,7 +96,7 @@ export class LocalBudget implements Budget {
   }
 
   refund(): void {
-    this.limiter.incrementReservoir(1).catch(this.onError);
+    this.queue.incrementReservoir(1);
   }
 
   forecast(now: number, ahead: number): WaitForecast | undefined {
@@ -161,13 +160,12 @@ export class LocalBudget implements Budget {
   private setAllowance(next: number): void {
     const delta = next - this.allowance;
     this.allowance = next;
-    if (delta !== 0) this.limiter.incrementReservoir(delta).catch(this.onError);
+    if (delta !== 0) this.queue.incrementReservoir(delta);
   }
 
   private leaveSerialMode(): void {
-    // Queued after the reservoir change above (Bottleneck applies store calls in order), so
-    // there is no moment with many requests allowed and an unbounded reservoir.
-    // (updateSettings is async at run time although its declaration says otherwise.)
-    Promise.resolve(this.limiter.updateSettings({ maxConcurrent: null }) as unknown).catch(this.onError);
+    // After the reservoir change above (both apply synchronously), so there is no moment with
+    // many requests allowed and an unbounded reservoir.
+    this.queue.updateSettings({ maxConcurrent: null });
   }
 }

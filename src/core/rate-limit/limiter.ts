@@ -1,17 +1,17 @@
 /**
  * The per-key client-side rate limiter the transport wraps around every HTTP attempt.
  *
- * Queueing and concurrency are Bottleneck's; the reservoir follows the server's RateLimit headers
- * (budget-local.ts in one process, budget-redis.ts shared through Redis). Bottleneck is created
- * on the first `schedule`, never at import or construction: it starts timers in its constructor,
- * which breaks edge runtimes at global scope.
+ * The reservoir follows the server's RateLimit headers: in one process through a small queue of
+ * our own (local-queue.ts, budget-local.ts), shared across processes through Bottleneck's Redis
+ * datastore (budget-redis.ts). Both are created on the first `schedule`, never at import or
+ * construction: Bottleneck starts timers in its constructor, which breaks edge runtimes at
+ * global scope.
  */
-import type Bottleneck from 'bottleneck';
-import BottleneckLight from 'bottleneck/light.js';
 import type { Logger } from '../logger.js';
 import type { Budget, Counters, Observation, WaitForecast } from './budget.js';
 import { LocalBudget, UNBOUNDED } from './budget-local.js';
 import type { RedisLike, RedisOptionsLike } from './budget-redis.js';
+import { LocalQueue } from './local-queue.js';
 import { parseRateLimitHeaders, type RateLimitState } from './headers.js';
 import { parseRetryAfter } from './retry-after.js';
 
@@ -64,8 +64,14 @@ interface Pending {
   reject: (reason: unknown) => void;
 }
 
+/** What we use of the scheduler: LocalQueue in one process, Bottleneck with Redis. */
+interface Scheduler {
+  schedule<T>(task: () => Promise<T>): Promise<T>;
+  disconnect(flush?: boolean): Promise<void> | void;
+}
+
 interface Engine {
-  limiter: Bottleneck;
+  limiter: Scheduler;
   budget: Budget;
 }
 
@@ -100,9 +106,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   function start(): Promise<Engine> {
     if (engine) return engine;
     if (options.redis === undefined) {
-      const limiter = new BottleneckLight({ id: bottleneckId, maxConcurrent: 1, reservoir: UNBOUNDED });
-      limiter.on('error', onError);
-      budget = new LocalBudget(limiter, counters, clock, onError);
+      const limiter = new LocalQueue({ maxConcurrent: 1, reservoir: UNBOUNDED });
+      budget = new LocalBudget(limiter, counters, clock);
       engine = Promise.resolve({ limiter, budget });
     } else {
       const redis = options.redis;
