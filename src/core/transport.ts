@@ -166,13 +166,13 @@ export class Transport {
   }
 
   #parse<S extends z.ZodMiniType>(schema: S, status: number, headers: Headers, body: string, request: RequestSummary): WithResponse<z.infer<S>> {
-    const requestId = headers.get('x-request-id') ?? undefined;
+    const requestId = () => headers.get('x-request-id') ?? undefined;
     const where = `${request.method} ${request.path}`;
     let json: unknown;
     try {
       json = JSON.parse(body);
     } catch {
-      throw new UnexpectedResponseError(`The service answered ${where} with ${status} but the body is not valid JSON.`, { status, requestId, request });
+      throw new UnexpectedResponseError(`The service answered ${where} with ${status} but the body is not valid JSON.`, { status, requestId: requestId(), request });
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -181,7 +181,7 @@ export class Transport {
       throw new UnexpectedResponseError(
         `The response to ${where} lacks a field the SDK needs or has it in an unexpected form: ${field}. ` +
           'This SDK version may not match the service; please report it with the request id.',
-        { status, requestId, request },
+        { status, requestId: requestId(), request },
       );
     }
     return { data: parsed.data, response: responseMeta(status, headers, this.#config.clock.now()) };

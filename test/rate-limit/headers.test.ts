@@ -15,6 +15,17 @@ describe('parseRateLimitHeaders', () => {
     ).toEqual({ limit: 600, remaining: 42, resetAt: new Date(NOW + 17_000), windowMs: 60_000 });
   });
 
+  it('follows a policy that changes between responses (the parsed policy is reused only while its text is the same)', () => {
+    const a = parse({ 'RateLimit-Remaining': '5', 'RateLimit-Reset': '1', 'RateLimit-Policy': '600;w=60' });
+    const b = parse({ 'RateLimit-Remaining': '5', 'RateLimit-Reset': '1', 'RateLimit-Policy': '120;w=10' });
+    const c = parse({ 'RateLimit-Remaining': '5', 'RateLimit-Reset': '1' });
+    const d = parse({ 'RateLimit-Remaining': '5', 'RateLimit-Reset': '1', 'RateLimit-Policy': '600;w=60' });
+    expect([a?.limit, a?.windowMs]).toEqual([600, 60_000]);
+    expect([b?.limit, b?.windowMs]).toEqual([120, 10_000]);
+    expect([c?.limit, c?.windowMs]).toEqual([5, undefined]);
+    expect([d?.limit, d?.windowMs]).toEqual([600, 60_000]);
+  });
+
   it('treats a reset larger than 10^9 as epoch seconds', () => {
     const epoch = NOW / 1000 + 25;
     expect(parse({ 'RateLimit-Limit': '10', 'RateLimit-Remaining': '3', 'RateLimit-Reset': String(epoch) })?.resetAt).toEqual(

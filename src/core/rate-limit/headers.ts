@@ -42,7 +42,7 @@ function parseStructured(headers: Headers, now: number): RateLimitState | undefi
   const value = headers.get('ratelimit');
   if (value === null) return undefined;
   const items = parseList(value);
-  const policies = parseList(headers.get('ratelimit-policy') ?? '');
+  const policies = parseListCached(headers.get('ratelimit-policy'));
 
   // Draft-07 style: one item per key (`limit=600, remaining=50, reset=30`).
   const flat = new Map<string, string>();
@@ -74,15 +74,31 @@ function parseStructured(headers: Headers, now: number): RateLimitState | undefi
 }
 
 function parseSeparate(headers: Headers, now: number): RateLimitState | undefined {
-  const get = (name: string) => headers.get(`ratelimit-${name}`) ?? headers.get(`x-ratelimit-${name}`);
-  const remaining = toCount(firstToken(get('remaining')));
+  const remaining = toCount(firstToken(either(headers, 'remaining')));
   if (remaining === undefined) return undefined;
+  const limitValue = either(headers, 'limit');
   // RateLimit-Limit may be `600` or draft-03's `600, 600;w=60`; the policy is `600;w=60`.
-  const policy = parseList(headers.get('ratelimit-policy') ?? '')[0];
-  const limitPolicy = parseList(get('limit') ?? '').find((item) => item.params.has('w'));
+  const policy = parseListCached(headers.get('ratelimit-policy'))[0];
+  const limitPolicy = limitValue?.includes(';') ? parseList(limitValue).find((item) => item.params.has('w')) : undefined;
   const windowMs = toSeconds(policy?.params.get('w') ?? limitPolicy?.params.get('w'));
-  const limit = toCount(firstToken(get('limit'))) ?? toCount(policy?.name) ?? remaining;
-  return build(limit, remaining, firstToken(get('reset')) ?? undefined, windowMs, now);
+  const limit = toCount(firstToken(limitValue)) ?? toCount(policy?.name) ?? remaining;
+  return build(limit, remaining, firstToken(either(headers, 'reset')) ?? undefined, windowMs, now);
+}
+
+function either(headers: Headers, name: string): string | null {
+  return headers.get(`ratelimit-${name}`) ?? headers.get(`x-ratelimit-${name}`);
+}
+
+/**
+ * The policy header repeats the same text on every response; parsing it once per distinct value
+ * keeps the per-response cost to a few header lookups (this runs for every call).
+ */
+let lastPolicy: { value: string; items: Item[] } = { value: '', items: [] };
+
+function parseListCached(value: string | null): Item[] {
+  if (value === null) return [];
+  if (value !== lastPolicy.value) lastPolicy = { value, items: parseList(value) };
+  return lastPolicy.items;
 }
 
 function build(
@@ -107,7 +123,8 @@ function build(
 
 function firstToken(value: string | null): string | null {
   if (value === null) return null;
-  return value.split(',')[0]?.split(';')[0]?.trim() ?? null;
+  const end = value.search(/[,;]/);
+  return (end < 0 ? value : value.slice(0, end)).trim();
 }
 
 function toCount(value: string | undefined | null): number | undefined {
