@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { looseObject } from './loose-object.js';
 
 /**
  * A string enum that also accepts values this version does not know yet.
@@ -34,7 +35,7 @@ export const addressInput = z.strictObject({
 });
 export type AddressInput = z.infer<typeof addressInput>;
 
-export const address = z.looseObject({
+export const address = looseObject({
   line1: z.string(),
   city: z.string(),
   state: z.string(),
@@ -64,9 +65,9 @@ export type Weekday = (typeof WEEKDAYS)[number];
 export const hoursInput = z.strictObject({ weekly: weeklyHours });
 export type HoursInput = z.infer<typeof hoursInput>;
 
-export const hours = z.looseObject({
+export const hours = looseObject({
   state: openEnum(['found', 'missing']),
-  weekly: z.optional(z.nullable(z.looseObject({}))),
+  weekly: z.optional(z.nullable(looseObject({}))),
 });
 export type Hours = z.infer<typeof hours>;
 
@@ -82,14 +83,14 @@ export type ListQuery = z.infer<typeof listQuery>;
 
 /** A page of a list: `{ items, next_cursor }`; a null, empty or missing cursor means the last page. */
 export function listPage<T extends z.ZodMiniType>(item: T) {
-  return z.looseObject({
+  return looseObject({
     items: z.array(item),
     next_cursor: z.optional(z.nullable(z.string())),
   });
 }
 
-export const errorBody = z.looseObject({
-  error: z.looseObject({
+export const errorBody = looseObject({
+  error: looseObject({
     code: z.string(),
     message: z.string(),
     field: z.optional(z.string()),

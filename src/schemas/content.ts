@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
+import { looseObject } from './loose-object.js';
 
 /** A video a creator published for a store. View and like counts are not returned yet (spec §1). */
-export const video = z.looseObject({
+export const video = looseObject({
   video_id: z.string(),
   reservation_id: z.string(),
   url: z.string(),

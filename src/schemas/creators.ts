@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
+import { looseObject } from './loose-object.js';
 import { openEnum } from './common.js';
 
 /** A creator named for a store, from acceptance on. Never any contact details (spec §1). */
-export const creator = z.looseObject({
+export const creator = looseObject({
   creator_id: z.string(),
   handle: z.string(),
   platforms: z.array(z.string()),
@@ -11,7 +12,7 @@ export const creator = z.looseObject({
 });
 export type Creator = z.infer<typeof creator>;
 
-export const sampleBatch = z.looseObject({
+export const sampleBatch = looseObject({
   batch_id: z.string(),
   status: openEnum(['awaiting_decision', 'approved', 'replaced']),
   creators: z.array(creator),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { looseObject } from './loose-object.js';
 import { address, addressInput, hours, hoursInput, openEnum } from './common.js';
 
 export const LOCATION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -83,7 +84,7 @@ export const locationStatus = openEnum(['active', 'paused', 'terminated']);
 export type LocationStatus = z.infer<typeof locationStatus>;
 
 /** A store as the service returns it. Fields the contract does not list are kept. */
-export const location = z.looseObject({
+export const location = looseObject({
   partner_location_id: z.string(),
   name: z.string(),
   address,
@@ -91,22 +92,22 @@ export const location = z.looseObject({
   hours,
   time_zone: z.optional(z.nullable(z.string())),
   preferred_language: z.optional(z.nullable(z.string())),
-  plan: z.optional(z.nullable(z.looseObject({ name: z.string(), videos_per_month: z.number() }))),
+  plan: z.optional(z.nullable(looseObject({ name: z.string(), videos_per_month: z.number() }))),
   dishes: z.optional(z.nullable(z.array(z.string()))),
-  contact: z.optional(z.nullable(z.looseObject({}))),
-  rules: z.optional(z.nullable(z.looseObject({}))),
+  contact: z.optional(z.nullable(looseObject({}))),
+  rules: z.optional(z.nullable(looseObject({}))),
   progress: z.optional(
     z.nullable(
-      z.looseObject({ visits_scheduled: z.number(), visits_completed: z.number(), videos_published: z.number() }),
+      looseObject({ visits_scheduled: z.number(), visits_completed: z.number(), videos_published: z.number() }),
     ),
   ),
-  next_visit: z.optional(z.nullable(z.looseObject({ reservation_id: z.string(), visit_at: z.string() }))),
+  next_visit: z.optional(z.nullable(looseObject({ reservation_id: z.string(), visit_at: z.string() }))),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type Location = z.infer<typeof location>;
 
-export const dashboardToken = z.looseObject({ token: z.string(), expires_at: z.string() });
+export const dashboardToken = looseObject({ token: z.string(), expires_at: z.string() });
 export type DashboardToken = z.infer<typeof dashboardToken>;
 
 /** The dotted path of the first rule key that selects by ethnicity, age or gender, at any depth (spec §2). */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { looseObject } from './loose-object.js';
 import { countryCode } from './common.js';
 
 export const quoteQuery = z.strictObject({
@@ -8,7 +9,7 @@ export const quoteQuery = z.strictObject({
 });
 export type QuoteQuery = z.infer<typeof quoteQuery>;
 
-export const quote = z.looseObject({
+export const quote = looseObject({
   plan: z.string(),
   videos_per_month: z.number(),
   currency: z.string(),

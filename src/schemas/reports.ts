@@ -1,16 +1,17 @@
 import * as z from 'zod/mini';
+import { looseObject } from './loose-object.js';
 import { calendarMonth, pageQuery } from './common.js';
 
-export const summary = z.looseObject({
+export const summary = looseObject({
   generated_at: z.string(),
-  locations: z.looseObject({
+  locations: looseObject({
     total: z.number(),
     active: z.number(),
     paused: z.number(),
     terminated: z.number(),
     hours_missing: z.number(),
   }),
-  reservations: z.looseObject({
+  reservations: looseObject({
     pending: z.number(),
     confirmed: z.number(),
     completed: z.number(),
@@ -21,7 +22,7 @@ export const summary = z.looseObject({
 });
 export type Summary = z.infer<typeof summary>;
 
-export const billingRow = z.looseObject({
+export const billingRow = looseObject({
   partner_location_id: z.string(),
   videos_published: z.number(),
   completed_visits: z.number(),

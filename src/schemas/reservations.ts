@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { looseObject } from './loose-object.js';
 import { calendarDate, openEnum, pageQuery } from './common.js';
 import { locationId } from './locations.js';
 
@@ -10,14 +11,14 @@ export const ACKNOWLEDGED_KINDS = ['forwarded_to_manager', 'acknowledged_self'] 
 export const acknowledgedKind = z.enum(ACKNOWLEDGED_KINDS, 'must be "forwarded_to_manager" or "acknowledged_self"');
 export type AcknowledgedKind = z.infer<typeof acknowledgedKind>;
 
-export const reservationCreator = z.looseObject({
+export const reservationCreator = looseObject({
   handle: z.string(),
   platforms: z.array(z.string()),
   follower_count: z.number(),
 });
 
 /** A creator's booking at a store. `visit_at` carries the store's UTC offset; null until confirmed. */
-export const reservation = z.looseObject({
+export const reservation = looseObject({
   reservation_id: z.string(),
   partner_location_id: z.string(),
   status: reservationStatus,

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
+import { looseObject } from './loose-object.js';
 
-export const settings = z.looseObject({
+export const settings = looseObject({
   surcharge_per_video_cents: z.number(),
   currency: z.string(),
 });
