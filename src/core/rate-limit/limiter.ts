@@ -95,6 +95,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   let queued = 0;
   let latest: RateLimitState | undefined;
   let engine: Promise<Engine> | undefined;
+  /** The engine once it exists: calls then go to it in the same tick (no promise hop per call). */
+  let ready: Engine | undefined;
   let budget: Budget | undefined;
   let closed = false;
   const bottleneckId = `crp-partner-sdk:${options.id}`;
@@ -108,7 +110,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     if (options.redis === undefined) {
       const limiter = new LocalQueue({ maxConcurrent: 1, reservoir: UNBOUNDED });
       budget = new LocalBudget(limiter, counters, clock);
-      engine = Promise.resolve({ limiter, budget });
+      ready = { limiter, budget };
+      engine = Promise.resolve(ready);
     } else {
       const redis = options.redis;
       engine = import('./budget-redis.js')
@@ -117,6 +120,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
           setup.limiter.on('error', onError);
           budget = setup.budget;
           if (closed) void setup.budget.close().catch(onError);
+          ready = setup;
           return setup;
         });
     }
@@ -224,31 +228,32 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
           reject(signal?.reason);
         };
         signal?.addEventListener('abort', onAbort, { once: true });
-        let forecast: WaitForecast | undefined;
-        start()
-          .then(({ limiter }) => {
-            forecast = budget?.forecast(clock(), ahead);
-            logWait(forecast, queuedAt, undefined);
-            budget?.hold(queued > 0);
-            return limiter.schedule(() => run(task, entry, forecast, queuedAt));
-          })
-          .then(
-            (value) => {
-              signal?.removeEventListener('abort', onAbort);
-              if (!entry.cancelled) resolve(value);
-            },
-            (error: unknown) => {
-              signal?.removeEventListener('abort', onAbort);
-              if (!entry.cancelled) {
-                if (!entry.started) {
-                  entry.cancelled = true;
-                  pending.delete(entry);
-                  setQueued(-1);
-                }
-                reject(error);
+        const settleWith = {
+          value: (value: T) => {
+            signal?.removeEventListener('abort', onAbort);
+            if (!entry.cancelled) resolve(value);
+          },
+          error: (error: unknown) => {
+            signal?.removeEventListener('abort', onAbort);
+            if (!entry.cancelled) {
+              if (!entry.started) {
+                entry.cancelled = true;
+                pending.delete(entry);
+                setQueued(-1);
               }
-            },
-          );
+              reject(error);
+            }
+          },
+        };
+        const enqueue = ({ limiter }: Engine) => {
+          const forecast = budget?.forecast(clock(), ahead);
+          logWait(forecast, queuedAt, undefined);
+          budget?.hold(queued > 0);
+          limiter.schedule(() => run(task, entry, forecast, queuedAt)).then(settleWith.value, settleWith.error);
+        };
+        const starting = ready ? undefined : start();
+        if (ready) enqueue(ready);
+        else starting?.then(enqueue).catch(settleWith.error);
       });
     },
 
