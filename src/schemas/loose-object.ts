@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import * as core from 'zod/v4/core';
+import { $constructor, $ZodObjectJIT, type $loose, type $ZodLooseShape, type $ZodObjectDef } from 'zod/v4/core';
 
 /**
  * `z.looseObject` with zod's compiled object parser. zod/mini objects check each field through
@@ -13,13 +13,15 @@ import * as core from 'zod/v4/core';
  */
 type Init = (inst: unknown, def: unknown) => void;
 // Named as mini's own so that `instanceof z.ZodMiniObject` and zod's object helpers accept it.
-const ZodMiniObjectCompiled = /* @__PURE__ */ core.$constructor('ZodMiniObject', (inst: z.ZodMiniObject, def: core.$ZodObjectDef) => {
-  (core.$ZodObjectJIT.init as Init)(inst, def);
+// Named imports only: `zod/v4/core` as a namespace would pull its locales and utilities into
+// every application bundle.
+const ZodMiniObjectCompiled = /* @__PURE__ */ $constructor('ZodMiniObject', (inst: z.ZodMiniObject, def: $ZodObjectDef) => {
+  ($ZodObjectJIT.init as Init)(inst, def);
   (z.ZodMiniType.init as Init)(inst, def);
-  core.util.defineLazy(inst, 'shape', () => def.shape);
+  Object.defineProperty(inst, 'shape', { get: () => def.shape, enumerable: false, configurable: true });
 });
 
-export function looseObject<Shape extends core.$ZodLooseShape>(shape: Shape): z.ZodMiniObject<Shape, core.$loose> {
-  const def = { type: 'object', shape, catchall: z.unknown() } as unknown as core.$ZodObjectDef;
-  return new ZodMiniObjectCompiled(def) as unknown as z.ZodMiniObject<Shape, core.$loose>;
+export function looseObject<Shape extends $ZodLooseShape>(shape: Shape): z.ZodMiniObject<Shape, $loose> {
+  const def = { type: 'object', shape, catchall: z.unknown() } as unknown as $ZodObjectDef;
+  return new ZodMiniObjectCompiled(def) as unknown as z.ZodMiniObject<Shape, $loose>;
 }
