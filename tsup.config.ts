@@ -1,14 +1,33 @@
+import { resolve } from 'node:path';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
+
+const REDIS_ENTRY = resolve('src/redis/index.ts');
+
+/**
+ * The redis entry imports the main entry (`../index.js`) for ConfigurationError: kept as an import
+ * of dist/index.js (dist/index.cjs in the CommonJS build) rather than bundled, so an application
+ * has one copy of the client's classes and `instanceof` holds.
+ */
+const mainEntryExternal: Plugin = {
+  name: 'main-entry-external',
+  setup(build) {
+    // The main entry's file in this format's build (treeshake makes esbuild's `format` esm for both).
+    const main = `../index${build.initialOptions.outExtension?.['.js'] ?? '.js'}`;
+    build.onResolve({ filter: /^\.\.\/index\.js$/ }, ({ importer }) => (importer === REDIS_ENTRY ? { path: main, external: true } : undefined));
+  },
+};
 
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
     'testing/index': 'src/testing/index.ts',
     'testing/cli': 'src/testing/cli.ts',
+    'redis/index': 'src/redis/index.ts',
   },
   format: ['esm', 'cjs'],
-  // Declarations for the two import paths only (the crp-sandbox command has no importable API).
-  dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' } },
+  // Declarations for the import paths only (the crp-sandbox command has no importable API).
+  dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts', 'redis/index': 'src/redis/index.ts' } },
   sourcemap: false,
   clean: true,
   target: 'node20',
@@ -24,4 +43,5 @@ export default defineConfig({
   // zod's types from the zod dependency.
   noExternal: ['p-retry', 'is-network-error', /^zod/],
   external: ['ioredis', 'msw', 'bottleneck'],
+  esbuildPlugins: [mainEntryExternal],
 });

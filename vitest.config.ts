@@ -8,6 +8,7 @@ export default defineConfig({
     // Examples and tests import the package by its public name, as partners do.
     alias: [
       { find: /^@crp\/partner-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^@crp\/partner-sdk\/redis$/, replacement: src('redis/index.ts') },
       { find: /^@crp\/partner-sdk$/, replacement: src('index.ts') },
     ],
   },

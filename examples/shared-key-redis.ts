@@ -12,6 +12,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PartnerClient, isPartnerError, type ClientOptions } from '@crp/partner-sdk';
+import { redisBudget } from '@crp/partner-sdk/redis';
 import { isMain } from './support/main.js';
 
 export interface WorkerReport {
@@ -26,7 +27,7 @@ export interface WorkerReport {
 /** One worker: `calls` requests through a client whose budget lives in Redis. */
 export async function runWorker(worker: number, calls: number, options: ClientOptions & { redisUrl: string }): Promise<WorkerReport> {
   const { redisUrl, ...clientOptions } = options;
-  const client = new PartnerClient({ ...clientOptions, rateLimit: { redis: redisUrl } });
+  const client = new PartnerClient({ ...clientOptions, rateLimit: { shared: redisBudget(redisUrl) } });
   const started = Date.now();
   let rateLimited = 0;
   try {

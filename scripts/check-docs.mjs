@@ -5,7 +5,7 @@
  *
  *   node scripts/check-docs.mjs [docs/api/api.json]
  *
- * Rules, for every entry point (`@crp/partner-sdk`, `@crp/partner-sdk/testing`):
+ * Rules, for every entry point (`@crp/partner-sdk`, `@crp/partner-sdk/testing`, `@crp/partner-sdk/redis`):
  *  - every exported class, interface, function, type alias and variable has a summary;
  *  - every public member a class or interface declares (property, method, accessor, constructor)
  *    has one; inherited members count as documented where they are declared;

@@ -7,11 +7,12 @@
  *  3. @arethetypeswrong/cli on the tarball (node10, node16 CJS/ESM, bundler): nothing reported.
  *  4. The CJS builds require() only packages that have a CommonJS entry (ky and p-retry, ESM-only,
  *     must be inlined), so `require('@crp/partner-sdk')` works on Node 20.0-20.18 too.
- *  5. A consumer project installs the tarball WITHOUT msw: the client and `./testing`
- *     (`createSandbox().listen()`) work from ESM and CJS, the crp-sandbox bin serves, and
- *     tsc (nodenext) type-checks an ESM and a CJS file against the published types.
- *  6. msw is then added: `sandbox.mswHandlers()` works with the consumer's setupServer, ESM and CJS.
- *  7. The same consumer (msw removed again) on Node 20.18 (npm's node@20.18.3), which cannot require() ESM.
+ *  5. The Redis budget is only in `./redis`: dist/index.js and .cjs hold none of its Lua.
+ *  6. A consumer project installs the tarball WITHOUT msw and ioredis: the client, `./testing`
+ *     (`createSandbox().listen()`) and `./redis` work from ESM and CJS, the crp-sandbox bin serves,
+ *     and tsc (nodenext) type-checks an ESM and a CJS file against the published types.
+ *  7. msw is then added: `sandbox.mswHandlers()` works with the consumer's setupServer, ESM and CJS.
+ *  8. The same consumer (msw removed again) on Node 20.18 (npm's node@20.18.3), which cannot require() ESM.
  *
  * Exits non-zero on the first failure. Uses a temporary directory; the npm cache makes the
  * consumer install take a few seconds.
@@ -56,7 +57,7 @@ try {
   const allowed = (path) => path.startsWith('dist/') || ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path);
   const unexpected = packed.files.map((f) => f.path).filter((path) => !allowed(path));
   if (unexpected.length) throw new Error(`unexpected files in the tarball: ${unexpected.join(', ')}`);
-  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js']) {
+  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js', 'dist/redis/index.js', 'dist/redis/index.cjs']) {
     if (!packed.files.some((f) => f.path === needed)) throw new Error(`the tarball lacks ${needed}`);
   }
   console.log(`    ${packed.filename}: ${packed.files.length} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked`);
@@ -77,20 +78,31 @@ try {
 
   section('CommonJS builds require() only CommonJS-capable packages');
   const cjsOk = new Set(['zod/mini', 'bottleneck', 'ioredis', 'msw']);
-  for (const file of ['dist/index.cjs', 'dist/testing/index.cjs']) {
+  // Our own files only as .cjs (dist/redis/index.cjs requires ../index.cjs).
+  const ownCjs = (name) => name.startsWith('.') && name.endsWith('.cjs');
+  for (const file of ['dist/index.cjs', 'dist/testing/index.cjs', 'dist/redis/index.cjs']) {
     const code = readFileSync(join(unpacked, 'package', file), 'utf8');
     const required = [...code.matchAll(/\brequire\((["'])([^"']+)\1\)/g)].map((m) => m[2]);
-    const bad = required.filter((name) => !name.startsWith('node:') && !cjsOk.has(name));
+    const bad = required.filter((name) => !name.startsWith('node:') && !cjsOk.has(name) && !ownCjs(name));
     if (bad.length) throw new Error(`${file} requires ${bad.join(', ')} (not known to be CommonJS: inline it with tsup noExternal)`);
     console.log(`    ${file}: require(${[...new Set(required)].join(', ')})`);
   }
 
-  section('consumer project WITHOUT msw: ESM, CJS, crp-sandbox bin, types (nodenext)');
+  section('the Redis budget (its Lua) is in dist/redis only, not in the main entry');
+  const lua = "'pause_pending'"; // a line of src/core/rate-limit/redis-scripts.ts
+  for (const [file, expected] of [['dist/index.js', false], ['dist/index.cjs', false], ['dist/redis/index.js', true], ['dist/redis/index.cjs', true]]) {
+    if (readFileSync(join(unpacked, 'package', file), 'utf8').includes(lua) !== expected) throw new Error(`${file} ${expected ? 'lacks' : 'contains'} the Redis scripts`);
+  }
+  console.log('    dist/index.js, dist/index.cjs: no Redis code; dist/redis/index.js, .cjs: the Redis budget');
+
+  section('consumer project WITHOUT msw and ioredis: ESM, CJS (with ./redis), crp-sandbox bin, types (nodenext)');
   const consumer = join(work, 'consumer');
   cpSync(join(root, 'test', 'package', 'consumer'), consumer, { recursive: true });
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
   sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: consumer });
-  if (existsSync(join(consumer, 'node_modules', 'msw'))) throw new Error('msw was installed with the package: it must be an optional peer dependency');
+  for (const peer of ['msw', 'ioredis']) {
+    if (existsSync(join(consumer, 'node_modules', peer))) throw new Error(`${peer} was installed with the package: it must be an optional peer dependency`);
+  }
   const installed = readFileSync(join(consumer, 'package-lock.json'), 'utf8');
   console.log(`    installed: ${Object.keys(JSON.parse(installed).packages).filter(Boolean).map((p) => p.replace('node_modules/', '')).join(', ')}`);
   show(sh(process.execPath, ['esm.mjs'], { cwd: consumer }));

@@ -110,9 +110,8 @@ async function edgeRun(apiKey) {
     platform: 'browser',
     conditions: ['worker', 'browser'],
     alias: { '@crp/partner-sdk': join(dist, 'index.js') },
-    // The SDK loads ioredis lazily, only when rateLimit.redis is given; an edge bundle has no use
-    // for it (it needs Node sockets), so leave it out as a worker's bundler config would.
-    external: ['ioredis'],
+    // No `external`: the main entry refers to neither ioredis nor Bottleneck (the Redis budget is
+    // in @crp/partner-sdk/redis, which needs Node sockets and has no place in an edge bundle).
     logLevel: 'warning',
   });
   const code = bundled.outputFiles[0].text;

@@ -33,7 +33,7 @@ export {
   type PartnerApiErrorInit,
   type RequestSummary,
 } from './core/errors.js';
-export type { RedisConnection } from './core/config.js';
+export type { SharedBudget } from './core/rate-limit/shared.js';
 export type { Content } from './resources/content.js';
 export type { Creators } from './resources/creators.js';
 export type { Locations } from './resources/locations.js';

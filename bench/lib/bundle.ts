@@ -33,7 +33,7 @@ function topInputs(meta: Metafile): Array<{ input: string; bytes: number }> {
   const byPackage = new Map<string, number>();
   for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
-    const name = match?.[1] ?? (input.includes('bench/.tmp/dist') || input.includes('dist/') ? '(our dist)' : input);
+    const name = match?.[1] ?? (input.includes('bench/.tmp/dist') || input.includes('dist/') ? '(our dist)' : input.startsWith('src/') ? '(our code)' : input);
     byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
   }
   return [...byPackage.entries()].map(([input, bytes]) => ({ input, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, 6);
@@ -43,5 +43,13 @@ function topInputs(meta: Metafile): Array<{ input: string; bytes: number }> {
 export function ourApp(entry: string): string {
   return `import { PartnerClient } from ${JSON.stringify(entry)};
 const client = new PartnerClient();
+console.log(await client.locations.get('store-1'));`;
+}
+
+/** The same app sharing its rate budget through Redis (`@crp/partner-sdk/redis`). */
+export function ourRedisApp(entry: string, redisEntry: string): string {
+  return `import { PartnerClient } from ${JSON.stringify(entry)};
+import { redisBudget } from ${JSON.stringify(redisEntry)};
+const client = new PartnerClient({ rateLimit: { shared: redisBudget(process.env.REDIS_URL) } });
 console.log(await client.locations.get('store-1'));`;
 }

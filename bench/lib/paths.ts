@@ -29,10 +29,16 @@ export function ensureBuilt(): void {
 
 export const sdkEntry = (): string => join(BUILD, 'index.js');
 export const testingEntry = (): string => join(BUILD, 'testing/index.js');
+export const redisEntry = (): string => join(BUILD, 'redis/index.js');
 
 /** The BUILT client, typed as the source. */
 export async function loadSdk(): Promise<typeof import('@crp/partner-sdk')> {
   return (await import(pathToFileURL(sdkEntry()).href)) as typeof import('@crp/partner-sdk');
+}
+
+/** The BUILT Redis budget (`@crp/partner-sdk/redis`), typed as the source. */
+export async function loadRedis(): Promise<typeof import('@crp/partner-sdk/redis')> {
+  return (await import(pathToFileURL(redisEntry()).href)) as typeof import('@crp/partner-sdk/redis');
 }
 
 /** The BUILT sandbox emulator, typed as the source. */

@@ -8,10 +8,11 @@
 import ky from 'ky';
 import pRetry from 'p-retry';
 import { serveParent } from '../lib/children.js';
-import { loadSdk } from '../lib/paths.js';
+import { loadRedis, loadSdk } from '../lib/paths.js';
 import { pool } from '../lib/stats.js';
 
 const { PartnerClient } = await loadSdk();
+const { redisBudget } = await loadRedis();
 
 interface Job {
   way: 'sdk' | 'ky' | 'p-retry';
@@ -34,7 +35,7 @@ serveParent({
     const target = `${url}/partner/v1/locations/${encodeURIComponent(locationId)}`;
     const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
     if (way === 'sdk') {
-      const client = new PartnerClient({ apiKey: key, baseUrl: url, ...(redisPort ? { rateLimit: { redis: { host: '127.0.0.1', port: redisPort } } } : {}) });
+      const client = new PartnerClient({ apiKey: key, baseUrl: url, ...(redisPort ? { rateLimit: { shared: redisBudget({ host: '127.0.0.1', port: redisPort }) } } : {}) });
       call = () => client.locations.get(locationId);
       close = () => client.close();
     } else if (way === 'ky') {

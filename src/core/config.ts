@@ -1,6 +1,6 @@
 import { ConfigurationError } from './errors.js';
 import type { Logger } from './logger.js';
-import type { RedisLike, RedisOptionsLike } from './rate-limit/budget-redis.js';
+import { isSharedBudget, kindOf, type SharedBudget } from './rate-limit/shared.js';
 
 /** Which service a key belongs to: `production` (`crp_live_` keys) or `sandbox` (`crp_test_` keys). */
 export type Environment = 'production' | 'sandbox';
@@ -13,16 +13,13 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** An ioredis client, or ioredis options (an object or a `redis://` URL). */
-export type RedisConnection = RedisLike | RedisOptionsLike;
-
 /** How the client paces its calls to stay within the key's budget (`rateLimit` in {@link ClientOptions}). */
 export interface RateLimitOptions {
   /**
-   * Share the key's budget with every other process using the same key through Redis:
-   * an ioredis client, or ioredis constructor options. Requires the optional `ioredis` package.
+   * Share the key's budget with every other process using the same key: `redisBudget(redis)`
+   * from `@crp/partner-sdk/redis`. Without it the budget lives in this process.
    */
-  redis?: RedisConnection;
+  shared?: SharedBudget;
   /**
    * Longest `Retry-After` a call will wait for on a 429 before failing with `RateLimitError`.
    * @default 60_000 (milliseconds)
@@ -115,7 +112,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     maxRetryAfter: positiveNumber('rateLimit.maxRetryAfter', options.rateLimit ? options.rateLimit.maxRetryAfter : undefined, 60_000),
     fetch: options.fetch,
     logger: options.logger ?? {},
-    rateLimit: options.rateLimit ?? {},
+    rateLimit: rateLimitOf(options.rateLimit),
     prefetchPages: options.prefetchPages ?? false,
     clock: options.clock ?? realClock,
   };
@@ -162,6 +159,23 @@ function apiUrlOf(baseUrl: string | undefined): string {
     );
   }
   return `${url.origin}${path}${API_PREFIX}`;
+}
+
+function rateLimitOf(rateLimit: ClientOptions['rateLimit']): RateLimitOptions | false {
+  if (rateLimit === undefined) return {};
+  if (rateLimit === false) return rateLimit;
+  if ((rateLimit as { redis?: unknown }).redis !== undefined) {
+    throw new ConfigurationError(
+      "The option rateLimit.redis is gone: the Redis budget has its own import path. Write import { redisBudget } from '@crp/partner-sdk/redis'; " +
+        'and pass rateLimit: { shared: redisBudget(redis) } with the same ioredis client, options or redis:// URL.',
+    );
+  }
+  if (rateLimit.shared !== undefined && !isSharedBudget(rateLimit.shared)) {
+    throw new ConfigurationError(
+      `The option rateLimit.shared takes a budget made by redisBudget() from '@crp/partner-sdk/redis'; got ${kindOf(rateLimit.shared)}.`,
+    );
+  }
+  return rateLimit;
 }
 
 /** Check a per-call or client-wide duration in milliseconds. */

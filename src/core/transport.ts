@@ -4,11 +4,11 @@ import { APIPromise, type WithResponse } from './api-promise.js';
 import { attachCallSite, captureCallSite } from './call-site.js';
 import { positiveNumber, retriesOf, type ResolvedConfig } from './config.js';
 import { errorFromResponse } from './error-from-response.js';
-import { AbortedError, PartnerError, UnexpectedResponseError, type RequestSummary } from './errors.js';
+import { AbortedError, ConnectionError, PartnerError, UnexpectedResponseError, type RequestSummary } from './errors.js';
 import { keyFingerprint } from './key-fingerprint.js';
 import { classifyFetchFailure } from './network-error.js';
 import { fillRoute } from './path.js';
-import { createRateLimiter, type RateLimiter } from './rate-limit/limiter.js';
+import { createRateLimiter, RateLimiterClosedError, type RateLimiter } from './rate-limit/limiter.js';
 import type { RateLimitState } from './rate-limit/headers.js';
 import type { RequestOptions, RequestSpec } from './request.js';
 import { responseMeta } from './response-meta.js';
@@ -122,7 +122,20 @@ export class Transport {
     } catch (error) {
       if (error instanceof PartnerError) throw error;
       const { request } = attempt;
-      throw new AbortedError(`The call ${request.method} ${request.path} was aborted by the caller's AbortSignal while waiting for the rate budget.`, { request, cause: attempt.signal?.reason });
+      const where = `${request.method} ${request.path}`;
+      if (attempt.signal?.aborted) {
+        throw new AbortedError(`The call ${where} was aborted by the caller's AbortSignal while waiting for the rate budget.`, { request, cause: attempt.signal.reason });
+      }
+      if (error instanceof RateLimiterClosedError) {
+        throw new AbortedError(`The call ${where} was waiting for the rate budget when client.close() was called; nothing was sent.`, { request, cause: error });
+      }
+      // The limiter itself failed (e.g. the shared budget's Redis script): nothing was sent.
+      throw new ConnectionError(
+        `The call ${where} could not get a place in the rate budget, so nothing was sent: ${error instanceof Error ? error.message : String(error)}. ` +
+          'With a shared budget, check the Redis connection.',
+        false,
+        { request, cause: error },
+      );
     }
   }
 
@@ -194,7 +207,7 @@ export class Transport {
       id: keyFingerprint(this.#config.apiKey),
       logger: this.#config.logger,
       now: this.#config.clock.now,
-      ...(settings.redis ? { redis: settings.redis } : {}),
+      ...(settings.shared ? { shared: settings.shared } : {}),
     });
     return this.#limiter;
   }

@@ -22,7 +22,6 @@ describe('in a browser-like global scope (bundled SDK in edge-runtime)', () => {
       write: false,
       format: 'iife',
       platform: 'browser',
-      external: ['ioredis'],
       logLevel: 'silent',
     });
     code = bundled.outputFiles[0]!.text;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter, type RateLimiter } from '../../src/core/rate-limit/limiter.js';
+import { redisBudget } from '../../src/redis/index.js';
 import { REDIS_SKIP_MESSAGE, redisServerAvailable, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { createFakeServer, idealMs, runJob } from './fake-server.js';
 
@@ -24,7 +25,7 @@ describe.skipIf(!available)('createRateLimiter with Redis (a budget shared by pr
   it('keeps four limiters on separate connections at zero 429 and within 10% of the ideal time', async () => {
     const server = createFakeServer({ limit: 40, windowMs: 1000, latencyMs: () => 2 + Math.random() * 8 });
     const id = `test-${randomUUID()}`;
-    const limiters: RateLimiter[] = Array.from({ length: 4 }, () => createRateLimiter({ id, redis: redis.url }));
+    const limiters: RateLimiter[] = Array.from({ length: 4 }, () => createRateLimiter({ id, shared: redisBudget(redis.url) }));
     try {
       const started = Date.now();
       await Promise.all(limiters.map((limiter) => runJob(60, 8, () => limiter.schedule(() => server.request()))));
@@ -46,7 +47,7 @@ describe.skipIf(!available)('createRateLimiter with Redis (a budget shared by pr
   it('sends one request at a time across processes until a response shows the budget', async () => {
     const server = createFakeServer({ limit: 100, windowMs: 5000, latencyMs: 20 });
     const id = `test-${randomUUID()}`;
-    const limiters = Array.from({ length: 3 }, () => createRateLimiter({ id, redis: redis.url }));
+    const limiters = Array.from({ length: 3 }, () => createRateLimiter({ id, shared: redisBudget(redis.url) }));
     try {
       await Promise.all(limiters.map((limiter) => Promise.all(Array.from({ length: 4 }, () => limiter.schedule(() => server.request())))));
       // The first request's answer took 40 ms; nothing else reached the server before it.
@@ -61,7 +62,7 @@ describe.skipIf(!available)('createRateLimiter with Redis (a budget shared by pr
     const server = createFakeServer({ limit: 100, windowMs: 10_000, latencyMs: 5 });
     server.failNext(1, '1');
     const id = `test-${randomUUID()}`;
-    const limiters = Array.from({ length: 2 }, () => createRateLimiter({ id, redis: redis.url }));
+    const limiters = Array.from({ length: 2 }, () => createRateLimiter({ id, shared: redisBudget(redis.url) }));
     try {
       await Promise.all(limiters.map((limiter) => Promise.all(Array.from({ length: 3 }, () => limiter.schedule(() => server.request())))));
       const [first, second] = server.arrivals;
@@ -76,7 +77,7 @@ describe.skipIf(!available)('createRateLimiter with Redis (a budget shared by pr
   it("uses a caller's ioredis client without closing it", async () => {
     const client = new Redis(redis.url);
     const server = createFakeServer({ limit: 10, windowMs: 1000, latencyMs: 2 });
-    const limiter = createRateLimiter({ id: `test-${randomUUID()}`, redis: client });
+    const limiter = createRateLimiter({ id: `test-${randomUUID()}`, shared: redisBudget(client) });
     try {
       await Promise.all(Array.from({ length: 5 }, () => limiter.schedule(() => server.request())));
       await limiter.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PartnerClient } from '../../src/index.js';
+import { AbortedError, PartnerClient } from '../../src/index.js';
 import { createSandbox } from '../../src/testing/index.js';
 
 const LIMIT = 30;
@@ -55,4 +55,22 @@ describe('the client-side rate budget against the sandbox over HTTP', () => {
     expect(JSON.stringify(waits)).not.toContain(key);
     await client.close();
   }, 20_000);
+
+  it('close() while calls wait for the budget rejects them as aborted by close, and sends nothing more', async () => {
+    const key = sandbox.issueKey({ rateLimit: { limit: 2, windowMs: 60_000 } });
+    const client = new PartnerClient({ apiKey: key, baseUrl: url, maxRetries: 0 });
+    await client.reports.summary();
+    await client.reports.summary();
+    const before = sandbox.requestCount();
+    const waiting = [client.reports.summary(), client.reports.summary()].map((call) => call.then(() => 'sent', (error: unknown) => error));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.close();
+    const outcomes = await Promise.all(waiting);
+    for (const outcome of outcomes) {
+      expect(outcome).toBeInstanceOf(AbortedError);
+      expect((outcome as AbortedError).message).toMatch(/client\.close\(\) was called; nothing was sent/);
+      expect((outcome as AbortedError).message).not.toMatch(/AbortSignal/);
+    }
+    expect(sandbox.requestCount()).toBe(before);
+  });
 });

@@ -1,7 +1,8 @@
 /**
- * The shared budget: full Bottleneck on an ioredis connection, loaded only when Redis is
- * configured (ioredis is an optional peer dependency; nothing of Redis is imported otherwise).
- * The rules themselves run in Redis (redis-scripts.ts) so every process sees one window.
+ * The shared budget: full Bottleneck on an ioredis connection. Only the `@crp/partner-sdk/redis`
+ * entry (src/redis/index.ts) imports this module, and Bottleneck and ioredis (an optional peer
+ * dependency) load on the limiter's first call. The rules themselves run in Redis
+ * (redis-scripts.ts) so every process sees one window.
  */
 import type Bottleneck from 'bottleneck';
 import type { Redis as IORedis, RedisOptions } from 'ioredis';
@@ -36,11 +37,13 @@ export async function createRedisBudget(options: {
   redis: RedisLike | RedisOptionsLike;
   clock: () => number;
   onError: (error: unknown) => void;
+  /** The error to fail with when ioredis cannot be loaded (the caller's ConfigurationError). */
+  ioredisMissing: (message: string) => Error;
 }): Promise<RedisBudgetSetup> {
   const [{ default: BottleneckFull }, ioredis] = await Promise.all([
     loadAtRunTime<typeof import('bottleneck')>('bottleneck'),
-    loadAtRunTime<typeof import('ioredis')>('ioredis').catch((cause: unknown) => {
-      throw new Error('The rate limiter was given a Redis connection but ioredis is not installed (npm install ioredis).', { cause });
+    loadAtRunTime<typeof import('ioredis')>('ioredis').catch(() => {
+      throw options.ioredisMissing('redisBudget() needs the optional peer dependency ioredis, which is not installed: npm install ioredis.');
     }),
   ]);
   const Redis = ioredis.Redis;
@@ -62,14 +65,20 @@ export async function createRedisBudget(options: {
     reservoir: null,
     heartbeatInterval: HEARTBEAT_MS,
   });
+  limiter.on('error', options.onError);
   const budget = new RedisBudget(limiter, connection, client, options.bottleneckId, options.clock, options.onError);
   await limiter.ready();
   await budget.refresh();
   return { limiter, budget };
 }
 
-function isRedisClient(value: RedisLike | RedisOptionsLike): value is RedisLike {
-  return typeof value === 'object' && value !== null && typeof (value as RedisLike).duplicate === 'function';
+export function isRedisClient(value: unknown): value is RedisLike {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as RedisLike).duplicate === 'function' &&
+    typeof (value as RedisLike).status === 'string'
+  );
 }
 
 class RedisBudget implements Budget {
@@ -172,10 +181,10 @@ class RedisBudget implements Budget {
 }
 
 /**
- * `import()` of a name bundlers cannot see. Full Bottleneck (with its Redis scripts) and ioredis
- * are only needed with `rateLimit: { redis }`; as literal imports, esbuild, webpack and Rollup
- * put both (~180 kB minified) into every application bundle that uses the SDK. Applications that
- * share a budget through Redis load them from node_modules at run time.
+ * `import()` of a name bundlers cannot see. As literal imports, esbuild, webpack and Rollup would
+ * put full Bottleneck (with its Redis scripts) and ioredis (~180 kB minified) into the bundle of
+ * every application that imports `@crp/partner-sdk/redis`, and would fail where the optional
+ * ioredis is not installed. They load from node_modules on the limiter's first call instead.
  */
 function loadAtRunTime<T>(specifier: string): Promise<T> {
   return import(/* webpackIgnore: true */ /* @vite-ignore */ specifier) as Promise<T>;

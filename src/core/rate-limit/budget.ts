@@ -41,3 +41,15 @@ export interface Budget {
   hold(waiting: boolean): void;
   close(): Promise<void>;
 }
+
+/** What the limiter uses of a scheduler: LocalQueue in one process, Bottleneck with Redis. */
+export interface Scheduler {
+  schedule<T>(task: () => Promise<T>): Promise<T>;
+  disconnect(flush?: boolean): Promise<void> | void;
+}
+
+/** A scheduler and the budget that paces it. */
+export interface Engine {
+  limiter: Scheduler;
+  budget: Budget;
+}

@@ -5,6 +5,5 @@ export {
   RateLimiterClosedError,
   type RateLimiter,
   type RateLimiterOptions,
-  type RedisLike,
-  type RedisOptionsLike,
 } from './limiter.js';
+export type { SharedBudget } from './shared.js';

@@ -2,20 +2,19 @@
  * The per-key client-side rate limiter the transport wraps around every HTTP attempt.
  *
  * The reservoir follows the server's RateLimit headers: in one process through a small queue of
- * our own (local-queue.ts, budget-local.ts), shared across processes through Bottleneck's Redis
- * datastore (budget-redis.ts). Both are created on the first `schedule`, never at import or
- * construction: Bottleneck starts timers in its constructor, which breaks edge runtimes at
- * global scope.
+ * our own (local-queue.ts, budget-local.ts); across processes through the engine that
+ * `options.shared` starts (shared.ts; Bottleneck's Redis datastore, budget-redis.ts, which only the
+ * `@crp/partner-sdk/redis` entry imports). Both are created on the first `schedule`, never at
+ * import or construction: Bottleneck starts timers in its constructor, which breaks edge runtimes
+ * at global scope.
  */
 import type { Logger } from '../logger.js';
-import type { Budget, Counters, Observation, WaitForecast } from './budget.js';
+import type { Budget, Counters, Engine, Observation, WaitForecast } from './budget.js';
 import { LocalBudget, UNBOUNDED } from './budget-local.js';
-import type { RedisLike, RedisOptionsLike } from './budget-redis.js';
 import { LocalQueue } from './local-queue.js';
 import { parseRateLimitHeaders, type RateLimitState } from './headers.js';
 import { parseRetryAfter } from './retry-after.js';
-
-export type { RedisLike, RedisOptionsLike } from './budget-redis.js';
+import { startSharedBudget, type SharedBudget } from './shared.js';
 
 export interface RateLimiter {
   /** Run task when the budget allows. Abort stops the wait at once (rejects with signal.reason). */
@@ -35,11 +34,10 @@ export interface RateLimiterOptions {
    */
   id: string;
   /**
-   * Share the budget across processes: an ioredis client (duplicated for our use, never quit by
-   * us) or ioredis options / a `redis://` URL. Requires the optional peer dependency `ioredis`.
+   * Share the budget across processes, e.g. `redisBudget(redis)` from `@crp/partner-sdk/redis`.
    * @default undefined (the budget lives in this process)
    */
-  redis?: RedisLike | RedisOptionsLike;
+  shared?: SharedBudget;
   /** Where waits are reported (debug, or info when a wait lasts a second or more). */
   logger?: Logger;
   /** Clock in ms since the epoch. @default Date.now */
@@ -62,17 +60,6 @@ interface Pending {
   cancelled: boolean;
   started: boolean;
   reject: (reason: unknown) => void;
-}
-
-/** What we use of the scheduler: LocalQueue in one process, Bottleneck with Redis. */
-interface Scheduler {
-  schedule<T>(task: () => Promise<T>): Promise<T>;
-  disconnect(flush?: boolean): Promise<void> | void;
-}
-
-interface Engine {
-  limiter: Scheduler;
-  budget: Budget;
 }
 
 /** Responses already fed in, so a response observed twice (by us and by the caller) counts once. */
@@ -107,22 +94,18 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
   function start(): Promise<Engine> {
     if (engine) return engine;
-    if (options.redis === undefined) {
+    if (options.shared === undefined) {
       const limiter = new LocalQueue({ maxConcurrent: 1, reservoir: UNBOUNDED });
       budget = new LocalBudget(limiter, counters, clock);
       ready = { limiter, budget };
       engine = Promise.resolve(ready);
     } else {
-      const redis = options.redis;
-      engine = import('./budget-redis.js')
-        .then(({ createRedisBudget }) => createRedisBudget({ bottleneckId, redis, clock, onError }))
-        .then((setup) => {
-          setup.limiter.on('error', onError);
-          budget = setup.budget;
-          if (closed) void setup.budget.close().catch(onError);
-          ready = setup;
-          return setup;
-        });
+      engine = startSharedBudget(options.shared, { bottleneckId, clock, onError }).then((setup) => {
+        budget = setup.budget;
+        if (closed) void setup.budget.close().catch(onError);
+        ready = setup;
+        return setup;
+      });
     }
     return engine;
   }
@@ -281,8 +264,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       const started = await engine.catch(onError);
       if (!started) return;
       await started.budget.close();
-      // With Redis the budget disconnected the limiter and its connection.
-      if (options.redis === undefined) await started.limiter.disconnect(false);
+      // A shared budget's close() disconnected its limiter and connection.
+      if (options.shared === undefined) await started.limiter.disconnect(false);
     },
   };
 }

@@ -4,8 +4,9 @@
 const assert = require('node:assert/strict');
 
 async function main() {
-  const { PartnerClient, NotFoundError, isPartnerError } = require('@crp/partner-sdk');
+  const { PartnerClient, NotFoundError, ConfigurationError, isPartnerError } = require('@crp/partner-sdk');
   const { createSandbox } = require('@crp/partner-sdk/testing');
+  const { redisBudget } = require('@crp/partner-sdk/redis');
 
   const sandbox = createSandbox({ seed: 3 });
   const apiKey = sandbox.issueKey();
@@ -23,6 +24,14 @@ async function main() {
     await client.close();
     await close();
   }
+
+  // ./redis: its errors are the main entry's classes, and without ioredis a call says to install it.
+  assert.throws(() => redisBudget('http://x'), (error) => error instanceof ConfigurationError && /redis:\/\//.test(error.message));
+  assert.throws(() => new PartnerClient({ apiKey, baseUrl: url, rateLimit: { redis: 'redis://127.0.0.1:6379' } }), /rateLimit: \{ shared: redisBudget\(redis\) \}/);
+  const viaRedis = new PartnerClient({ apiKey, baseUrl: url, rateLimit: { shared: redisBudget('redis://127.0.0.1:6379') } });
+  await assert.rejects(viaRedis.reports.summary(), (error) => error instanceof ConfigurationError && /npm install ioredis/.test(error.message));
+  await viaRedis.close();
+  console.log('cjs: ./redis redisBudget() validates with the main ConfigurationError, says to install ioredis: ok');
 
   if (process.env.WITH_MSW === '1') {
     const { setupServer } = require('msw/node');

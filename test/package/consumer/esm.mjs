@@ -1,8 +1,9 @@
 // A partner's ESM project, with the packed tarball installed (scripts/check-package.mjs).
 // WITH_MSW=1: msw is installed too, and mswHandlers() must work with the partner's setupServer.
 import assert from 'node:assert/strict';
-import { PartnerClient, NotFoundError, isPartnerError } from '@crp/partner-sdk';
+import { PartnerClient, NotFoundError, ConfigurationError, isPartnerError } from '@crp/partner-sdk';
 import { createSandbox } from '@crp/partner-sdk/testing';
+import { redisBudget } from '@crp/partner-sdk/redis';
 
 const sandbox = createSandbox({ seed: 3 });
 const apiKey = sandbox.issueKey();
@@ -20,6 +21,14 @@ try {
   await client.close();
   await close();
 }
+
+// ./redis: its errors are the main entry's classes, and without ioredis a call says to install it.
+assert.throws(() => redisBudget('http://x'), (error) => error instanceof ConfigurationError && /redis:\/\//.test(error.message));
+assert.throws(() => new PartnerClient({ apiKey, baseUrl: url, rateLimit: { redis: 'redis://127.0.0.1:6379' } }), /rateLimit: \{ shared: redisBudget\(redis\) \}/);
+const viaRedis = new PartnerClient({ apiKey, baseUrl: url, rateLimit: { shared: redisBudget('redis://127.0.0.1:6379') } });
+await assert.rejects(viaRedis.reports.summary(), (error) => error instanceof ConfigurationError && /npm install ioredis/.test(error.message));
+await viaRedis.close();
+console.log('esm: ./redis redisBudget() validates with the main ConfigurationError, says to install ioredis: ok');
 
 if (process.env.WITH_MSW === '1') {
   const { setupServer } = await import('msw/node');

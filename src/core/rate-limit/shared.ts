@@ -1,0 +1,53 @@
+/**
+ * `rateLimit.shared`: a budget kept outside this process. The store's code is in its own import
+ * path (`@crp/partner-sdk/redis`), so that applications keeping the budget in-process do not carry
+ * it: the value that entry makes holds the function that starts the engine, and the limiter calls
+ * it on its first `schedule`.
+ */
+import type { Engine } from './budget.js';
+
+/**
+ * A key's rate budget kept outside this process, shared by every client that uses the key, in
+ * any process. Made by `redisBudget()` from `@crp/partner-sdk/redis`; pass it as
+ * `rateLimit: { shared }`.
+ */
+export interface SharedBudget {
+  /** Where the budget is kept. */
+  readonly store: 'redis';
+}
+
+/** What the limiter gives the store to start its engine with. */
+export interface SharedBudgetContext {
+  /** `crp-partner-sdk:<key fingerprint>`: the same for every process using the key. */
+  bottleneckId: string;
+  clock: () => number;
+  onError: (error: unknown) => void;
+}
+
+type Start = (context: SharedBudgetContext) => Promise<Engine>;
+
+// Symbol.for: the value is made by one bundle (dist/redis/index.js) and read by another (dist/index.js).
+const START = Symbol.for('@crp/partner-sdk.SharedBudget.start');
+
+export function defineSharedBudget(store: SharedBudget['store'], start: Start): SharedBudget {
+  return Object.freeze(Object.defineProperty({ store }, START, { value: start }));
+}
+
+export function isSharedBudget(value: unknown): value is SharedBudget {
+  return typeof value === 'object' && value !== null && typeof (value as Record<symbol, unknown>)[START] === 'function';
+}
+
+export function startSharedBudget(budget: SharedBudget, context: SharedBudgetContext): Promise<Engine> {
+  return (budget as unknown as Record<typeof START, Start>)[START](context);
+}
+
+/** A refused option's kind, without echoing it (a Redis URL may carry a password). */
+export function kindOf(value: unknown): string {
+  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') {
+    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== 'Object' ? `an instance of ${name}` : 'an object';
+  }
+  return `a ${typeof value}`;
+}
