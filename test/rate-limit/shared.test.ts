@@ -3,6 +3,7 @@
  * first call (never at creation), once, with the key's id, and closes it through the budget.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { ConnectionError, PartnerClient } from '../../src/index.js';
 import type { Budget, Engine } from '../../src/core/rate-limit/budget.js';
 import { createRateLimiter } from '../../src/core/rate-limit/limiter.js';
 import { LocalQueue } from '../../src/core/rate-limit/local-queue.js';
@@ -37,5 +38,23 @@ describe('createRateLimiter with a shared budget', () => {
     const limiter = createRateLimiter({ id: 'key-2', shared: defineSharedBudget('redis', () => Promise.reject(new Error('ioredis is not installed'))) });
     await expect(limiter.schedule(async () => 1)).rejects.toThrow('ioredis is not installed');
     await limiter.close();
+  });
+});
+
+describe('a client whose shared budget cannot start', () => {
+  it('fails each call with a ConnectionError that says nothing was sent, and sends nothing', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>();
+    const start = vi.fn(() => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')));
+    const client = new PartnerClient({ apiKey: 'crp_test_0123456789abcdef', baseUrl: 'https://api.example.com', fetch, maxRetries: 0, rateLimit: { shared: defineSharedBudget('redis', start) } });
+    const error = await client.locations.get('store-1').then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ code: 'connection_error', mayHaveReachedServer: false, request: { method: 'GET', path: '/partner/v1/locations/store-1' } });
+    expect((error as ConnectionError).message).toMatch(/could not get a place in the rate budget, so nothing was sent: connect ECONNREFUSED 127\.0\.0\.1:6379\. With a shared budget, check the Redis connection\./);
+    expect(fetch).not.toHaveBeenCalled();
+    expect(start).toHaveBeenCalledTimes(1);
+    await client.close();
   });
 });

@@ -189,4 +189,3 @@ class RedisBudget implements Budget {
 function loadAtRunTime<T>(specifier: string): Promise<T> {
   return import(/* webpackIgnore: true */ /* @vite-ignore */ specifier) as Promise<T>;
 }
-

@@ -234,9 +234,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
           budget?.hold(queued > 0);
           limiter.schedule(() => run(task, entry, forecast, queuedAt)).then(settleWith.value, settleWith.error);
         };
-        const starting = ready ? undefined : start();
+        // start() makes a local engine at once (so `ready` is set here); a shared one arrives later.
+        const starting = start();
         if (ready) enqueue(ready);
-        else starting?.then(enqueue).catch(settleWith.error);
+        else starting.then(enqueue).catch(settleWith.error);
       });
     },
 
