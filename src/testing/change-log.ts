@@ -15,7 +15,9 @@ export interface SandboxChange {
   seq: number;
   /** Simulated time of the change, ISO 8601 UTC. */
   at: string;
+  /** The store the booking or video belongs to. */
   partner_location_id: string;
+  /** What happened: a booking appeared, a booking changed, or a video was published. */
   type: 'reservation.created' | 'reservation.updated' | 'video.published';
   /** For `video.published`: the booking the video came from. */
   reservation_id: string;

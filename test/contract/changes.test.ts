@@ -165,6 +165,27 @@ describe.each(TRANSPORTS)('the change log (%s)', (transport) => {
   });
 });
 
+describe('the change log of populated data', () => {
+  it('logs every populated booking and video at the moment of populate, then moves on with the clock', async () => {
+    const h = await openSandbox('http', { seed: 4 });
+    h.sandbox.clock.advance({ hours: 1 });
+    const result = h.sandbox.populate(h.key, { locations: 5, reservationsPerLocation: 40 });
+    const now = h.sandbox.clock.now().toISOString().slice(0, 19) + 'Z';
+    const changes = h.sandbox.inspect.changes(h.key);
+    const videos = (await Promise.all(result.locationIds.map((id) => pageThrough(h, `/locations/${id}/content`)))).flat();
+    expect(changes.filter((c) => c.type === 'reservation.created')).toHaveLength(result.reservations);
+    expect(changes.filter((c) => c.type === 'video.published')).toHaveLength(videos.length);
+    expect(changes.every((c) => c.at === now)).toBe(true);
+    h.sandbox.clock.advance({ days: 12 });
+    const later = h.sandbox.inspect.changes(h.key, { after: changes.at(-1)?.seq as number });
+    expect(later.some((c) => c.type === 'reservation.updated')).toBe(true);
+    expect(later.every((c) => c.at > now)).toBe(true);
+    const { bookings } = replay([...changes, ...later]);
+    const listed = (await pageThrough(h, '/reservations')) as Booking[];
+    expect(new Map(listed.map((b) => [b.reservation_id, { status: b.status, acknowledged_kind: b.acknowledged_kind }]))).toEqual(bookings);
+  });
+});
+
 describe('the control API with an admin token', () => {
   it('answers only calls that carry the token; a crp_test_ key never opens it', async () => {
     const h = await openSandbox('http', { adminToken: 's3cret-admin' });
