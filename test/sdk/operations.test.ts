@@ -16,7 +16,7 @@ function recordingContext() {
   const transport = {
     request(_options: unknown, build: () => RequestSpec<never>) {
       specs.push(build());
-      return new APIPromise(new Promise(() => undefined));
+      return new APIPromise(new Promise<never>(() => undefined));
     },
   } as unknown as Transport;
   return { specs, context: { transport, prefetchPages: false } };
