@@ -46,9 +46,11 @@ export function consoleLogger(level: Exclude<LogLevel, 'off'>, write: (line: str
 export function formatLine(at: Date, level: Method, message: string, fields: Record<string, unknown> = {}): string {
   const { method, path, ...rest } = fields;
   const parts = [at.toISOString(), 'partner-sdk', level.padEnd(5), message.replace(/^partner-sdk:\s*/, '')];
-  if (typeof method === 'string' && typeof path === 'string') parts.push(method, path);
-  else Object.assign(rest, compact({ method, path }));
-  for (const [name, value] of Object.entries(rest)) if (value !== undefined) parts.push(`${name}=${formatValue(value)}`);
+  const call = typeof method === 'string' && typeof path === 'string';
+  if (call) parts.push(method, path);
+  for (const [name, value] of Object.entries(call ? rest : { method, path, ...rest })) {
+    if (value !== undefined) parts.push(`${name}=${formatValue(value)}`);
+  }
   return parts.join(' ');
 }
 
@@ -57,8 +59,4 @@ function formatValue(value: unknown): string {
   if (value instanceof Error) return JSON.stringify(`${value.name}: ${value.message}`);
   if (typeof value === 'object' && value !== null) return JSON.stringify(value);
   return String(value);
-}
-
-function compact(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
