@@ -1,5 +1,5 @@
 import { createEmulator, type Emulator } from './emulator.js';
-import { mswHandlers } from './msw.js';
+import { mswHandlers } from './transports/msw.js';
 import type { HttpHandler } from 'msw';
 import type { SandboxOptions } from './options.js';
 

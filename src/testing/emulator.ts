@@ -1,17 +1,17 @@
-import type { Duration } from './clock.js';
-import { createControl, isControlPath } from './control.js';
-import { createDispatcher } from './dispatch.js';
-import { Faults } from './faults.js';
-import { createInspector, type Inspector } from './inspect.js';
-import type { IssueKeyOptions } from './keys.js';
-import { listen, type ListeningSandbox } from './node-server.js';
+import type { Duration } from './simulation/clock.js';
+import { createControl, isControlPath } from './http/control/control.js';
+import { createDispatcher } from './http/dispatch.js';
+import { Faults } from './faults/faults.js';
+import { createInspector, type Inspector } from './domain/inspect.js';
+import type { IssueKeyOptions } from './access/keys.js';
+import { listen, type ListeningSandbox } from './transports/node-server.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
-import { untilAborted, type Outcome } from './outcome.js';
-import { populate, type PopulateOptions, type PopulateResult } from './populate.js';
-import { RequestLog, type LoggedRequest, type RequestFilter } from './request-log.js';
-import { routes } from './routes/index.js';
-import { World } from './world.js';
-import type { Dispatcher } from './dispatch.js';
+import { untilAborted, type Outcome } from './http/outcome.js';
+import { populate, type PopulateOptions, type PopulateResult } from './domain/populate.js';
+import { RequestLog, type LoggedRequest, type RequestFilter } from './http/request-log.js';
+import { routes } from './http/routes/index.js';
+import { World } from './model/world.js';
+import type { Dispatcher } from './http/dispatch.js';
 
 /** Simulated time: bookings, visits and videos happen as it passes. */
 export interface SandboxClock {

@@ -1,5 +1,5 @@
-import { dialectNamed, type Dialect, type DialectName } from './dialects.js';
-import type { RateLimit } from './rate-limiter.js';
+import { dialectNamed, type Dialect, type DialectName } from './access/dialects.js';
+import type { RateLimit } from './access/rate-limiter.js';
 
 /** The store as `sampleReview` sees it. */
 export interface SampleReviewStore {
