@@ -1,6 +1,13 @@
 import { CHANGED_ACK, CHANGED_STATUS } from '../model/change-log.js';
-import type { AcknowledgedKind, Booking, BookingStatus, MonthCounts, Store } from '../model/model.js';
+import { DomainError } from '../model/domain-error.js';
+import type { Account, AcknowledgedKind, Booking, BookingStatus, MonthCounts, Store } from '../model/model.js';
 import type { World } from '../model/world.js';
+
+export function findBooking(account: Account, id: string): Booking {
+  const booking = account.bookings.get(id);
+  if (!booking) throw new DomainError({ kind: 'reservation_not_found', reservationId: id });
+  return booking;
+}
 
 /** Change a booking's status, keeping the store's counts and the change log in step. */
 export function setStatus(world: World, booking: Booking, status: BookingStatus): void {

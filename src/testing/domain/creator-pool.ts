@@ -1,4 +1,4 @@
-import { PLATFORMS, type RulesInput } from '../../schemas/index.js';
+import { PLATFORMS, type Rules } from '../model/store-fields.js';
 import type { CreatorProfile } from '../model/model.js';
 import { matchesRules } from './creator-rules.js';
 import { createRng, hashString, type Rng } from '../model/random.js';
@@ -29,7 +29,7 @@ export class CreatorPool {
   }
 
   /** A creator who fits the store's rules when one can be found in a few draws. */
-  invite(rng: Rng, rules: RulesInput | null): CreatorProfile {
+  invite(rng: Rng, rules: Rules | null): CreatorProfile {
     let candidate = rng.pick(this.#profiles);
     for (let attempt = 0; attempt < 20 && !matchesRules(candidate, rules); attempt++) {
       candidate = rng.pick(this.#profiles);

@@ -1,8 +1,8 @@
-import type { RulesInput } from '../../schemas/index.js';
+import type { Rules } from '../model/store-fields.js';
 import type { CreatorProfile } from '../model/model.js';
 
 /** Whether a creator fits a store's rules: platforms, overall and per-platform follower ranges. */
-export function matchesRules(creator: CreatorProfile, rules: RulesInput | null): boolean {
+export function matchesRules(creator: CreatorProfile, rules: Rules | null): boolean {
   if (!rules) return true;
   const inRange = (range: { min?: number | undefined; max?: number | undefined } | undefined): boolean =>
     !range || ((range.min === undefined || creator.followerCount >= range.min) && (range.max === undefined || creator.followerCount <= range.max));

@@ -1,5 +1,4 @@
-import type { AddressInput, WeeklyHours, Weekday } from '../../schemas/index.js';
-import { WEEKDAYS } from '../../schemas/index.js';
+import { WEEKDAYS, type Address, type Weekday, type WeeklyHours } from '../model/store-fields.js';
 import { createRng, hashString } from '../model/random.js';
 
 /**
@@ -7,7 +6,7 @@ import { createRng, hashString } from '../model/random.js';
  * Deterministic rule: a postal code ending in "0" is not found (the store is on hold with
  * hours.state "missing"); any other address gets weekly hours derived from a hash of the address.
  */
-export function lookUpHours(address: AddressInput): WeeklyHours | null {
+export function lookUpHours(address: Address): WeeklyHours | null {
   if (address.postal_code.trim().endsWith('0')) return null;
   const rng = createRng(hashString(JSON.stringify([address.line1, address.city, address.state, address.postal_code, address.country])));
   const closedDay = rng.chance(0.5) ? rng.pick(WEEKDAYS) : undefined;

@@ -1,3 +1,5 @@
+import { DomainError } from '../model/domain-error.js';
+
 /**
  * The sandbox's price list: price per video in minor units, by plan and currency. The real
  * service's prices may differ; these only need to be stable for tests.
@@ -17,6 +19,22 @@ const CURRENCY_BY_COUNTRY: Record<string, string> = {
   AU: 'AUD',
   ...Object.fromEntries(['DE', 'FR', 'ES', 'IT', 'NL', 'IE', 'AT', 'BE', 'PT', 'FI'].map((c) => [c, 'EUR'])),
 };
+
+/** A quote in the contract's shape; an unknown plan is refused. */
+export function quote(plan: string, videosPerMonth: number, country: string | undefined, surcharge: number) {
+  const prices = PRICES[plan];
+  if (!prices) throw new DomainError({ kind: 'unknown_plan', plan, plans: Object.keys(PRICES) });
+  const currency = currencyFor(country);
+  const price = prices[currency] ?? 0;
+  return {
+    plan,
+    videos_per_month: videosPerMonth,
+    currency,
+    price_per_video_cents: price,
+    surcharge_per_video_cents: surcharge,
+    total_cents: (price + surcharge) * videosPerMonth,
+  };
+}
 
 /** The quote currency: the country's when the price list has it, else USD. */
 export function currencyFor(country: string | undefined): string {

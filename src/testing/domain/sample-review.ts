@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../http/api-error.js';
+import { DomainError } from '../model/domain-error.js';
 import type { SampleBatch, Store } from '../model/model.js';
 import { storeRecord } from '../http/records.js';
 import type { World } from '../model/world.js';
@@ -27,10 +27,10 @@ export function newBatch(world: World, store: Store): SampleBatch {
   return batch;
 }
 
-/** The current batch of a store that uses sample review (created on first need); 404 otherwise. */
+/** The current batch of a store that uses sample review (created on first need). */
 export function currentBatch(world: World, store: Store): SampleBatch {
   if (!usesSampleReview(world, store)) {
-    throw new ApiError('not_found', `Store ${JSON.stringify(store.id)} does not use creator sample review, so it has no sample batch.`);
+    throw new DomainError({ kind: 'no_sample_review', storeId: store.id });
   }
   return store.batches.at(-1) ?? newBatch(world, store);
 }
@@ -39,12 +39,9 @@ export function currentBatch(world: World, store: Store): SampleBatch {
 export function decide(world: World, store: Store, batchId: string, decision: 'approve' | 'new_batch'): SampleBatch {
   const current = currentBatch(world, store);
   const batch = store.batches.find((b) => b.id === batchId);
-  if (!batch) throw notFound(`Sample batch ${JSON.stringify(batchId)} of store ${JSON.stringify(store.id)}`);
+  if (!batch) throw new DomainError({ kind: 'batch_not_found', storeId: store.id, batchId });
   if (batch !== current || batch.status !== 'awaiting_decision') {
-    throw new ApiError(
-      'invalid_state',
-      `Sample batch ${batchId} is ${batch === current ? batch.status : 'no longer the current batch'}; only the current batch awaiting a decision can be decided. Read GET .../creator-samples for the current one.`,
-    );
+    throw new DomainError({ kind: 'batch_not_awaiting', storeId: store.id, batchId, state: batch === current ? (batch.status as 'approved' | 'replaced') : 'not_current' });
   }
   if (decision === 'approve') {
     batch.status = 'approved';

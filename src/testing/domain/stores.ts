@@ -1,5 +1,5 @@
-import type { EnrollLocationBody, UpdateLocationBody } from '../../schemas/index.js';
-import { ApiError, notFound } from '../http/api-error.js';
+import { DomainError } from '../model/domain-error.js';
+import type { StoreChanges, StoreInput } from '../model/store-fields.js';
 import { lookUpHours } from './hours-lookup.js';
 import { emptyCounts, type Account, type Store } from '../model/model.js';
 import { newBatch, usesSampleReview } from './sample-review.js';
@@ -9,23 +9,19 @@ import type { World } from '../model/world.js';
 
 export function findStore(account: Account, id: string): Store {
   const store = account.stores.get(id);
-  if (!store) throw notFound(`Store ${JSON.stringify(id)}`);
+  if (!store) throw new DomainError({ kind: 'store_not_found', storeId: id });
   return store;
 }
 
 /**
  * Enroll a store. Same id with the same name and address: the existing store, unchanged
- * (`created: false`). Same id with a different name or address: 409 conflict.
+ * (`created: false`). Same id with a different name or address: refused.
  */
-export function enroll(world: World, account: Account, body: EnrollLocationBody): { store: Store; created: boolean } {
+export function enroll(world: World, account: Account, body: StoreInput): { store: Store; created: boolean } {
   const existing = account.stores.get(body.partner_location_id);
   if (existing) {
     if (existing.name === body.name && sameAddress(existing.address, body.address)) return { store: existing, created: false };
-    throw new ApiError(
-      'conflict',
-      `Store ${JSON.stringify(body.partner_location_id)} is already enrolled with a different name or address. Use PATCH /locations/${body.partner_location_id} to change it.`,
-      'partner_location_id',
-    );
+    throw new DomainError({ kind: 'store_enrolled_differently', storeId: body.partner_location_id });
   }
   const now = world.clock.nowMs();
   const weekly = body.hours ? body.hours.weekly : lookUpHours(body.address);
@@ -65,7 +61,7 @@ export function enroll(world: World, account: Account, body: EnrollLocationBody)
 }
 
 /** PATCH: change the listed fields. Sending hours makes a store on hold found. */
-export function update(world: World, store: Store, body: UpdateLocationBody): void {
+export function update(world: World, store: Store, body: StoreChanges): void {
   if (body.name !== undefined) store.name = body.name;
   if (body.address !== undefined) store.address = { ...body.address };
   if (body.hours !== undefined) {
@@ -87,7 +83,7 @@ export type Lifecycle = 'pause' | 'resume' | 'terminate';
 /** pause: active|paused → paused; resume: paused|active → active; terminate: any → terminated. */
 export function changeStatus(world: World, store: Store, action: Lifecycle): void {
   if (action !== 'terminate' && store.status === 'terminated') {
-    throw new ApiError('invalid_state', `Store ${JSON.stringify(store.id)} is terminated, which is final: it cannot be ${action}d. Enroll a new store instead.`);
+    throw new DomainError({ kind: 'store_terminated', storeId: store.id, action });
   }
   const to = action === 'pause' ? 'paused' : action === 'resume' ? 'active' : 'terminated';
   if (store.status === to) return;

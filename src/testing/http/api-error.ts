@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'invalid_state'
   | 'prohibited_rule'
   | 'rate_limited'
+  | 'payload_too_large'
   | 'internal_error'
   | (string & {});
 
@@ -23,6 +24,7 @@ export const STATUS_OF: Record<string, number> = {
   conflict: 409,
   invalid_state: 409,
   prohibited_rule: 422,
+  payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
 };

@@ -1,52 +1,37 @@
-import type * as z from 'zod/mini';
-import { check } from '../../schemas/index.js';
 import { validation } from './api-error.js';
 
-/** How a query parameter's text becomes the value its schema checks. */
-export type QueryKind = 'string' | 'int' | 'bool' | 'csv';
+/** Reads one query parameter's text into its value, or throws a 400 naming the parameter. */
+export type QueryRule<T> = (text: string, name: string) => T;
+
+type Values<R extends Record<string, QueryRule<unknown>>, Req extends keyof R> = { [K in Req]: ReturnType<R[K]> } & { [K in Exclude<keyof R, Req>]?: ReturnType<R[K]> };
 
 /**
  * Read query parameters: an unknown or repeated parameter is a 400 naming it (never silently
- * ignored, spec §7); values are converted by kind, then checked with the endpoint's schema.
+ * ignored, spec §7); a missing `required` one too; each value is read by its rule.
  */
-export function readQuery<S extends z.ZodMiniType>(
+export function readQuery<R extends Record<string, QueryRule<unknown>>, Req extends keyof R & string = never>(
   params: URLSearchParams,
-  kinds: Record<string, QueryKind>,
-  schema: S,
-): z.infer<S> {
-  const raw: Record<string, unknown> = {};
+  rules: R,
+  required: readonly Req[] = [],
+): Values<R, Req> {
+  const out: Record<string, unknown> = {};
   for (const name of new Set(params.keys())) {
-    const kind = Object.hasOwn(kinds, name) ? kinds[name] : undefined;
-    if (kind === undefined) {
-      const known = Object.keys(kinds);
+    const rule = Object.hasOwn(rules, name) ? rules[name] : undefined;
+    if (rule === undefined) {
+      const known = Object.keys(rules);
       throw validation(name, `${JSON.stringify(name)} is not a recognised query parameter here. ${known.length ? `Accepted: ${known.join(', ')}.` : 'This endpoint takes none.'}`);
     }
     const values = params.getAll(name);
     if (values.length > 1) throw validation(name, `${name} was given ${values.length} times; give it once.`);
-    raw[name] = convert(name, values[0] ?? '', kind);
+    out[name] = rule(values[0] ?? '', name);
   }
-  const result = check(schema, raw);
-  if (!result.ok) {
-    // Query parameters are flat: `status.1` is the parameter `status`.
-    const field = result.problem.field.split('.')[0] ?? result.problem.field;
-    throw validation(field, result.problem.message.replace(result.problem.field, field));
-  }
-  return result.value;
+  for (const name of required) if (!(name in out)) throw validation(name, `${name} is required.`);
+  return out as Values<R, Req>;
 }
 
-function convert(name: string, text: string, kind: QueryKind): unknown {
-  switch (kind) {
-    case 'int':
-      if (!/^-?\d+$/.test(text)) throw validation(name, `${name} must be a whole number, got ${JSON.stringify(text)}.`);
-      return Number(text);
-    case 'bool':
-      if (text !== 'true' && text !== 'false') throw validation(name, `${name} must be true or false, got ${JSON.stringify(text)}.`);
-      return text === 'true';
-    case 'csv':
-      return text.split(',');
-    case 'string':
-      return text;
-  }
+/** Endpoints without query parameters refuse any. */
+export function noQuery(params: URLSearchParams): void {
+  readQuery(params, {});
 }
 
 /** Canonical text of the filters a list was asked with (everything but limit and cursor), for its cursors. */

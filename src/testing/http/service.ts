@@ -1,4 +1,6 @@
 import { ApiError, internalErrorMessage } from './api-error.js';
+import { DomainError } from '../model/domain-error.js';
+import { apiErrorFor } from './domain-errors.js';
 import { jsonResponse } from './json-response.js';
 import type { KeyRecord } from '../access/keys.js';
 import { matchRoute, type Route } from './router.js';
@@ -33,7 +35,8 @@ export async function serve(world: World, routes: readonly Route[], request: Req
     }
     const reply = await match.route.handler({ world, account: key.account, params: match.params, query: url.searchParams, request });
     return jsonResponse(reply.status, reply.body, headers);
-  } catch (error) {
+  } catch (thrown) {
+    const error = thrown instanceof DomainError ? apiErrorFor(thrown.problem) : thrown;
     if (error instanceof ApiError) return jsonResponse(error.status, error.body(), { ...headers, ...error.headers });
     console.error('[crp-sandbox] unexpected error', error);
     return jsonResponse(500, { error: { code: 'internal_error', message: internalErrorMessage(supportRef(requestId)) } }, headers);

@@ -1,5 +1,5 @@
 /** The emulator's in-memory state: accounts, stores, bookings, videos, creators, sample batches. */
-import type { AddressInput, ContactInput, PlanInput, RulesInput, WeeklyHours } from '../../schemas/index.js';
+import type { Address, Contact, Plan, Rules, WeeklyHours } from './store-fields.js';
 import type { ChangeLog } from './change-log.js';
 import type { Rng } from './random.js';
 
@@ -42,16 +42,16 @@ export interface Store {
   account: Account;
   id: string;
   name: string;
-  address: AddressInput;
+  address: Address;
   status: StoreStatus;
   weekly: WeeklyHours | null;
   hoursState: 'found' | 'missing';
   timeZone: string;
   preferredLanguage: 'en' | 'zh';
-  plan: PlanInput | null;
+  plan: Plan | null;
   dishes: string[];
-  contact: ContactInput | null;
-  rules: RulesInput | null;
+  contact: Contact | null;
+  rules: Rules | null;
   createdAt: number;
   updatedAt: number;
   /** This store's own random stream, so one store's traffic does not depend on another's. */

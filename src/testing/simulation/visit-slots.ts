@@ -1,4 +1,4 @@
-import { WEEKDAYS } from '../../schemas/index.js';
+import { WEEKDAYS } from '../model/store-fields.js';
 import type { Store } from '../model/model.js';
 import type { Rng } from '../model/random.js';
 import { addDays, localDate, weekdayIndex, zonedToUtc, type CivilDate } from '../model/zoned-time.js';

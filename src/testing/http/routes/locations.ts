@@ -1,12 +1,13 @@
-import { enrollLocationBody, findProhibitedRule, updateLocationBody } from '../../../schemas/index.js';
-import { ApiError } from '../api-error.js';
-import { expectNoBody, readJson, validBody } from '../request-body.js';
-import { storeDetailRecord, storeRecord } from '../records.js';
-import type { Route } from '../router.js';
 import { changeStatus, enroll, findStore, update, type Lifecycle } from '../../domain/stores.js';
-import { noQuery } from './no-query.js';
 import { MINUTE } from '../../simulation/clock.js';
 import { formatUtc } from '../../model/zoned-time.js';
+import { ApiError } from '../api-error.js';
+import { noQuery } from '../query.js';
+import { storeDetailRecord, storeRecord } from '../records.js';
+import { expectNoBody, readJson, validBody } from '../request-body.js';
+import type { Route } from '../router.js';
+import { findProhibitedRule } from '../validation/prohibited-rules.js';
+import { changesBody, enrollBody } from '../validation/store-rules.js';
 
 /** Rules that select creators by ethnicity, age or gender are refused before anything else is checked. */
 function refuseProhibitedRules(body: unknown): void {
@@ -41,7 +42,7 @@ export const locationRoutes: Route[] = [
       noQuery(query);
       const raw = await readJson(request);
       refuseProhibitedRules(raw);
-      const { store, created } = enroll(world, account, validBody(enrollLocationBody, raw));
+      const { store, created } = enroll(world, account, validBody(enrollBody, raw));
       return { status: created ? 201 : 200, body: storeRecord(store) };
     },
   },
@@ -61,7 +62,7 @@ export const locationRoutes: Route[] = [
       const store = findStore(account, params.id ?? '');
       const raw = await readJson(request);
       refuseProhibitedRules(raw);
-      update(world, store, validBody(updateLocationBody, raw));
+      update(world, store, validBody(changesBody, raw));
       return { status: 200, body: storeRecord(store) };
     },
   },

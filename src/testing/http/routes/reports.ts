@@ -1,14 +1,13 @@
-import { billingQuery, quoteQuery, updateSettingsBody } from '../../../schemas/index.js';
-import { validation } from '../api-error.js';
 import type { Account, Store } from '../../model/model.js';
 import { pageOf } from '../paging.js';
-import { currencyFor, PRICES } from '../../domain/pricing-table.js';
-import { readQuery } from '../query.js';
+import { quote } from '../../domain/pricing-table.js';
+import { noQuery, readQuery } from '../query.js';
+import { calendarMonth, country, nonEmpty, PAGE, wholeNumber } from '../validation/query-rules.js';
+import { settingsBody } from '../validation/other-bodies.js';
 import { readJson, validBody } from '../request-body.js';
 import type { Route } from '../router.js';
 import { formatUtc } from '../../model/zoned-time.js';
 import { pageRequest } from './list-params.js';
-import { noQuery } from './no-query.js';
 
 function summary(account: Account, now: number) {
   const locations = { total: 0, active: 0, paused: 0, terminated: 0, hours_missing: 0 };
@@ -56,7 +55,7 @@ export const reportRoutes: Route[] = [
     method: 'GET',
     pattern: '/billing/monthly',
     handler: ({ account, query }) => {
-      const q = readQuery(query, { month: 'string', limit: 'int', cursor: 'string' }, billingQuery);
+      const q = readQuery(query, { month: calendarMonth, ...PAGE }, ['month']);
       // One row per store enrolled by the end of the month (UTC), zeros included.
       const [year, month] = q.month.split('-').map(Number) as [number, number];
       const monthEnd = Date.UTC(year, month, 1);
@@ -71,23 +70,8 @@ export const reportRoutes: Route[] = [
     method: 'GET',
     pattern: '/pricing/quote',
     handler: ({ account, query }) => {
-      const q = readQuery(query, { plan: 'string', videos_per_month: 'int', country: 'string' }, quoteQuery);
-      const prices = PRICES[q.plan];
-      if (!prices) throw validation('plan', `plan ${JSON.stringify(q.plan)} is not a plan this service sells. Use one of: ${Object.keys(PRICES).join(', ')}.`);
-      const currency = currencyFor(q.country);
-      const price = prices[currency] ?? 0;
-      const surcharge = account.surchargePerVideoCents;
-      return {
-        status: 200,
-        body: {
-          plan: q.plan,
-          videos_per_month: q.videos_per_month,
-          currency,
-          price_per_video_cents: price,
-          surcharge_per_video_cents: surcharge,
-          total_cents: (price + surcharge) * q.videos_per_month,
-        },
-      };
+      const q = readQuery(query, { plan: nonEmpty, videos_per_month: wholeNumber(1, 100), country }, ['plan', 'videos_per_month']);
+      return { status: 200, body: quote(q.plan, q.videos_per_month, q.country, account.surchargePerVideoCents) };
     },
   },
   {
@@ -103,7 +87,7 @@ export const reportRoutes: Route[] = [
     pattern: '/settings',
     handler: async ({ account, query, request }) => {
       noQuery(query);
-      const body = validBody(updateSettingsBody, await readJson(request));
+      const body = validBody(settingsBody, await readJson(request));
       account.surchargePerVideoCents = body.surcharge_per_video_cents;
       return { status: 200, body: settings(account) };
     },

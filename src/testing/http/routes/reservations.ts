@@ -1,32 +1,24 @@
-import { acknowledgeBody, locationReservationsQuery, reservationsQuery } from '../../../schemas/index.js';
-import { notFound } from '../api-error.js';
-import { acknowledge } from '../../domain/bookings.js';
+import { acknowledge, findBooking } from '../../domain/bookings.js';
+import { findStore } from '../../domain/stores.js';
 import type { Booking } from '../../model/model.js';
+import { formatZoned } from '../../model/zoned-time.js';
 import { pageOf } from '../paging.js';
-import { readQuery } from '../query.js';
+import { noQuery, readQuery } from '../query.js';
 import { bookingRecord } from '../records.js';
 import { readJson, validBody } from '../request-body.js';
 import type { Route } from '../router.js';
-import { findStore } from '../../domain/stores.js';
-import { formatZoned } from '../../model/zoned-time.js';
+import { acknowledgeBody } from '../validation/other-bodies.js';
+import { calendarDate, locationId, PAGE, statusList, trueOrFalse } from '../validation/query-rules.js';
 import { pageRequest } from './list-params.js';
-import { noQuery } from './no-query.js';
-
-const PAGE = { limit: 'int', cursor: 'string' } as const;
 
 export const reservationRoutes: Route[] = [
   {
     method: 'GET',
     pattern: '/reservations',
     handler: ({ account, query }) => {
-      const q = readQuery(
-        query,
-        { ...PAGE, status: 'csv', acknowledged: 'bool', from: 'string', to: 'string', partner_location_id: 'string' },
-        reservationsQuery,
-      );
-      const statuses = q.status === undefined ? undefined : new Set<string>(Array.isArray(q.status) ? q.status : [q.status]);
+      const q = readQuery(query, { ...PAGE, status: statusList, acknowledged: trueOrFalse, from: calendarDate, to: calendarDate, partner_location_id: locationId });
       const matches = (b: Booking): boolean => {
-        if (statuses && !statuses.has(b.status)) return false;
+        if (q.status && !q.status.has(b.status)) return false;
         if (q.acknowledged !== undefined && (b.acknowledgedKind !== null) !== q.acknowledged) return false;
         if (q.from !== undefined || q.to !== undefined) {
           // Against the visit's local date; a booking without a visit time never matches a date filter.
@@ -46,7 +38,7 @@ export const reservationRoutes: Route[] = [
     pattern: '/locations/:id/reservations',
     handler: ({ account, params, query }) => {
       const store = findStore(account, params.id ?? '');
-      const q = readQuery(query, PAGE, locationReservationsQuery);
+      const q = readQuery(query, PAGE);
       return { status: 200, body: pageOf(store.bookings, pageRequest(`locations/${store.id}/reservations`, query, q), bookingRecord) };
     },
   },
@@ -55,8 +47,7 @@ export const reservationRoutes: Route[] = [
     pattern: '/reservations/:id/acknowledge',
     handler: async ({ world, account, params, query, request }) => {
       noQuery(query);
-      const booking = account.bookings.get(params.id ?? '');
-      if (!booking) throw notFound(`Reservation ${JSON.stringify(params.id)}`);
+      const booking = findBooking(account, params.id ?? '');
       const body = validBody(acknowledgeBody, await readJson(request));
       acknowledge(world, booking, body.acknowledged_kind);
       return { status: 200, body: bookingRecord(booking) };

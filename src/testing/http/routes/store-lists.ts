@@ -1,15 +1,13 @@
-import { listQuery, sampleDecisionBody } from '../../../schemas/index.js';
 import { pageOf } from '../paging.js';
-import { readQuery } from '../query.js';
+import { noQuery, readQuery } from '../query.js';
+import { decisionBody } from '../validation/other-bodies.js';
+import { PAGE } from '../validation/query-rules.js';
 import { batchRecord, creatorRecord, videoRecord } from '../records.js';
 import { readJson, validBody } from '../request-body.js';
 import type { Route } from '../router.js';
 import { currentBatch, decide } from '../../domain/sample-review.js';
 import { findStore } from '../../domain/stores.js';
 import { pageRequest } from './list-params.js';
-import { noQuery } from './no-query.js';
-
-const PAGE = { limit: 'int', cursor: 'string' } as const;
 
 /** A store's videos, creators and sample review. */
 export const storeListRoutes: Route[] = [
@@ -18,7 +16,7 @@ export const storeListRoutes: Route[] = [
     pattern: '/locations/:id/content',
     handler: ({ account, params, query }) => {
       const store = findStore(account, params.id ?? '');
-      const q = readQuery(query, PAGE, listQuery);
+      const q = readQuery(query, PAGE);
       return { status: 200, body: pageOf(store.videos, pageRequest(`locations/${store.id}/content`, query, q), videoRecord) };
     },
   },
@@ -27,7 +25,7 @@ export const storeListRoutes: Route[] = [
     pattern: '/locations/:id/creators',
     handler: ({ account, params, query }) => {
       const store = findStore(account, params.id ?? '');
-      const q = readQuery(query, PAGE, listQuery);
+      const q = readQuery(query, PAGE);
       return { status: 200, body: pageOf(store.creators, pageRequest(`locations/${store.id}/creators`, query, q), creatorRecord) };
     },
   },
@@ -45,7 +43,7 @@ export const storeListRoutes: Route[] = [
     handler: async ({ world, account, params, query, request }) => {
       noQuery(query);
       const store = findStore(account, params.id ?? '');
-      const body = validBody(sampleDecisionBody, await readJson(request));
+      const body = validBody(decisionBody, await readJson(request));
       return { status: 200, body: batchRecord(decide(world, store, params.batch ?? '', body.decision)) };
     },
   },
