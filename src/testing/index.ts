@@ -8,7 +8,7 @@ export { DIALECT_NAMES, type DialectName } from './access/dialects.js';
 export type { Duration } from './simulation/clock.js';
 export type { Faults, FaultSpec, FaultShape, FaultKind, RandomFaultOptions } from './faults/faults.js';
 export type { LoggedRequest, RequestFilter } from './http/request-log.js';
-export type { Inspector } from './domain/inspect.js';
+export type { Inspector } from './inspect.js';
 export type { SandboxChange } from './model/change-log.js';
 export type { ListeningSandbox } from './transports/node-server.js';
 export type { PopulateOptions, PopulateResult } from './domain/populate.js';

@@ -25,7 +25,8 @@ export interface KeyRecord {
 export class KeyRing {
   readonly #byHash = new Map<string, KeyRecord>();
 
-  constructor(private readonly rng: Rng) {}
+  /** `token(n)`: n characters of [0-9A-Za-z], from the seed or from the operating system's randomness. */
+  constructor(private readonly rng: Pick<Rng, 'token'>) {}
 
   /** A new key; `account` may be a factory, called only once the options are known to be valid. */
   issue(account: Account | (() => Account), allowIps: readonly string[] | undefined, rateLimit: RateLimit, dialect: Dialect, clock: () => number): string {

@@ -37,6 +37,9 @@ export interface FaultSpec extends FaultShape {
 /** Shorthand names for `faults.random({ kinds })`. */
 export type FaultKind = 'internal_error' | 'bad_gateway' | 'unavailable' | 'gateway_timeout' | 'rate_limited' | 'html' | 'empty' | 'reset' | 'hang' | 'malformed' | 'delay';
 
+/** Every shorthand name `faults.random({ kinds })` takes. */
+export const FAULT_KINDS: readonly FaultKind[] = ['internal_error', 'bad_gateway', 'unavailable', 'gateway_timeout', 'rate_limited', 'html', 'empty', 'reset', 'hang', 'malformed', 'delay'];
+
 const KINDS: Record<FaultKind, FaultShape> = {
   internal_error: { status: 500 },
   bad_gateway: { status: 502, body: 'html' },

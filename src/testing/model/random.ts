@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+
 /** Seeded randomness: the sandbox is deterministic for a seed, so every draw goes through here. */
 
 /** A 53-bit hash of a string (cyrb53): stable across runs and platforms. */
@@ -56,6 +58,16 @@ export function createRng(seed: number): Rng {
     },
   };
 }
+
+
+/** Tokens no one can predict (crypto randomness), for keys when no seed was asked for. */
+export const unpredictable: Pick<Rng, 'token'> = {
+  token: (length) => {
+    let out = '';
+    for (let i = 0; i < length; i++) out += ALPHABET[randomInt(ALPHABET.length)];
+    return out;
+  },
+};
 
 /** An independent stream for one named thing (a store, the key issuer), derived from the sandbox seed. */
 export function streamFor(seed: number, name: string): Rng {

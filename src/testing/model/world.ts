@@ -4,7 +4,7 @@ import { CreatorPool } from '../domain/creator-pool.js';
 import { KeyRing } from '../access/keys.js';
 import type { Account } from './model.js';
 import type { ResolvedOptions } from '../options.js';
-import { hashString, streamFor, type Rng } from './random.js';
+import { hashString, streamFor, unpredictable, type Rng } from './random.js';
 
 /** Everything the emulator knows, shared by the routes, the simulation and the inspect helpers. */
 export class World {
@@ -19,7 +19,8 @@ export class World {
 
   constructor(readonly options: ResolvedOptions) {
     this.clock = new SimulatedClock(options.start);
-    this.keys = new KeyRing(streamFor(options.seed, 'keys'));
+    // Keys repeat only when a seed was asked for: a sandbox on a port should not hand out guessable keys.
+    this.keys = new KeyRing(options.seeded ? streamFor(options.seed, 'keys') : unpredictable);
     this.creators = new CreatorPool(options.seed);
   }
 

@@ -98,3 +98,30 @@ export function optional<T>(rule: Rule<T>): OptionalRule<T> {
 function join(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
 }
+
+export function boolean(): Rule<boolean> {
+  return (value, path) => {
+    if (typeof value !== 'boolean') fail(path, `must be true or false, not ${describe(value)}`);
+    return value;
+  };
+}
+
+/** A number (not necessarily whole) in [min, max]. */
+export function number(min: number, max: number): Rule<number> {
+  return (value, path) => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) fail(path, `must be a number, not ${describe(value)}`);
+    if (value < min || value > max) fail(path, `must be between ${min} and ${max}`);
+    return value;
+  };
+}
+
+/** The first rule that accepts the value; the last one's problem otherwise. */
+export function either<A, B>(first: Rule<A>, second: Rule<B>): Rule<A | B> {
+  return (value, path) => {
+    try {
+      return first(value, path);
+    } catch {
+      return second(value, path);
+    }
+  };
+}
