@@ -15,7 +15,8 @@ export function baseOf(row: EnrollLocationBody, index: number): EnrollOutcomeBas
 
 export function succeeded(base: EnrollOutcomeBase, { data, response }: WithResponse<Location>): EnrollOutcome {
   // The contract answers 201 for a new store and 200 for the same store again.
-  return { ...base, status: response.status === 201 ? 'created' : 'already_enrolled', location: data, requestId: response.requestId };
+  const status = response.status === 201 ? 'created' : 'already_enrolled';
+  return { ...base, status, location: data, requestId: response.requestId };
 }
 
 export function notAttempted(base: EnrollOutcomeBase, error?: AbortedError): EnrollNotAttempted {

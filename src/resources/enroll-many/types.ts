@@ -27,8 +27,9 @@ export interface EnrollOutcomeBase {
 }
 
 /** A row enrolled now (`created`) or found already enrolled with the same data (`already_enrolled`). */
-export interface EnrollSuccess extends EnrollOutcomeBase {
-  status: 'created' | 'already_enrolled';
+export interface EnrollSuccess<S extends 'created' | 'already_enrolled' = 'created' | 'already_enrolled'> extends EnrollOutcomeBase {
+  /** `created` (201) or `already_enrolled` (200). */
+  status: S;
   /** The store as the service returned it. */
   location: Location;
   /** The service's `x-request-id`. */
@@ -37,12 +38,15 @@ export interface EnrollSuccess extends EnrollOutcomeBase {
 
 /** A row that an earlier run already enrolled (see `resume`); nothing was sent. */
 export interface EnrollSkipped extends EnrollOutcomeBase {
+  /** Always `skipped`. */
   status: 'skipped';
 }
 
 /** A row refused for its content. `error.requestId` is undefined when it was refused before sending. */
 export interface EnrollInvalid extends EnrollOutcomeBase {
+  /** Always `invalid`. */
   status: 'invalid';
+  /** The refusal, with `field`. */
   error: ValidationError | ProhibitedRuleError;
   /** The refused input as a dotted path, e.g. `address.country`. */
   field: string | undefined;
@@ -52,7 +56,9 @@ export interface EnrollInvalid extends EnrollOutcomeBase {
 
 /** A row whose id is enrolled with another name or address (409 `conflict`). */
 export interface EnrollConflict extends EnrollOutcomeBase {
+  /** Always `conflict`. */
   status: 'conflict';
+  /** The service's 409 answer. */
   error: ConflictError;
   /** Says to change the store with `client.locations.update()`. */
   message: string;
@@ -60,7 +66,9 @@ export interface EnrollConflict extends EnrollOutcomeBase {
 
 /** A row that failed after the client's retries: the service failed, timed out, or could not be reached. */
 export interface EnrollFailed extends EnrollOutcomeBase {
+  /** Always `failed`. */
   status: 'failed';
+  /** The typed error, after the client's retries (`attempts` says how many). */
   error: PartnerError;
   /** The error's message. */
   message: string;
@@ -71,14 +79,16 @@ export interface EnrollFailed extends EnrollOutcomeBase {
  * on the wire; enrolling is idempotent, so enrolling it again (a resumed run does) is safe either way.
  */
 export interface EnrollNotAttempted extends EnrollOutcomeBase {
+  /** Always `not_attempted`. */
   status: 'not_attempted';
   /** The call the signal cancelled, when the row had been handed to the client. */
   error: AbortedError | undefined;
+  /** Says the run was stopped and that enrolling the row again is safe. */
   message: string;
 }
 
 /** The one outcome of one row; narrow it by `status`. */
-export type EnrollOutcome = EnrollSuccess | EnrollSkipped | EnrollInvalid | EnrollConflict | EnrollFailed | EnrollNotAttempted;
+export type EnrollOutcome = EnrollSuccess<'created'> | EnrollSuccess<'already_enrolled'> | EnrollSkipped | EnrollInvalid | EnrollConflict | EnrollFailed | EnrollNotAttempted;
 
 /** Rows by outcome. */
 export type EnrollCounts = Record<EnrollStatus, number>;
@@ -111,7 +121,9 @@ export interface EnrollSummary {
 
 /** A record of an earlier run, as `onOutcome` gave it or as read back from a JSON-lines report. */
 export interface EnrollResumeRecord {
+  /** The row's store id. */
   partner_location_id?: string | undefined;
+  /** Its outcome then; `created`, `already_enrolled` and `skipped` mean enrolled. */
   status: EnrollStatus | (string & {});
 }
 
