@@ -34,6 +34,7 @@ export class Locations extends Resource {
    */
   enroll(body: EnrollLocationBody, options?: RequestOptions): APIPromise<Location> {
     return this.request(options, () => ({
+      operation: 'locations.enroll',
       method: 'POST',
       route: '/locations',
       body: parseInput(enrollLocationBody, body),
@@ -69,7 +70,7 @@ export class Locations extends Resource {
    * ```
    */
   get(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.#call('GET', ONE, partnerLocationId, options);
+    return this.#call('locations.get', 'GET', ONE, partnerLocationId, options);
   }
 
   /**
@@ -83,6 +84,7 @@ export class Locations extends Resource {
    */
   update(partnerLocationId: string, patch: UpdateLocationBody, options?: RequestOptions): APIPromise<Location> {
     return this.request(options, () => ({
+      operation: 'locations.update',
       method: 'PATCH',
       route: ONE,
       params: { partner_location_id: partnerLocationId },
@@ -101,7 +103,7 @@ export class Locations extends Resource {
    * ```
    */
   pause(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.#call('POST', `${ONE}/pause`, partnerLocationId, options);
+    return this.#call('locations.pause', 'POST', `${ONE}/pause`, partnerLocationId, options);
   }
 
   /**
@@ -113,7 +115,7 @@ export class Locations extends Resource {
    * ```
    */
   resume(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.#call('POST', `${ONE}/resume`, partnerLocationId, options);
+    return this.#call('locations.resume', 'POST', `${ONE}/resume`, partnerLocationId, options);
   }
 
   /**
@@ -125,7 +127,7 @@ export class Locations extends Resource {
    * ```
    */
   terminate(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.#call('POST', `${ONE}/terminate`, partnerLocationId, options);
+    return this.#call('locations.terminate', 'POST', `${ONE}/terminate`, partnerLocationId, options);
   }
 
   /**
@@ -140,6 +142,7 @@ export class Locations extends Resource {
    */
   createDashboardToken(partnerLocationId: string, options?: RequestOptions): APIPromise<DashboardToken> {
     return this.request(options, () => ({
+      operation: 'locations.createDashboardToken',
       method: 'POST',
       route: `${ONE}/dashboard-token`,
       params: { partner_location_id: partnerLocationId },
@@ -148,8 +151,9 @@ export class Locations extends Resource {
     }));
   }
 
-  #call(method: 'GET' | 'POST', route: string, partnerLocationId: string, options: RequestOptions | undefined): APIPromise<Location> {
+  #call(operation: string, method: 'GET' | 'POST', route: string, partnerLocationId: string, options: RequestOptions | undefined): APIPromise<Location> {
     return this.request(options, () => ({
+      operation,
       method,
       route,
       params: { partner_location_id: partnerLocationId },
