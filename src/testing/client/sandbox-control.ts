@@ -20,6 +20,7 @@ export interface SandboxControlOptions {
 
 /** A page of the change log. */
 export interface ChangesPage {
+  /** The changes, in seq order. */
   items: SandboxChange[];
   /** The last item's seq when more changes follow; null when everything so far was read. */
   nextAfter: number | null;
@@ -27,15 +28,21 @@ export interface ChangesPage {
 
 /** A control call the sandbox refused: `status` and `code` as the service's errors have them. */
 export class SandboxControlError extends Error {
+  /** Always 'SandboxControlError'. */
   override readonly name = 'SandboxControlError';
+  /** The HTTP status of the refusal. */
+  readonly status: number;
+  /** The error code (`unauthorized`, `validation_error`, `not_found`, …). */
+  readonly code: string;
+  /** The refused input, for `validation_error`. */
+  readonly field: string | undefined;
 
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-  ) {
+  /** Made by `SandboxControl` from the sandbox's error body. */
+  constructor(status: number, code: string, message: string, field?: string) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.field = field;
   }
 }
 
@@ -53,6 +60,7 @@ export class SandboxControl {
   readonly #adminToken: string | undefined;
   readonly #fetch: typeof fetch;
 
+  /** A client for the sandbox at `options.baseUrl`. */
   constructor(options: SandboxControlOptions) {
     this.#base = `${options.baseUrl.replace(/\/+$/, '')}/_sandbox`;
     this.#adminToken = options.adminToken;
