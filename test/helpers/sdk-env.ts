@@ -19,14 +19,20 @@ export const TRANSPORTS: TransportKind[] = ['msw', 'http'];
 
 const MSW_BASE = 'https://sandbox.crp.test';
 
-/** No real waiting between retries in tests: sleeps are recorded and resolve at once. */
+/**
+ * No real waiting in tests: each sleep is recorded, moves this clock's time forward by its length
+ * and resolves at once (so a wait until a moment really reaches it).
+ */
 export function instantClock(sleeps: number[] = []) {
+  let offset = 0;
   return {
     sleeps,
-    now: () => Date.now(),
+    now: () => Date.now() + offset,
     sleep: (ms: number, signal?: AbortSignal) => {
+      if (signal?.aborted) return Promise.reject(signal.reason);
       sleeps.push(ms);
-      return signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve();
+      offset += ms;
+      return Promise.resolve();
     },
   };
 }
