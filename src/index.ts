@@ -1,6 +1,7 @@
 export { PartnerClient } from './client.js';
 export type { ClientOptions, Clock, Environment, RateLimitOptions } from './core/config.js';
 export type { Logger } from './core/logger.js';
+export type { LogLevel } from './core/console-logger.js';
 export type { AfterResponseHook, BeforeRequestHook, ClientHooks } from './core/hooks.js';
 export type { CallObserver, CallStart, Telemetry, WaitReason } from './core/instrumentation.js';
 export type { RawRequest } from './core/raw-request.js';

@@ -1,3 +1,4 @@
+import { loggerForLevel, type LogLevel } from './console-logger.js';
 import { ConfigurationError } from './errors.js';
 import type { ClientHooks } from './hooks.js';
 import type { Telemetry } from './instrumentation.js';
@@ -64,8 +65,13 @@ export interface ClientOptions {
    * called by ky as `fetch(request, init)` with a `Request` object.
    */
   fetch?: typeof fetch;
-  /** Receives debug, info and warn events; never the key. */
+  /** Receives debug, info and warn events; never the key. Takes precedence over `logLevel`. */
   logger?: Logger;
+  /**
+   * Without a `logger`: print the SDK's events from this level up to stderr as readable lines
+   * (requests, retries, waits, the rate budget). @default process.env.PARTNER_SDK_LOG, else 'off'
+   */
+  logLevel?: LogLevel;
   /**
    * ky's hooks, run on every attempt: `beforeRequest` (add a tracing header, return a Response)
    * and `afterResponse` (time or log an attempt). A hook that throws fails the call with a
@@ -125,7 +131,7 @@ export interface ResolvedConfig {
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const OPTIONS = new Set([
-  'apiKey', 'baseUrl', 'environment', 'timeout', 'maxRetries', 'fetch', 'logger', 'hooks', 'telemetry',
+  'apiKey', 'baseUrl', 'environment', 'timeout', 'maxRetries', 'fetch', 'logger', 'logLevel', 'hooks', 'telemetry',
   'maxResponseBytes', 'rateLimit', 'prefetchPages', 'dangerouslyAllowBrowser', 'clock',
 ]);
 const RATE_LIMIT_OPTIONS = new Set(['shared', 'maxRetryAfter']);
@@ -155,7 +161,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     maxRetries: retriesOf(options.maxRetries),
     maxRetryAfter: positiveNumber('rateLimit.maxRetryAfter', options.rateLimit ? options.rateLimit.maxRetryAfter : undefined, 60_000),
     fetch: options.fetch,
-    logger: options.logger ?? {},
+    logger: options.logger ?? loggerForLevel(options.logLevel, env.PARTNER_SDK_LOG),
     hooks: hooksOf(options.hooks),
     telemetry: options.telemetry,
     maxResponseBytes: byteCount(options.maxResponseBytes),

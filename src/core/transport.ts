@@ -152,7 +152,8 @@ export class Transport {
       const { debug } = this.#config.logger;
       if (debug) {
         const status = outcome.answer?.status ?? (outcome.error ? statusOf(outcome.error).status : undefined);
-        debug.call(this.#config.logger, 'partner-sdk: response', { method: spec.method, path: call.request.path, status, ms: this.#config.clock.now() - startedAt });
+        const requestId = outcome.answer?.headers.get('x-request-id') ?? (outcome.error as { requestId?: string } | undefined)?.requestId;
+        debug.call(this.#config.logger, 'partner-sdk: response', { method: spec.method, path: call.request.path, status, requestId, ms: this.#config.clock.now() - startedAt });
       }
       if (outcome.error) outcome.error.attempts = attemptNumber;
       return outcome;

@@ -158,7 +158,9 @@ export class RedisSharing implements Sharing {
 async function connect(redis: RedisLike | RedisOptionsLike, timeoutMs: number, id: string): Promise<Parts> {
   const [{ default: BottleneckFull }, ioredis] = await Promise.all([
     loadAtRunTime<typeof import('bottleneck')>('bottleneck'),
-    loadAtRunTime<typeof import('ioredis')>('ioredis'),
+    loadAtRunTime<typeof import('ioredis')>('ioredis').catch(() => {
+      throw new Error('redisBudget() needs the optional peer dependency ioredis, which is not installed: npm install ioredis');
+    }),
   ]);
   const Redis = ioredis.Redis;
   // Bounded waits on a connection of our own: a caller's client is duplicated, never quit by us.

@@ -8,6 +8,7 @@ export type { Duration } from './clock.js';
 export type { Faults, FaultSpec, FaultShape, FaultKind, RandomFaultOptions } from './faults.js';
 export type { LoggedRequest, RequestFilter } from './request-log.js';
 export type { Inspector } from './inspect.js';
+export type { SandboxChange } from './change-log.js';
 export type { ListeningSandbox } from './node-server.js';
 export type { PopulateOptions, PopulateResult } from './populate.js';
 export { RATES as OUTCOME_RATES } from './simulation.js';

@@ -60,6 +60,12 @@ export interface SandboxOptions {
    * @default 100_000
    */
   requestLogSize?: number;
+  /**
+   * When set, every call to the control API (`/_sandbox/…`) must carry it in the header
+   * `X-Sandbox-Admin-Token`. Needed to serve on an address other than loopback.
+   * @default undefined (the control API is open to whoever can reach the port)
+   */
+  adminToken?: string;
 }
 
 export interface ResolvedOptions {
@@ -72,6 +78,7 @@ export interface ResolvedOptions {
   sampleReview: (store: SampleReviewStore) => boolean;
   rateLimitClock: () => number;
   requestLogSize: number;
+  adminToken: string | undefined;
 }
 
 export const DEFAULT_START = '2026-12-01T09:00:00Z';
@@ -91,5 +98,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     sampleReview: options.sampleReview ?? ((store) => store.plan !== null),
     rateLimitClock: options.rateLimitClock ?? Date.now,
     requestLogSize: options.requestLogSize ?? 100_000,
+    adminToken: options.adminToken,
   };
 }
