@@ -44,6 +44,23 @@ export type { SharedBudget } from './core/rate-limit/shared.js';
 export type { Content } from './resources/content.js';
 export type { Creators } from './resources/creators.js';
 export type { Locations } from './resources/locations.js';
+export type {
+  EnrollConflict,
+  EnrollCounts,
+  EnrollFailed,
+  EnrollInvalid,
+  EnrollManyOptions,
+  EnrollNotAttempted,
+  EnrollOutcome,
+  EnrollOutcomeBase,
+  EnrollProgress,
+  EnrollResumeRecord,
+  EnrollRows,
+  EnrollSkipped,
+  EnrollStatus,
+  EnrollSuccess,
+  EnrollSummary,
+} from './resources/enroll-many/types.js';
 export type { Pricing } from './resources/pricing.js';
 export type { Reports } from './resources/reports.js';
 export type { Reservations } from './resources/reservations.js';
