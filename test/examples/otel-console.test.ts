@@ -8,6 +8,7 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openTelemetry } from '@crp/partner-sdk/otel';
 import { startOpenTelemetry, tracedJob } from '../../examples/otel-console.js';
+import { address, weekly } from '../helpers/sdk-env.js';
 import { instantClock, startExampleEnv, type ExampleEnv } from './sandbox.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -21,7 +22,7 @@ describe('examples/otel-console.ts', () => {
 
   it('prints a span per call under the job span, the retry and its wait, and the metrics at shutdown', async () => {
     env = await startExampleEnv({ seed: 4, visitsPerWeek: 8 });
-    await env.client.locations.enroll({ partner_location_id: 'otel-1', name: 'Otel Noodles', address: { line1: '1 Main St', city: 'San Francisco', state: 'CA', postal_code: '94110', country: 'US' } });
+    await env.client.locations.enroll({ partner_location_id: 'otel-1', name: 'Otel Noodles', address: address(1), hours: { weekly } });
     env.sandbox.clock.advance({ days: 14 });
     const printed: string[] = [];
     vi.spyOn(console, 'dir').mockImplementation((value: unknown) => void printed.push(inspect(value, { depth: 8, breakLength: Infinity })));
@@ -38,7 +39,8 @@ describe('examples/otel-console.ts', () => {
     expect(traceId).toBeDefined();
     expect(lines.join('\n')).toMatch(/read 4 bookings/);
     for (const name of ['reports.summary', 'reservations.list', 'locations.get', 'nightly-sync']) expect(output).toContain(`name: '${name}'`);
-    expect(output.match(new RegExp(`traceId: '${traceId}'`, 'g'))?.length).toBe(5); // summary, 2 pages, get, the job
+    // One trace: the job and its summary, two pages and get (a span's own traceId comes before its parent's context).
+    expect(output.match(new RegExp(`traceId: '${traceId}',\\s+parentSpanContext`, 'g'))?.length).toBe(5);
     expect(output).toMatch(/name: 'crp\.retry'/);
     expect(output).toMatch(/'crp\.wait\.reason': 'backoff'/);
     expect(output).toMatch(/'error\.type': '404'/);
