@@ -4,6 +4,7 @@ export type { Emulator, HandleOptions, SandboxClock } from './emulator.js';
 export type { SandboxOptions, SampleReviewStore } from './options.js';
 export type { IssueKeyOptions } from './keys.js';
 export type { RateLimit } from './rate-limiter.js';
+export { DIALECT_NAMES, type DialectName } from './dialects.js';
 export type { Duration } from './clock.js';
 export type { Faults, FaultSpec, FaultShape, FaultKind, RandomFaultOptions } from './faults.js';
 export type { LoggedRequest, RequestFilter } from './request-log.js';
