@@ -140,22 +140,6 @@ describe('crp, as a child process against crp-sandbox', () => {
     expect(JSON.parse(twice.stdout).counts).toMatchObject({ already_enrolled: 5 });
   });
 
-  it.runIf(existsSync('/usr/bin/script'))('enroll on a terminal: a bar redrawn in place with rate and ETA', async () => {
-    const good = storesCsv('tty.csv', 30, 'tty');
-    // script(1) gives the command a pseudo-terminal; its output comes back through script's stdout.
-    const command = [process.execPath, ...TSX, join(ROOT, 'src/cli/crp.ts'), 'enroll', good].map((a) => `'${a}'`).join(' ');
-    const run = await new Promise<Finished>((done) => {
-      const child = spawn('script', ['-qfec', command, '/dev/null'], { env: sandbox.env, cwd: dir });
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.once('close', (code) => done({ code, stdout, stderr: '' }));
-    });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(ESCAPES);
-    expect(run.stdout).toMatch(/100% \| 30\/30 rows \| [\d.]+ rows\/s \| ETA \S+ \| 0 not done/);
-    expect(run.stdout).toMatch(/30 rows: 30 enrolled/);
-  });
-
   it('summary, bookings export and billing export write what the service holds', async () => {
     // Wait for the flowing clock to give the enrolled stores some bookings.
     let summary: { locations: { total: number }; reservations: Record<string, number> } | undefined;
@@ -201,6 +185,22 @@ describe('crp, as a child process against crp-sandbox', () => {
     expect(billed.every((r) => r.month === month)).toBe(true);
     const billingJsonl = await crp(['billing', 'export', month, '--format', 'jsonl'], sandbox.env);
     expect(lines(billingJsonl.stdout).map((l) => (JSON.parse(l) as { partner_location_id: string }).partner_location_id).sort()).toEqual(billed.map((r) => r.partner_location_id).sort());
+  });
+
+  it.runIf(existsSync('/usr/bin/script'))('enroll on a terminal: a bar redrawn in place with rate and ETA', async () => {
+    const good = storesCsv('tty.csv', 30, 'tty');
+    // script(1) gives the command a pseudo-terminal; its output comes back through script's stdout.
+    const command = [process.execPath, ...TSX, join(ROOT, 'src/cli/crp.ts'), 'enroll', good].map((a) => `'${a}'`).join(' ');
+    const run = await new Promise<Finished>((done) => {
+      const child = spawn('script', ['-qfec', command, '/dev/null'], { env: sandbox.env, cwd: dir });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.once('close', (code) => done({ code, stdout, stderr: '' }));
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(ESCAPES);
+    expect(run.stdout).toMatch(/100% \| 30\/30 rows \| [\d.]+ rows\/s \| ETA \S+ \| 0 not done/);
+    expect(run.stdout).toMatch(/30 rows: 30 enrolled/);
   });
 });
 
