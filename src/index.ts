@@ -2,7 +2,9 @@ export { PartnerClient } from './client.js';
 export type { ClientOptions, Clock, Environment, RateLimitOptions } from './core/config.js';
 export type { Logger } from './core/logger.js';
 export type { LogLevel } from './core/console-logger.js';
+export type { AfterResponseHook, BeforeRequestHook, ClientHooks } from './core/hooks.js';
 export type { CallObserver, CallStart, Telemetry, WaitReason } from './core/instrumentation.js';
+export type { RawRequest } from './core/raw-request.js';
 export type { RequestOptions } from './core/request.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { Page, PagePromise } from './core/pagination.js';
@@ -16,12 +18,15 @@ export {
   ConnectionError,
   FeatureNotEnabledError,
   ForbiddenIpError,
+  HookError,
   InternalServerError,
   NotFoundError,
   PartnerApiError,
   PartnerError,
   ProhibitedRuleError,
   RateLimitError,
+  RedirectError,
+  ResponseTooLargeError,
   TimeoutError,
   UnexpectedResponseError,
   ValidationError,

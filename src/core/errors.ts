@@ -29,7 +29,8 @@ export type ClientErrorCode =
   | 'timeout'
   | 'aborted'
   | 'configuration_error'
-  | 'unexpected_response';
+  | 'unexpected_response'
+  | 'hook_failed';
 
 /** Where a failed call was going; safe to log. */
 export interface RequestSummary {
@@ -119,6 +120,8 @@ export interface PartnerApiErrorInit extends PartnerErrorOptions {
   requestId?: string | undefined;
   /** The response headers. */
   headers?: Headers | undefined;
+  /** How long the service asked to wait (its Retry-After), in milliseconds. */
+  retryAfterMs?: number | undefined;
 }
 
 /**
@@ -137,6 +140,11 @@ export class PartnerApiError extends PartnerError {
   readonly requestId: string | undefined;
   /** Response headers (never request headers, so never the key). */
   declare readonly headers: Headers;
+  /**
+   * How long the service asked to wait before trying again (its `Retry-After`, on any status), in
+   * milliseconds; undefined when it did not say.
+   */
+  readonly retryAfterMs: number | undefined;
 
   /** The SDK creates its errors from responses; create one yourself only to simulate a failure in tests. */
   constructor(init: PartnerApiErrorInit) {
@@ -144,12 +152,13 @@ export class PartnerApiError extends PartnerError {
     this.status = init.status;
     this.field = init.field;
     this.requestId = init.requestId;
+    this.retryAfterMs = init.retryAfterMs;
     // Not enumerable: keeps util.inspect and JSON output short and readable.
     Object.defineProperty(this, 'headers', { value: init.headers ?? new Headers(), enumerable: false });
   }
 
   override toJSON(): PartnerErrorJSON {
-    return compact({ ...super.toJSON(), status: this.status, field: this.field, requestId: this.requestId });
+    return compact({ ...super.toJSON(), status: this.status, field: this.field, requestId: this.requestId, retryAfterMs: this.retryAfterMs });
   }
 }
 
@@ -189,22 +198,14 @@ export class ProhibitedRuleError extends PartnerApiError {
   declare readonly code: 'prohibited_rule';
 }
 
-/** 429 `rate_limited`: the key's budget is spent. `retryAfterMs` says when to try again. */
+/**
+ * 429 `rate_limited`: the key's budget is spent, or the call would have had to wait longer than
+ * `rateLimit.maxRetryAfter` (then `status` is 429 and `requestId` undefined: nothing was sent).
+ * `retryAfterMs` says when to try again.
+ */
 export class RateLimitError extends PartnerApiError {
   /** `rate_limited`. */
   declare readonly code: 'rate_limited';
-  /** How long the service asked to wait, in milliseconds, when it said. */
-  readonly retryAfterMs: number | undefined;
-
-  /** As {@link PartnerApiError}, with the wait the service asked for. */
-  constructor(init: PartnerApiErrorInit & { retryAfterMs: number | undefined }) {
-    super(init);
-    this.retryAfterMs = init.retryAfterMs;
-  }
-
-  override toJSON(): PartnerErrorJSON {
-    return compact({ ...super.toJSON(), retryAfterMs: this.retryAfterMs });
-  }
 }
 
 /**
@@ -297,15 +298,51 @@ export class UnexpectedResponseError extends PartnerError {
   }
 }
 
+/** The service answered with a redirect, which the SDK does not follow (it could send the key or a body elsewhere). */
+export class RedirectError extends UnexpectedResponseError {
+  /** Where the redirect pointed (cleaned), or undefined when it named no place. */
+  readonly location: string | undefined;
+
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
+  constructor(message: string, init: PartnerErrorOptions & { status: number; requestId: string | undefined; location: string | undefined }) {
+    super(message, init);
+    this.location = init.location;
+  }
+}
+
+/** A response body was larger than `maxResponseBytes`; it was not read further. */
+export class ResponseTooLargeError extends UnexpectedResponseError {
+  /** The limit that was exceeded, in bytes. */
+  readonly limitBytes: number;
+
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
+  constructor(message: string, init: PartnerErrorOptions & { status: number; requestId: string | undefined; limitBytes: number }) {
+    super(message, init);
+    this.limitBytes = init.limitBytes;
+  }
+}
+
+/** One of the partner's own `hooks` threw; `hook` names it and `cause` carries a cleaned copy of what it threw. */
+export class HookError extends PartnerError {
+  declare readonly code: 'hook_failed';
+  /** Which hook, e.g. `hooks.beforeRequest[0]`. */
+  readonly hook: string;
+
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
+  constructor(message: string, hook: string, options: PartnerErrorOptions = {}) {
+    super('hook_failed', message, options);
+    this.hook = hook;
+  }
+}
+
 /**
  * A plain `PartnerApiError`: a status or code this version has no class for. In a `switch` on
  * `err.code` it may reach any branch (TypeScript cannot exclude the codes that have a class), so
- * it lists the subclasses' own fields as absent: `err.retryAfterMs` in `case 'rate_limited'` is
- * then `number | undefined`, as it is on a `RateLimitError` that was given no wait.
+ * it lists the subclasses' own fields as absent: `err.reference` in `case 'unavailable'` is then
+ * `string | undefined`, as it is on an `InternalServerError` that quoted no reference.
  */
 export type OtherApiError = PartnerApiError & {
   readonly code: string & {};
-  readonly retryAfterMs?: undefined;
   readonly reference?: undefined;
   readonly mayHaveReachedServer?: undefined;
 };
@@ -330,6 +367,7 @@ export type AnyPartnerError =
   | AbortedError
   | ConfigurationError
   | UnexpectedResponseError
+  | HookError
   | OtherApiError;
 
 /**

@@ -1,3 +1,4 @@
+import { realClock } from '../../src/core/config.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AbortedError,
@@ -153,7 +154,8 @@ describe('locations.enrollMany under the key budget', () => {
   it('spends a small budget through the client limiter with zero 429', async () => {
     // 20 rows, 16 lanes, 8 calls a second: the limiter holds the lanes' calls for the next window.
     env = await startSdkEnv('http', { rateLimit: { limit: 8, windowMs: 1000 } });
-    const client = env.client();
+    // Real time: the sandbox's windows are real-time, so the client's budget waits must be too.
+    const client = env.client({ clock: realClock });
     const summary = await client.locations.enrollMany(stores(0, 20));
     expect(summary.counts.created).toBe(20);
     expect(env.sandbox.requestCount({ status: 429 })).toBe(0);
@@ -163,7 +165,7 @@ describe('locations.enrollMany under the key budget', () => {
   it('stops on abort: calls waiting for the budget are cancelled, unsent rows are not_attempted, and a resumed run enrolls only the rest', async () => {
     // 5 calls a minute: the sixth row waits for the budget until the signal stops it.
     env = await startSdkEnv('http', { rateLimit: { limit: 5, windowMs: 60_000 } });
-    const client = env.client();
+    const client = env.client({ clock: realClock });
     const rows = stores(0, 20);
     const controller = new AbortController();
     const first: EnrollOutcome[] = [];
