@@ -56,16 +56,6 @@ describe('refused before sending', () => {
     });
   });
 
-  it('the sandbox refuses a dot-segment id at enrollment too (same schema)', async () => {
-    const response = await fetch(`${env.baseUrl}/partner/v1/locations`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${env.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ partner_location_id: '..', name: 'N', address: address(1) }),
-    });
-    expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { code: 'validation_error', field: 'partner_location_id' } });
-  });
-
   it('ids that merely contain dots still go through', async () => {
     const store = await client.locations.enroll({ partner_location_id: '...a.b', name: 'Dots', address: address(2) });
     expect((await client.locations.get(store.partner_location_id)).partner_location_id).toBe('...a.b');
@@ -141,7 +131,7 @@ describe('walking every item asks for the largest page', () => {
 
   it('250 bookings walked with for await take 2 requests of limit=200; awaiting the list and a caller’s limit keep theirs', async () => {
     const urls: string[] = [];
-    const client = env.client({ fetch: (url, init) => (urls.push(String(url)), globalThis.fetch(url, init)) });
+    const client = env.client({ fetch: (url, init) => (urls.push(url instanceof Request ? url.url : String(url)), globalThis.fetch(url, init)) });
     const { locationIds } = env.sandbox.populate(env.key, { locations: 1, reservationsPerLocation: 250 });
     const store = locationIds[0]!;
     let count = 0;
