@@ -34,6 +34,8 @@ export {
   isPartnerError,
   type AnyPartnerError,
   type ApiErrorCode,
+  type OtherApiError,
+  type ServerErrorCode,
   type ClientErrorCode,
   type PartnerErrorJSON,
   type PartnerErrorOptions,
