@@ -186,13 +186,18 @@ async function connect(redis: RedisLike | RedisOptionsLike, timeoutMs: number, i
   // ESM has no `require` for Bottleneck to find ioredis with: hand it the constructor.
   const connection = new BottleneckFull.IORedisConnection({ client, Redis });
   const limiter = new BottleneckFull({ id, datastore: 'ioredis', connection });
+  // Bottleneck's start-up promise rejects when Redis does not answer; our heartbeats report that,
+  // and an unhandled rejection would end the process.
+  limiter.ready().catch(() => undefined);
   return { limiter, connection, client };
 }
 
 async function shutdown(parts: Parts): Promise<void> {
-  // Without flushing: a dead Redis must not hold close() up. Bottleneck leaves its duplicated
-  // subscriber open unless the connection is disconnected too.
-  await within(500, Promise.all([parts.limiter.disconnect(false), parts.connection.disconnect(false)])).catch(() => undefined);
+  // The connection, not the limiter: on a connection we made, limiter.disconnect() unsubscribes
+  // without awaiting (an unhandled rejection when Redis is down), while connection.disconnect()
+  // stops every limiter's heartbeat and closes both clients (Bottleneck's duplicated subscriber
+  // too) without flushing, so a dead Redis cannot hold close() up.
+  await within(500, parts.connection.disconnect(false)).catch(() => undefined);
   parts.client.disconnect();
 }
 
