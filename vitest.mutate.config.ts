@@ -4,15 +4,14 @@
  * always runs unmutated code and its tests could kill nothing) and without the sandbox's own
  * contract tests (they never load src/core).
  */
-import { defineConfig, mergeConfig } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
-export default mergeConfig(
-  base,
-  defineConfig({
-    test: {
-      include: ['test/transport/**/*.test.ts', 'test/rate-limit/**/*.test.ts', 'test/sdk/**/*.test.ts'],
-      exclude: ['test/rate-limit/exit.test.ts', 'test/transport/shared-budget.test.ts', '**/node_modules/**'],
-    },
-  }),
-);
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: ['test/transport/**/*.test.ts', 'test/rate-limit/**/*.test.ts', 'test/sdk/**/*.test.ts'],
+    exclude: ['test/rate-limit/exit.test.ts', 'test/transport/shared-budget.test.ts', '**/node_modules/**'],
+  },
+});

@@ -72,7 +72,8 @@ export class RedisSharing implements Sharing {
     this.#parts = connect(redis, this.#timeoutMs, context.id).then(
       (parts) => {
         parts.limiter.on('message', (message: string) => this.#receive(message));
-        // Connection errors repeat on every reconnect attempt; the heartbeats decide what is down.
+        // Errors repeat on every reconnect attempt of either connection, even after the other is
+        // back: the heartbeats alone decide what is down.
         parts.limiter.on('error', () => undefined);
         parts.connection.on('error', () => undefined);
         if (this.#closed) void shutdown(parts);
@@ -83,15 +84,16 @@ export class RedisSharing implements Sharing {
         return undefined;
       },
     );
-    this.#beat = setInterval(() => void this.#publish('hello'), BEAT_MS);
+    this.#beat = setInterval(() => void this.#hello(), BEAT_MS);
     (this.#beat as { unref?: () => void }).unref?.();
-    this.ready = this.#publish('hello').then((ok) => (ok ? sleep(SETTLE_MS) : undefined));
+    this.ready = this.#hello().then((ok) => (ok ? sleep(SETTLE_MS) : undefined));
   }
 
   sharers(): number {
     if (!this.#online) return this.#lastKnown ?? this.#assume;
     const now = Date.now();
-    for (const [peer, seenAt] of this.#peers) if (now - seenAt > 3 * BEAT_MS) this.#peers.delete(peer);
+    // Gone after 3 beats missed, counted from when a beat of ours would have noticed an outage.
+    for (const [peer, seenAt] of this.#peers) if (now - seenAt > 3 * BEAT_MS + this.#timeoutMs) this.#peers.delete(peer);
     const counted = this.#peers.size + 1;
     // Just back: the others' hellos may not all have arrived yet, so do not count fewer than before.
     this.#lastKnown = this.#goodBeats < 3 ? Math.max(counted, this.#lastKnown ?? 1) : counted;
@@ -113,8 +115,15 @@ export class RedisSharing implements Sharing {
     await shutdown(parts);
   }
 
+  /** Say we are here, with the budget we last saw (limit,remaining,ms to reset), so a newcomer need not probe. */
+  #hello(): Promise<boolean> {
+    const state = this.#context.budget();
+    const value = state ? `${state.limit},${state.remaining},${Math.max(0, state.resetAt.getTime() - this.#context.now())}` : '';
+    return this.#publish('hello', value);
+  }
+
   /** Publish on the key's channel; false (and offline) when Redis does not take it within the timeout. */
-  async #publish(kind: 'hello' | 'pause', value = ''): Promise<boolean> {
+  async #publish(kind: 'hello' | 'pause', value: string): Promise<boolean> {
     if (this.#closed) return false;
     try {
       const parts = await within(this.#timeoutMs, this.#parts);
@@ -144,7 +153,13 @@ export class RedisSharing implements Sharing {
     const isNew = !this.#peers.has(peer);
     this.#peers.set(peer, Date.now());
     // A newcomer missed our last hello: answer at once so it counts us before its first send.
-    if (isNew && kind === 'hello') void this.#publish('hello');
+    if (isNew && kind === 'hello') void this.#hello();
+    if (kind === 'hello' && value) {
+      const [limit, remaining, resetMs] = value.split(',').map(Number) as [number, number, number];
+      if ([limit, remaining, resetMs].every((n) => Number.isSafeInteger(n) && n >= 0) && resetMs <= 86_400_000) {
+        this.#context.onBudget({ limit, remaining, resetAt: new Date(this.#context.now() + resetMs) });
+      }
+    }
     const ms = Number(value);
     if (kind === 'pause' && Number.isFinite(ms) && ms > 0) this.#context.onPause(ms);
   }

@@ -74,7 +74,7 @@ describe.skipIf(!redis)(`a key's budget shared by ${WORKERS} processes through R
     const faultKey = sandbox.issueKey({ rateLimit: { limit, windowMs } });
     const restartable = (await startRedisServer())!;
     const workers = Array.from({ length: WORKERS }, () =>
-      startWorker({ BASE_URL: url, API_KEY: faultKey, REDIS_URL: restartable.url, CALLS: String(calls), CONCURRENCY: '4' }),
+      startWorker({ BASE_URL: url, API_KEY: faultKey, REDIS_URL: restartable.url, CALLS: String(calls), CONCURRENCY: '4', MAX_RETRIES: '2' }),
     );
     let restarted: RedisServer | undefined;
     try {

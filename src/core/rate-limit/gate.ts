@@ -144,6 +144,14 @@ export class Gate {
     }
   }
 
+  /** The budget another process saw: used only while we have seen none ourselves (no probe needed). */
+  learn(state: RateLimitState): void {
+    if (this.#limit !== undefined || !this.#pacing) return;
+    const now = this.#clock.now();
+    this.#observe({ rateLimit: state }, now, undefined, false);
+    this.#pump();
+  }
+
   /** A pause another process received (Retry-After of `ms`, from now). */
   pauseFromElsewhere(ms: number): void {
     this.#pause(ms, undefined);
@@ -240,7 +248,7 @@ export class Gate {
     ticket.resolve();
   }
 
-  #observe(signals: Signals, sentAt: number, call: object): void {
+  #observe(signals: Signals, sentAt: number, call: object | undefined, ownAnswer = true): void {
     const now = this.#clock.now();
     if (signals.retryAfterMs !== undefined) {
       this.#pause(signals.retryAfterMs, call);
@@ -259,7 +267,7 @@ export class Gate {
     const sharers = this.#sharers();
     // This process's part of the server's Remaining, read pessimistically: none of our other
     // requests in flight counted yet.
-    const pessimistic = Math.floor(state.remaining / sharers) - (this.#inFlight - 1);
+    const pessimistic = Math.floor(state.remaining / sharers) - (this.#inFlight - (ownAnswer ? 1 : 0));
     if (verdict === 'first' || (verdict === 'newer' && !this.#refreshed)) {
       this.#tokens = pessimistic;
     } else {
