@@ -39,7 +39,7 @@ export interface RedisBudgetOptions {
 /** How often each process says it is there; a process not heard from for 3 beats has gone. */
 const BEAT_MS = 1000;
 /** After connecting, how long to listen for the other processes before the first send. */
-const SETTLE_MS = 60;
+const SETTLE_MS = 250;
 const PREFIX = 'crp1';
 
 interface Parts {
