@@ -3,6 +3,7 @@ import type { RateLimitState } from './core/rate-limit/headers.js';
 import { Transport } from './core/transport.js';
 import { Content } from './resources/content.js';
 import { Creators } from './resources/creators.js';
+import { Events, stopWatchers } from './resources/events.js';
 import { Locations } from './resources/locations.js';
 import { Pricing } from './resources/pricing.js';
 import { Reports } from './resources/reports.js';
@@ -38,6 +39,8 @@ export class PartnerClient {
   readonly settings: SettingsResource;
   /** Price quotes. */
   readonly pricing: Pricing;
+  /** Bookings and videos as a stream of events: `client.events.watch({ checkpoint })`. */
+  readonly events: Events;
   /** `production` for `crp_live_` keys, `sandbox` for `crp_test_` keys. */
   readonly environment: Environment;
   readonly #transport: Transport;
@@ -60,6 +63,7 @@ export class PartnerClient {
     this.reports = new Reports(context);
     this.settings = new SettingsResource(context);
     this.pricing = new Pricing(context);
+    this.events = new Events(this, config.clock);
   }
 
   /** The key's budget as the service last reported it (limit, remaining, reset), or undefined before any response. */
@@ -69,6 +73,7 @@ export class PartnerClient {
 
   /** Release timers and Redis connections so the process can exit. Safe to call twice. */
   close(): Promise<void> {
+    stopWatchers(this.events);
     return this.#transport.close();
   }
 }

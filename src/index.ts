@@ -41,6 +41,8 @@ export type { Pricing } from './resources/pricing.js';
 export type { Reports } from './resources/reports.js';
 export type { Reservations } from './resources/reservations.js';
 export type { SettingsResource } from './resources/settings.js';
+export type { Events } from './resources/events.js';
+export * from './events/index.js';
 
 // Wire types, inferred from the zod schemas that check requests and responses (src/schemas).
 // Declared here, rather than re-exported, so that each carries its own summary in the API reference.
