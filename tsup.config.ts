@@ -24,10 +24,11 @@ export default defineConfig({
     'testing/index': 'src/testing/index.ts',
     'testing/cli': 'src/testing/cli.ts',
     'redis/index': 'src/redis/index.ts',
+    'otel/index': 'src/otel/index.ts',
   },
   format: ['esm', 'cjs'],
   // Declarations for the import paths only (the crp-sandbox command has no importable API).
-  dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts', 'redis/index': 'src/redis/index.ts' } },
+  dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts', 'redis/index': 'src/redis/index.ts', 'otel/index': 'src/otel/index.ts' } },
   sourcemap: false,
   clean: true,
   target: 'node20',
@@ -42,6 +43,6 @@ export default defineConfig({
   // while the parts our schemas use, tree-shaken, load in a few. The declarations still import
   // zod's types from the zod dependency.
   noExternal: ['p-retry', 'is-network-error', /^zod/],
-  external: ['ioredis', 'msw', 'bottleneck'],
+  external: ['ioredis', 'msw', 'bottleneck', '@opentelemetry/api'],
   esbuildPlugins: [mainEntryExternal],
 });

@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^@crp\/partner-sdk\/testing$/, replacement: src('testing/index.ts') },
       { find: /^@crp\/partner-sdk\/redis$/, replacement: src('redis/index.ts') },
+      { find: /^@crp\/partner-sdk\/otel$/, replacement: src('otel/index.ts') },
       { find: /^@crp\/partner-sdk$/, replacement: src('index.ts') },
     ],
   },

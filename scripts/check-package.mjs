@@ -7,12 +7,18 @@
  *  3. @arethetypeswrong/cli on the tarball (node10, node16 CJS/ESM, bundler): nothing reported.
  *  4. The CJS builds require() only packages that have a CommonJS entry (ky and p-retry, ESM-only,
  *     must be inlined), so `require('@crp/partner-sdk')` works on Node 20.0-20.18 too.
- *  5. The Redis budget is only in `./redis`: dist/index.js and .cjs hold none of its Lua.
+ *  5. The Redis budget is only in `./redis`: dist/index.js and .cjs hold none of its Lua; and
+ *     OpenTelemetry only in `./otel`.
  *  6. A consumer project installs the tarball WITHOUT msw and ioredis: the client, `./testing`
  *     (`createSandbox().listen()`) and `./redis` work from ESM and CJS, the crp-sandbox bin serves,
- *     and tsc (nodenext) type-checks an ESM and a CJS file against the published types.
- *  7. msw is then added: `sandbox.mswHandlers()` works with the consumer's setupServer, ESM and CJS.
- *  8. The same consumer (msw removed again) on Node 20.18 (npm's node@20.18.3), which cannot require() ESM.
+ *     and tsc (nodenext, strict, `skipLibCheck: false`) type-checks an ESM and a CJS file against the
+ *     published types: msw, an optional peer, is not needed to compile the `/testing` declarations.
+ *  7. msw is then added: `sandbox.mswHandlers()` works with the consumer's setupServer, ESM and CJS,
+ *     and is typed as msw's own `HttpHandler[]`.
+ *  8. @opentelemetry/api is then added: `./otel` works from ESM and CJS with the application's own
+ *     API instance, and its types check (nodenext). OpenTelemetry is in dist/otel only (step 5).
+ *  9. The same consumer (msw removed again) on Node 20.18 (npm's node@20.18.3), which cannot
+ *     require() ESM: the client from CJS and ESM, ./otel from CJS.
  *
  * Exits non-zero on the first failure. Uses a temporary directory; the npm cache makes the
  * consumer install take a few seconds.
@@ -25,6 +31,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const tscVersion = () => sh(process.execPath, [tsc, '--version']).trim();
 const work = mkdtempSync(join(tmpdir(), 'crp-check-package-'));
 const started = Date.now();
 /** The newest Node 20 without require(esm) (it came in 20.19). */
@@ -57,7 +65,7 @@ try {
   const allowed = (path) => path.startsWith('dist/') || ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path);
   const unexpected = packed.files.map((f) => f.path).filter((path) => !allowed(path));
   if (unexpected.length) throw new Error(`unexpected files in the tarball: ${unexpected.join(', ')}`);
-  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js', 'dist/redis/index.js', 'dist/redis/index.cjs']) {
+  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js', 'dist/redis/index.js', 'dist/redis/index.cjs', 'dist/otel/index.js', 'dist/otel/index.cjs']) {
     if (!packed.files.some((f) => f.path === needed)) throw new Error(`the tarball lacks ${needed}`);
   }
   console.log(`    ${packed.filename}: ${packed.files.length} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked`);
@@ -77,10 +85,10 @@ try {
   if (!/No problems found/.test(attw)) throw new Error(`attw reported problems:\n${attw}`);
 
   section('CommonJS builds require() only CommonJS-capable packages');
-  const cjsOk = new Set(['zod/mini', 'bottleneck', 'ioredis', 'msw']);
+  const cjsOk = new Set(['zod/mini', 'bottleneck', 'ioredis', 'msw', '@opentelemetry/api']);
   // Our own files only as .cjs (dist/redis/index.cjs requires ../index.cjs).
   const ownCjs = (name) => name.startsWith('.') && name.endsWith('.cjs');
-  for (const file of ['dist/index.cjs', 'dist/testing/index.cjs', 'dist/redis/index.cjs']) {
+  for (const file of ['dist/index.cjs', 'dist/testing/index.cjs', 'dist/redis/index.cjs', 'dist/otel/index.cjs']) {
     const code = readFileSync(join(unpacked, 'package', file), 'utf8');
     const required = [...code.matchAll(/\brequire\((["'])([^"']+)\1\)/g)].map((m) => m[2]);
     const bad = required.filter((name) => !name.startsWith('node:') && !cjsOk.has(name) && !ownCjs(name));
@@ -88,19 +96,23 @@ try {
     console.log(`    ${file}: require(${[...new Set(required)].join(', ')})`);
   }
 
-  section('the Redis budget (its Lua) is in dist/redis only, not in the main entry');
+  section('the Redis budget (its Lua) is in dist/redis only, OpenTelemetry in dist/otel only');
   const lua = "'pause_pending'"; // a line of src/core/rate-limit/redis-scripts.ts
   for (const [file, expected] of [['dist/index.js', false], ['dist/index.cjs', false], ['dist/redis/index.js', true], ['dist/redis/index.cjs', true]]) {
     if (readFileSync(join(unpacked, 'package', file), 'utf8').includes(lua) !== expected) throw new Error(`${file} ${expected ? 'lacks' : 'contains'} the Redis scripts`);
   }
   console.log('    dist/index.js, dist/index.cjs: no Redis code; dist/redis/index.js, .cjs: the Redis budget');
+  for (const file of ['dist/index.js', 'dist/index.cjs', 'dist/testing/index.js', 'dist/redis/index.js']) {
+    if (readFileSync(join(unpacked, 'package', file), 'utf8').includes('@opentelemetry')) throw new Error(`${file} refers to OpenTelemetry; only dist/otel may`);
+  }
+  console.log('    dist/index.*, dist/testing, dist/redis: nothing of OpenTelemetry; dist/otel: imports @opentelemetry/api (a peer)');
 
   section('consumer project WITHOUT msw and ioredis: ESM, CJS (with ./redis), crp-sandbox bin, types (nodenext)');
   const consumer = join(work, 'consumer');
   cpSync(join(root, 'test', 'package', 'consumer'), consumer, { recursive: true });
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
   sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: consumer });
-  for (const peer of ['msw', 'ioredis']) {
+  for (const peer of ['msw', 'ioredis', '@opentelemetry/api']) {
     if (existsSync(join(consumer, 'node_modules', peer))) throw new Error(`${peer} was installed with the package: it must be an optional peer dependency`);
   }
   const installed = readFileSync(join(consumer, 'package-lock.json'), 'utf8');
@@ -108,18 +120,28 @@ try {
   show(sh(process.execPath, ['esm.mjs'], { cwd: consumer }));
   show(sh(process.execPath, ['cjs.cjs'], { cwd: consumer }));
   show(await crpSandboxBin(consumer));
-  writeFileSync(
-    join(consumer, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['types.mts', 'types.cts'] }),
-  );
-  sh(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer]);
-  console.log('    tsc (module nodenext): types.mts (import condition) and types.cts (require condition) type-check');
+  typeCheck(consumer, ['types.mts', 'types.cts']);
+  console.log(`    tsc ${tscVersion()} (nodenext, strict, skipLibCheck false, no msw): types.mts (import condition) and types.cts (require condition) type-check`);
 
   section('consumer project WITH msw: sandbox.mswHandlers() from ESM and CJS');
   const mswVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'msw', 'package.json'), 'utf8')).version;
   sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `msw@${mswVersion}`], { cwd: consumer });
   show(sh(process.execPath, ['esm.mjs'], { cwd: consumer, env: { ...process.env, WITH_MSW: '1' } }));
   show(sh(process.execPath, ['cjs.cjs'], { cwd: consumer, env: { ...process.env, WITH_MSW: '1' } }));
+  typeCheck(consumer, ['types.mts', 'types.cts', 'msw-types.mts']);
+  console.log('    tsc: with msw installed, sandbox.mswHandlers() is msw\'s HttpHandler[] and goes to setupServer()');
+
+  section('consumer project WITH @opentelemetry/api: ./otel from ESM and CJS, types (nodenext)');
+  const otelApi = JSON.parse(readFileSync(join(root, 'node_modules', '@opentelemetry', 'api', 'package.json'), 'utf8')).version;
+  sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `@opentelemetry/api@${otelApi}`], { cwd: consumer });
+  show(sh(process.execPath, ['otel.mjs'], { cwd: consumer }));
+  show(sh(process.execPath, ['otel.cjs'], { cwd: consumer }));
+  writeFileSync(
+    join(consumer, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['types-otel.mts', 'types-otel.cts'] }),
+  );
+  sh(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer]);
+  console.log(`    tsc (module nodenext) with @opentelemetry/api ${otelApi}: types-otel.mts and types-otel.cts type-check`);
 
   // Node before 20.19 cannot require() ESM: the CJS build must not need to (ky and p-retry are
   // inlined). Without msw: msw 2.15's own CJS build requires an ESM-only package, so msw needs
@@ -131,6 +153,7 @@ try {
   console.log(`    ${version}`);
   show(sh('npx', [...old, 'cjs.cjs'], { cwd: consumer }));
   show(sh('npx', [...old, 'esm.mjs'], { cwd: consumer }));
+  show(sh('npx', [...old, 'otel.cjs'], { cwd: consumer }));
 
   console.log(`\ncheck:package: all good (${((Date.now() - started) / 1000).toFixed(1)}s)`);
 } catch (error) {
@@ -138,6 +161,13 @@ try {
   process.exitCode = 1;
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** Type-check `files` as a strict consumer would, our declarations included (skipLibCheck false). */
+function typeCheck(consumer, files) {
+  const compilerOptions = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] };
+  writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
+  sh(process.execPath, [tsc, '-p', consumer]);
 }
 
 /** Start the installed bin on a free port, read the key and URL it prints, call the API, stop it. */

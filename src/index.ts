@@ -1,6 +1,8 @@
 export { PartnerClient } from './client.js';
 export type { ClientOptions, Clock, Environment, RateLimitOptions } from './core/config.js';
 export type { Logger } from './core/logger.js';
+export type { LogLevel } from './core/console-logger.js';
+export type { CallObserver, CallStart, Telemetry, WaitReason } from './core/instrumentation.js';
 export type { RequestOptions } from './core/request.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { Page, PagePromise } from './core/pagination.js';

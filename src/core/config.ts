@@ -1,3 +1,4 @@
+import { loggerForLevel, type LogLevel } from './console-logger.js';
 import { ConfigurationError } from './errors.js';
 import type { Logger } from './logger.js';
 import { isSharedBudget, kindOf, type SharedBudget } from './rate-limit/shared.js';
@@ -58,8 +59,13 @@ export interface ClientOptions {
    * called as `fetch(url, init)` with a string URL, a plain headers object and a string body.
    */
   fetch?: typeof fetch;
-  /** Receives debug, info, warn and error events; never the key. */
+  /** Receives debug, info, warn and error events; never the key. Takes precedence over `logLevel`. */
   logger?: Logger;
+  /**
+   * Without a `logger`: print the SDK's events from this level up to stderr as readable lines
+   * (requests, retries, waits, the rate budget). @default process.env.PARTNER_SDK_LOG, else 'off'
+   */
+  logLevel?: LogLevel;
   /** Rate-budget settings; `false` turns the client-side limiter off. */
   rateLimit?: RateLimitOptions | false;
   /**
@@ -111,7 +117,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     maxRetries: retriesOf(options.maxRetries),
     maxRetryAfter: positiveNumber('rateLimit.maxRetryAfter', options.rateLimit ? options.rateLimit.maxRetryAfter : undefined, 60_000),
     fetch: options.fetch,
-    logger: options.logger ?? {},
+    logger: options.logger ?? loggerForLevel(options.logLevel, env.PARTNER_SDK_LOG),
     rateLimit: rateLimitOf(options.rateLimit),
     prefetchPages: options.prefetchPages ?? false,
     clock: options.clock ?? realClock,

@@ -13,6 +13,8 @@ export interface RequestOptions {
 
 /** One endpoint call, as a resource method describes it. */
 export interface RequestSpec<S extends z.ZodMiniType> {
+  /** The SDK method as a partner calls it, e.g. `locations.get`, `reservations.list`; reported to telemetry. */
+  operation: string;
   method: 'GET' | 'POST' | 'PATCH' | 'PUT';
   /** Route under /partner/v1 with `{param}` placeholders, e.g. `/locations/{partner_location_id}`. */
   route: string;

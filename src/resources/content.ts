@@ -15,6 +15,6 @@ export class Content extends Resource {
    * ```
    */
   list(partnerLocationId: string, query?: ListQuery, options?: RequestOptions): PagePromise<Video> {
-    return this.paginate('/locations/{partner_location_id}/content', { partner_location_id: partnerLocationId }, video, listQuery, query, options);
+    return this.paginate('content.list', '/locations/{partner_location_id}/content', { partner_location_id: partnerLocationId }, video, listQuery, query, options);
   }
 }

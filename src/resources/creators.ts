@@ -17,7 +17,7 @@ export class Creators extends Resource {
    * ```
    */
   list(partnerLocationId: string, query?: ListQuery, options?: RequestOptions): PagePromise<Creator> {
-    return this.paginate('/locations/{partner_location_id}/creators', { partner_location_id: partnerLocationId }, creator, listQuery, query, options);
+    return this.paginate('creators.list', '/locations/{partner_location_id}/creators', { partner_location_id: partnerLocationId }, creator, listQuery, query, options);
   }
 
   /**
@@ -31,6 +31,7 @@ export class Creators extends Resource {
    */
   getSamples(partnerLocationId: string, options?: RequestOptions): APIPromise<SampleBatch> {
     return this.request(options, () => ({
+      operation: 'creators.getSamples',
       method: 'GET',
       route: '/locations/{partner_location_id}/creator-samples',
       params: { partner_location_id: partnerLocationId },
@@ -53,6 +54,7 @@ export class Creators extends Resource {
    */
   decideSamples(partnerLocationId: string, batchId: string, decision: SampleDecision, options?: RequestOptions): APIPromise<SampleBatch> {
     return this.request(options, () => ({
+      operation: 'creators.decideSamples',
       method: 'POST',
       route: '/locations/{partner_location_id}/creator-samples/{batch_id}/decision',
       params: { partner_location_id: partnerLocationId, batch_id: batchId },

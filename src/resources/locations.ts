@@ -33,6 +33,7 @@ export class Locations extends Resource {
    */
   enroll(body: EnrollLocationBody, options?: RequestOptions): APIPromise<Location> {
     return this.request(options, () => ({
+      operation: 'locations.enroll',
       method: 'POST',
       route: '/locations',
       body: parseInput(enrollLocationBody, body),
@@ -51,7 +52,7 @@ export class Locations extends Resource {
    * ```
    */
   get(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.#call('GET', ONE, partnerLocationId, options);
+    return this.#call('locations.get', 'GET', ONE, partnerLocationId, options);
   }
 
   /**
@@ -65,6 +66,7 @@ export class Locations extends Resource {
    */
   update(partnerLocationId: string, patch: UpdateLocationBody, options?: RequestOptions): APIPromise<Location> {
     return this.request(options, () => ({
+      operation: 'locations.update',
       method: 'PATCH',
       route: ONE,
       params: { partner_location_id: partnerLocationId },
@@ -83,7 +85,7 @@ export class Locations extends Resource {
    * ```
    */
   pause(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.#call('POST', `${ONE}/pause`, partnerLocationId, options);
+    return this.#call('locations.pause', 'POST', `${ONE}/pause`, partnerLocationId, options);
   }
 
   /**
@@ -95,7 +97,7 @@ export class Locations extends Resource {
    * ```
    */
   resume(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.#call('POST', `${ONE}/resume`, partnerLocationId, options);
+    return this.#call('locations.resume', 'POST', `${ONE}/resume`, partnerLocationId, options);
   }
 
   /**
@@ -107,7 +109,7 @@ export class Locations extends Resource {
    * ```
    */
   terminate(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.#call('POST', `${ONE}/terminate`, partnerLocationId, options);
+    return this.#call('locations.terminate', 'POST', `${ONE}/terminate`, partnerLocationId, options);
   }
 
   /**
@@ -122,6 +124,7 @@ export class Locations extends Resource {
    */
   createDashboardToken(partnerLocationId: string, options?: RequestOptions): APIPromise<DashboardToken> {
     return this.request(options, () => ({
+      operation: 'locations.createDashboardToken',
       method: 'POST',
       route: `${ONE}/dashboard-token`,
       params: { partner_location_id: partnerLocationId },
@@ -130,8 +133,9 @@ export class Locations extends Resource {
     }));
   }
 
-  #call(method: 'GET' | 'POST', route: string, partnerLocationId: string, options: RequestOptions | undefined): APIPromise<Location> {
+  #call(operation: string, method: 'GET' | 'POST', route: string, partnerLocationId: string, options: RequestOptions | undefined): APIPromise<Location> {
     return this.request(options, () => ({
+      operation,
       method,
       route,
       params: { partner_location_id: partnerLocationId },

@@ -17,6 +17,7 @@ export class Pricing extends Resource {
    */
   quote(query: QuoteQuery, options?: RequestOptions): APIPromise<Quote> {
     return this.request(options, () => ({
+      operation: 'pricing.quote',
       method: 'GET',
       route: '/pricing/quote',
       query: parseInput(quoteQuery, query),

@@ -17,7 +17,7 @@ export class Reports extends Resource {
    * ```
    */
   summary(options?: RequestOptions): APIPromise<Summary> {
-    return this.request(options, () => ({ method: 'GET', route: '/summary', response: summary, retry: 'safe' }));
+    return this.request(options, () => ({ operation: 'reports.summary', method: 'GET', route: '/summary', response: summary, retry: 'safe' }));
   }
 
   /**
@@ -31,6 +31,6 @@ export class Reports extends Resource {
    * ```
    */
   billingMonthly(month: string, query?: ListQuery, options?: RequestOptions): PagePromise<BillingRow> {
-    return this.paginate('/billing/monthly', {}, billingRow, billingQuery, { ...query, month }, options);
+    return this.paginate('reports.billingMonthly', '/billing/monthly', {}, billingRow, billingQuery, { ...query, month }, options);
   }
 }

@@ -29,7 +29,7 @@ export class Reservations extends Resource {
    * ```
    */
   list(query?: ReservationsQuery, options?: RequestOptions): PagePromise<Reservation> {
-    return this.paginate('/reservations', {}, reservation, reservationsQuery, query, options, (q) => ({
+    return this.paginate('reservations.list', '/reservations', {}, reservation, reservationsQuery, query, options, (q) => ({
       ...q,
       status: Array.isArray(q.status) ? q.status.join(',') : q.status,
     }));
@@ -46,6 +46,7 @@ export class Reservations extends Resource {
    */
   listForLocation(partnerLocationId: string, query?: LocationReservationsQuery, options?: RequestOptions): PagePromise<Reservation> {
     return this.paginate(
+      'reservations.listForLocation',
       '/locations/{partner_location_id}/reservations',
       { partner_location_id: partnerLocationId },
       reservation,
@@ -65,6 +66,7 @@ export class Reservations extends Resource {
    */
   acknowledge(reservationId: string, kind: AcknowledgedKind, options?: RequestOptions): APIPromise<Reservation> {
     return this.request(options, () => ({
+      operation: 'reservations.acknowledge',
       method: 'POST',
       route: '/reservations/{reservation_id}/acknowledge',
       params: { reservation_id: reservationId },

@@ -31,6 +31,7 @@ export abstract class Resource {
    * (if any) is where the walk starts, so a saved `nextCursor` resumes it.
    */
   protected paginate<Item extends z.ZodMiniType, Q extends { cursor?: string | undefined }>(
+    operation: string,
     route: string,
     params: Record<string, string>,
     item: Item,
@@ -45,7 +46,7 @@ export abstract class Resource {
       (cursor) =>
         this.request(options, () => {
           const checked = parseInput(querySchema, query ?? {});
-          return { method: 'GET', route, params, query: { ...toWire(checked), cursor }, response: page, retry: 'safe' };
+          return { operation, method: 'GET', route, params, query: { ...toWire(checked), cursor }, response: page, retry: 'safe' };
         }) as APIPromise<PageData<z.infer<Item>>>,
       { cursor: startCursor, prefetch: this.#context.prefetchPages },
     );

@@ -15,7 +15,7 @@ export class SettingsResource extends Resource {
    * ```
    */
   get(options?: RequestOptions): APIPromise<Settings> {
-    return this.request(options, () => ({ method: 'GET', route: '/settings', response: settings, retry: 'safe' }));
+    return this.request(options, () => ({ operation: 'settings.get', method: 'GET', route: '/settings', response: settings, retry: 'safe' }));
   }
 
   /**
@@ -28,6 +28,7 @@ export class SettingsResource extends Resource {
    */
   update(body: UpdateSettingsBody, options?: RequestOptions): APIPromise<Settings> {
     return this.request(options, () => ({
+      operation: 'settings.update',
       method: 'PUT',
       route: '/settings',
       body: parseInput(updateSettingsBody, body),

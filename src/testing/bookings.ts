@@ -1,22 +1,31 @@
+import { CHANGED_ACK, CHANGED_STATUS } from './change-log.js';
 import type { AcknowledgedKind, Booking, BookingStatus, MonthCounts, Store } from './model.js';
 import type { World } from './world.js';
 
-/** Change a booking's status, keeping the store's counts in step. */
-export function setStatus(booking: Booking, status: BookingStatus): void {
+/** Change a booking's status, keeping the store's counts and the change log in step. */
+export function setStatus(world: World, booking: Booking, status: BookingStatus): void {
+  if (booking.status === status) return;
   const counts = booking.store.counts;
   counts[booking.status]--;
   counts[status]++;
   booking.status = status;
+  booking.store.account.changes.updated(booking, CHANGED_STATUS, world.clock.nowMs());
 }
 
-/** Record the merchant saw a booking; repeatable, the latest kind stands. */
-export function acknowledge(booking: Booking, kind: AcknowledgedKind): void {
+/** Record the merchant saw a booking; repeatable, the latest kind stands (a repeat of the same kind changes nothing). */
+export function acknowledge(world: World, booking: Booking, kind: AcknowledgedKind): void {
+  if (booking.acknowledgedKind === kind) return;
   if (booking.acknowledgedKind === null) booking.store.unacknowledged--;
   booking.acknowledgedKind = kind;
+  booking.store.account.changes.updated(booking, CHANGED_ACK, world.clock.nowMs());
 }
 
 /** A new pending booking from a creator the operator invited (spec §1 rule 2). */
-export function addBooking(world: World, store: Store, createdAt: number, fields: Partial<Pick<Booking, 'status' | 'visitAt'>> = {}): Booking {
+/**
+ * A new booking. `logAt` is when the change log says it appeared (default `createdAt`): populate
+ * backdates `created_at` but logs the booking at the simulated time it was made.
+ */
+export function addBooking(world: World, store: Store, createdAt: number, fields: Partial<Pick<Booking, 'status' | 'visitAt'>> = {}, logAt?: number): Booking {
   const booking: Booking = {
     seq: 0,
     id: '',
@@ -36,6 +45,7 @@ export function addBooking(world: World, store: Store, createdAt: number, fields
   store.account.bookings.set(booking.id, booking);
   store.counts[booking.status]++;
   store.unacknowledged++;
+  store.account.changes.created(booking, logAt ?? createdAt);
   return booking;
 }
 
@@ -58,20 +68,15 @@ export function acceptCreator(world: World, booking: Booking, at: number): void 
   store.creators.push({ seq: world.nextSeq(), creator: booking.creator, acceptedAt: at });
 }
 
-/** A creator's video, posted after a completed visit. */
-export function publishVideo(world: World, booking: Booking, at: number): void {
+/** A creator's video, posted at `at` after a completed visit (logged at `logAt`, default `at`). */
+export function publishVideo(world: World, booking: Booking, at: number, logAt = at): void {
   const platform = booking.store.rng.pick(booking.creator.platforms);
   const seq = world.nextSeq();
   const id = world.newId('vid', seq);
-  booking.store.videos.push({
-    seq,
-    id,
-    reservationId: booking.id,
-    url: videoUrl(platform, booking.creator.handle, id),
-    platform,
-    postedAt: at,
-  });
+  const video = { seq, id, booking, url: videoUrl(platform, booking.creator.handle, id), platform, postedAt: at };
+  booking.store.videos.push(video);
   countInMonth(booking.store, at, 'videos');
+  booking.store.account.changes.published(video, logAt);
 }
 
 function videoUrl(platform: string, handle: string, id: string): string {

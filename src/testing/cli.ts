@@ -9,9 +9,10 @@
  * milliseconds, so bookings keep arriving while you watch. Never loads msw.
  */
 import { parseArgs } from 'node:util';
+import { DIALECT_NAMES, type DialectName } from './dialects.js';
 import { createEmulator } from './emulator.js';
 
-const USAGE = 'Usage: crp-sandbox [--port 4010] [--seed 1] [--host 127.0.0.1] [--advance-every-ms N] [--advance-minutes 60]';
+const USAGE = 'Usage: crp-sandbox [--port 4010] [--seed 1] [--host 127.0.0.1] [--advance-every-ms N] [--advance-minutes 60] [--dialect contract]';
 
 function number(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
         host: { type: 'string' },
         'advance-every-ms': { type: 'string' },
         'advance-minutes': { type: 'string' },
+        dialect: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -44,7 +46,12 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const { emulator: sandbox } = createEmulator({ seed: number('seed', values.seed, 1) });
+  const dialect = values.dialect ?? 'contract';
+  if (!(DIALECT_NAMES as readonly string[]).includes(dialect)) {
+    console.error(`crp-sandbox: --dialect must be one of ${DIALECT_NAMES.join(', ')}, got ${JSON.stringify(dialect)}\n${USAGE}`);
+    process.exit(2);
+  }
+  const { emulator: sandbox } = createEmulator({ seed: number('seed', values.seed, 1), dialect: dialect as DialectName });
   const key = sandbox.issueKey();
   const server = await sandbox.listen(number('port', values.port, 4010), values.host ?? '127.0.0.1');
   const every = number('advance-every-ms', values['advance-every-ms'], 0);

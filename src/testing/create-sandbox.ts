@@ -1,6 +1,6 @@
 import { createEmulator, type Emulator } from './emulator.js';
 import { mswHandlers } from './msw.js';
-import type { HttpHandler } from 'msw';
+import type { MswHandler } from './msw-handler.js';
 import type { SandboxOptions } from './options.js';
 
 /** The sandbox emulator of the Partner API, with every transport. */
@@ -10,7 +10,7 @@ export interface Sandbox extends Emulator {
    * `setupServer(...sandbox.mswHandlers())`. Callers appear to come from `callerAddress`.
    * @default baseUrl 'https://sandbox.crp.test'
    */
-  mswHandlers(baseUrl?: string): HttpHandler[];
+  mswHandlers(baseUrl?: string): MswHandler[];
 }
 
 /**

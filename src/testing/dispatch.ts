@@ -1,3 +1,4 @@
+import type { Dialect } from './dialects.js';
 import { malformedResponse, statusFaultResponse } from './fault-response.js';
 import type { ActiveFault, Faults } from './faults.js';
 import { sleep, type Outcome } from './outcome.js';
@@ -5,6 +6,9 @@ import type { RequestLog } from './request-log.js';
 import type { Route } from './router.js';
 import { serve, supportRef } from './service.js';
 import type { World } from './world.js';
+
+/** The paged reads, which the slow-pages dialect slows down. */
+const LIST_PATH = /^\/partner\/v1\/(?:reservations|billing\/monthly|locations\/[^/]+\/(?:reservations|content|creators))\/?$/;
 
 export interface DispatchContext {
   remoteAddress: string;
@@ -20,8 +24,9 @@ export interface Dispatcher {
  * The one handler behind every transport: gives the request an id, applies a matching fault
  * (before the service, or after it took effect), runs the service, and logs what the caller got.
  */
-export function createDispatcher(deps: { world: () => World; routes: readonly Route[]; faults: Faults; log: RequestLog; clock: () => number }): Dispatcher {
+export function createDispatcher(deps: { world: () => World; routes: readonly Route[]; faults: Faults; log: RequestLog; clock: () => number; dialect: Dialect }): Dispatcher {
   let counter = 0;
+  let unfaulted = 0;
   return async (request, context) => {
     const world = deps.world();
     const requestId = `req_${(++counter).toString(36).padStart(6, '0')}${supportRef(`${world.options.seed}/${counter}`).slice(0, 6).toLowerCase()}`;
@@ -32,6 +37,18 @@ export function createDispatcher(deps: { world: () => World; routes: readonly Ro
     let serviceStatus: number | undefined;
 
     let outcome = fault && fault.when === 'before' ? await faultOutcome(fault, undefined, requestId, context.signal) : undefined;
+    let dialectFault: string | undefined;
+    if (!outcome && !fault) {
+      const every = deps.dialect.unavailableEvery;
+      if (every > 0 && ++unfaulted % every === 0) {
+        dialectFault = 'dialect unavailable';
+        outcome = { type: 'response', response: statusFaultResponse({ status: 503, headers: { 'Retry-After': '1' } }, supportRef(requestId)) };
+        outcome.response.headers.set('x-request-id', requestId);
+      } else if (deps.dialect.pageDelayMs > 0 && method === 'GET' && LIST_PATH.test(path)) {
+        dialectFault = 'dialect slow page';
+        if (!(await sleep(deps.dialect.pageDelayMs, context.signal))) outcome = { type: 'aborted' };
+      }
+    }
     if (!outcome) {
       const response = await serve(world, deps.routes, request, requestId, context.remoteAddress);
       serviceStatus = response.status;
@@ -44,7 +61,7 @@ export function createDispatcher(deps: { world: () => World; routes: readonly Ro
       requestId,
       at,
       ...(serviceStatus === undefined ? {} : { serviceStatus }),
-      ...(fault ? { fault: faultName(fault) } : {}),
+      ...(fault ? { fault: faultName(fault) } : dialectFault ? { fault: dialectFault } : {}),
     });
     return outcome;
   };

@@ -1,4 +1,5 @@
 import type { Duration } from './clock.js';
+import { createControl, isControlPath } from './control.js';
 import { createDispatcher } from './dispatch.js';
 import { Faults } from './faults.js';
 import { createInspector, type Inspector } from './inspect.js';
@@ -61,7 +62,12 @@ export function createEmulator(options: SandboxOptions = {}): { emulator: Emulat
   let world = new World(resolved);
   const faults = new Faults(resolved.seed);
   const log = new RequestLog(resolved.requestLogSize);
-  const dispatch = createDispatcher({ world: () => world, routes, faults, log, clock: resolved.rateLimitClock });
+  const rateClock = resolved.rateLimitClock === 'simulated' ? () => world.clock.nowMs() : resolved.rateLimitClock;
+  const service = createDispatcher({ world: () => world, routes, faults, log, clock: rateClock, dialect: resolved.dialect });
+  const control = createControl({ world: () => world, adminToken: resolved.adminToken });
+  // The control API shares the port and every transport, but never the service's faults, limits or log.
+  const dispatch: Dispatcher = async (request, context) =>
+    isControlPath(new URL(request.url).pathname) ? { type: 'response', response: await control(request) } : service(request, context);
 
   const accountOf = (key: string) => {
     const found = world.keys.find(key);
@@ -83,7 +89,7 @@ export function createEmulator(options: SandboxOptions = {}): { emulator: Emulat
     issueKey: (opts = {}) => {
       const account = opts.account === undefined ? undefined : accountOf(opts.account);
       // Validate before creating an account, so a refused key leaves nothing behind.
-      return world.keys.issue(account ?? (() => world.newAccount()), opts.allowIps, opts.rateLimit ?? resolved.rateLimit, resolved.rateLimitClock);
+      return world.keys.issue(account ?? (() => world.newAccount()), opts.allowIps, opts.rateLimit ?? resolved.rateLimit, resolved.dialect, rateClock);
     },
     handle: async (request, opts = {}) => {
       const outcome = await dispatch(request, { remoteAddress: opts.remoteAddress ?? resolved.callerAddress, signal: request.signal });

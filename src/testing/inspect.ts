@@ -1,3 +1,4 @@
+import type { SandboxChange } from './change-log.js';
 import type { Account } from './model.js';
 import { batchRecord, bookingRecord, creatorRecord, storeDetailRecord, videoRecord } from './records.js';
 import type { World } from './world.js';
@@ -15,6 +16,14 @@ export interface Inspector {
   creators(key: string, partnerLocationId: string): Array<ReturnType<typeof creatorRecord>>;
   /** Every sample batch a store has had, oldest first (a duplicated new_batch shows as two more). */
   sampleBatches(key: string, partnerLocationId: string): Array<ReturnType<typeof batchRecord>>;
+  /**
+   * The ground-truth change log of the key's account, in `seq` order: every booking created (any
+   * status), every status and acknowledged_kind change, every published video, with its simulated
+   * time. `after` skips changes up to that `seq`; `limit` caps how many are returned (default: all).
+   * @example
+   * const changes = sandbox.inspect.changes(key, { after: lastSeq });
+   */
+  changes(key: string, options?: { after?: number; limit?: number }): SandboxChange[];
   /** Events waiting on the simulated timeline. */
   pendingEvents(): number;
 }
@@ -37,6 +46,7 @@ export function createInspector(world: () => World): Inspector {
     videos: (key, id) => (storeOf(key, id)?.videos ?? []).map(videoRecord),
     creators: (key, id) => (storeOf(key, id)?.creators ?? []).map(creatorRecord),
     sampleBatches: (key, id) => (storeOf(key, id)?.batches ?? []).map(batchRecord),
+    changes: (key, options = {}) => account(key).changes.read(options.after ?? 0, options.limit),
     pendingEvents: () => world().clock.pendingEvents,
   };
 }

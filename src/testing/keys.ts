@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { parseAllowList, type AllowList } from './ip-allow-list.js';
 import type { Account } from './model.js';
 import type { Rng } from './random.js';
-import { FixedWindow, type RateLimit } from './rate-limiter.js';
+import type { Dialect } from './dialects.js';
+import { KeyLimits, type RateLimit } from './rate-limiter.js';
 
 /** What `sandbox.issueKey()` accepts. */
 export interface IssueKeyOptions {
@@ -17,7 +18,7 @@ export interface IssueKeyOptions {
 export interface KeyRecord {
   account: Account;
   allowList: AllowList | null;
-  window: FixedWindow;
+  limits: KeyLimits;
 }
 
 /** Sandbox keys. Only a SHA-256 hash of each key is kept (spec §5 rule 3). */
@@ -27,14 +28,14 @@ export class KeyRing {
   constructor(private readonly rng: Rng) {}
 
   /** A new key; `account` may be a factory, called only once the options are known to be valid. */
-  issue(account: Account | (() => Account), allowIps: readonly string[] | undefined, rateLimit: RateLimit, clock: () => number): string {
+  issue(account: Account | (() => Account), allowIps: readonly string[] | undefined, rateLimit: RateLimit, dialect: Dialect, clock: () => number): string {
     const allowList = allowIps ? parseAllowList(allowIps) : null;
     if (!Number.isInteger(rateLimit.limit) || rateLimit.limit < 1 || !(rateLimit.windowMs > 0)) {
       throw new RangeError('rateLimit needs a whole limit of 1 or more and a windowMs above 0');
     }
     const key = `crp_test_${this.rng.token(32)}`;
     const owner = typeof account === 'function' ? account() : account;
-    this.#byHash.set(hashKey(key), { account: owner, allowList, window: new FixedWindow(rateLimit, clock) });
+    this.#byHash.set(hashKey(key), { account: owner, allowList, limits: new KeyLimits(rateLimit, dialect, clock) });
     return key;
   }
 

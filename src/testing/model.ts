@@ -1,5 +1,6 @@
 /** The emulator's in-memory state: accounts, stores, bookings, videos, creators, sample batches. */
 import type { AddressInput, ContactInput, PlanInput, RulesInput, WeeklyHours } from '../schemas/index.js';
+import type { ChangeLog } from './change-log.js';
 import type { Rng } from './random.js';
 
 export type StoreStatus = 'active' | 'paused' | 'terminated';
@@ -32,6 +33,8 @@ export interface Account {
   bookingList: Booking[];
   surchargePerVideoCents: number;
   currency: string;
+  /** Every booking and video change of the account, with its simulated time. */
+  changes: ChangeLog;
 }
 
 export interface Store {
@@ -82,7 +85,8 @@ export interface Booking {
 export interface Video {
   seq: number;
   id: string;
-  reservationId: string;
+  /** The completed visit the video came from. */
+  booking: Booking;
   url: string;
   platform: string;
   postedAt: number;

@@ -1,6 +1,6 @@
 /** The only file that uses msw (the crp-sandbox command and `listen()` never load it). */
 import { createRequire } from 'node:module';
-import type { HttpHandler } from 'msw';
+import type { MswHandler } from './msw-handler.js';
 import type { InProcessDispatch } from './emulator.js';
 import { untilAborted } from './outcome.js';
 
@@ -30,7 +30,7 @@ function loadMsw(): Msw {
  * `setupServer(...)`. A reset becomes a network error (`Response.error()`); a hang waits until
  * the request's signal aborts.
  */
-export function mswHandlers(dispatch: InProcessDispatch, baseUrl = DEFAULT_MSW_BASE_URL): HttpHandler[] {
+export function mswHandlers(dispatch: InProcessDispatch, baseUrl = DEFAULT_MSW_BASE_URL): MswHandler[] {
   const base = baseUrl.replace(/\/+$/, '');
   return [
     loadMsw().http.all(`${base}/*`, async ({ request }) => {

@@ -1,3 +1,4 @@
+import { dialectNamed, type Dialect, type DialectName } from './dialects.js';
 import type { RateLimit } from './rate-limiter.js';
 
 /** The store as `sampleReview` sees it. */
@@ -50,16 +51,33 @@ export interface SandboxOptions {
    */
   sampleReview?: (store: SampleReviewStore) => boolean;
   /**
-   * The REAL clock of rate-limit windows and of the request log, in epoch milliseconds. Clients
-   * wait on real timers, so this is not the simulated clock; inject one to test windows without sleeping.
+   * The clock of rate-limit windows and of the request log, in epoch milliseconds. By default the
+   * REAL clock: clients wait on real timers for Retry-After, and a window on simulated time would
+   * never reopen for a client that waits unless something advances the clock. `'simulated'` puts
+   * the windows on the sandbox clock (advance it to reopen them); a function injects any clock,
+   * to test windows without sleeping.
    * @default Date.now
    */
-  rateLimitClock?: () => number;
+  rateLimitClock?: (() => number) | 'simulated';
+  /**
+   * How the sandbox speaks: `'contract'` (the contract's headers), `'draft10'` (structured
+   * `RateLimit` / `RateLimit-Policy` fields), `'epoch-reset'` (reset as a Unix time, Retry-After as
+   * an HTTP-date), `'two-policies'` (a per-second window beside the key's own), `'burst'` (429 with Retry-After while the window still has
+   * budget), `'unavailable'` (every 3rd request 503 with Retry-After), `'slow-pages'`. See docs/sandbox.md.
+   * @default 'contract'
+   */
+  dialect?: DialectName;
   /**
    * How many requests `sandbox.requests` keeps (oldest dropped first).
    * @default 100_000
    */
   requestLogSize?: number;
+  /**
+   * When set, every call to the control API (`/_sandbox/…`) must carry it in the header
+   * `X-Sandbox-Admin-Token`. Needed to serve on an address other than loopback.
+   * @default undefined (the control API is open to whoever can reach the port)
+   */
+  adminToken?: string;
 }
 
 export interface ResolvedOptions {
@@ -70,8 +88,10 @@ export interface ResolvedOptions {
   callerAddress: string;
   dashboardToken: boolean;
   sampleReview: (store: SampleReviewStore) => boolean;
-  rateLimitClock: () => number;
+  rateLimitClock: (() => number) | 'simulated';
+  dialect: Dialect;
   requestLogSize: number;
+  adminToken: string | undefined;
 }
 
 export const DEFAULT_START = '2026-12-01T09:00:00Z';
@@ -90,6 +110,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     dashboardToken: options.features?.dashboardToken ?? false,
     sampleReview: options.sampleReview ?? ((store) => store.plan !== null),
     rateLimitClock: options.rateLimitClock ?? Date.now,
+    dialect: dialectNamed(options.dialect ?? 'contract'),
     requestLogSize: options.requestLogSize ?? 100_000,
+    adminToken: options.adminToken,
   };
 }

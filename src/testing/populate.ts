@@ -57,14 +57,14 @@ export function populate(world: World, account: Account, options: PopulateOption
       const past = status === 'completed' || status === 'no_show' || status === 'cancelled';
       const visitAt = status === 'pending' || status === 'rejected' ? null : pickVisitTime(store, rng, now, past ? -28 : 2, past ? -1 : 10);
       const createdAt = (visitAt ?? now) - rng.int(2 * 24, 10 * 24) * HOUR;
-      const booking = addBooking(world, store, Math.min(createdAt, now), { status, visitAt });
+      const booking = addBooking(world, store, Math.min(createdAt, now), { status, visitAt }, now);
       reservations++;
       if (visitAt !== null && status !== 'cancelled') acceptCreator(world, booking, booking.createdAt + HOUR);
       if (status === 'no_show' && visitAt !== null) countInMonth(store, visitAt, 'noShows');
       if (status === 'completed' && visitAt !== null) {
         countInMonth(store, visitAt, 'completed');
         const postAt = visitAt + DAY + rng.next() * 4 * DAY;
-        if (postAt <= now) publishVideo(world, booking, postAt);
+        if (postAt <= now) publishVideo(world, booking, postAt, now);
         else world.clock.schedule(postAt, () => publishVideo(world, booking, postAt));
       }
       resumeBooking(world, booking);

@@ -52,7 +52,7 @@ export function bookingRecord(b: Booking) {
 }
 
 export function videoRecord(v: Video) {
-  return { video_id: v.id, reservation_id: v.reservationId, url: v.url, platform: v.platform, posted_at: formatUtc(v.postedAt) };
+  return { video_id: v.id, reservation_id: v.booking.id, url: v.url, platform: v.platform, posted_at: formatUtc(v.postedAt) };
 }
 
 export function creatorRecord(c: AcceptedCreator) {

@@ -16,12 +16,11 @@ export async function serve(world: World, routes: readonly Route[], request: Req
     if (key.allowList && !key.allowList.allows(remoteAddress)) {
       throw new ApiError('forbidden_ip', `Calls from ${remoteAddress} are not allowed for this key. Call from an address on the key's allow-list, or ask for the address to be added.`);
     }
-    const rate = key.window.take();
+    const rate = key.limits.take();
     headers = { ...headers, ...rate.headers };
     if (!rate.allowed) {
-      throw new ApiError('rate_limited', `This key has used its ${key.window.policy.limit} requests for the current window. Wait ${rate.retryAfterSeconds} s (Retry-After), then retry.`, undefined, {
-        'Retry-After': String(rate.retryAfterSeconds),
-      });
+      const why = rate.burst ? 'This key sent too many requests in a short burst' : `This key has used its ${key.limits.policy.limit} requests for the current window`;
+      throw new ApiError('rate_limited', `${why}. Wait ${rate.retryAfterSeconds} s (Retry-After), then retry.`, undefined, { 'Retry-After': rate.retryAfter ?? '1' });
     }
     const url = new URL(request.url);
     const method = request.method.toUpperCase();

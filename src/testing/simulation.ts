@@ -54,7 +54,7 @@ function decide(world: World, booking: Booking): void {
   const now = world.clock.nowMs();
   const visitAt = store.rng.chance(RATES.rejected) ? null : pickVisitTime(store, store.rng, now, 2, 10);
   if (visitAt === null) {
-    setStatus(booking, 'rejected');
+    setStatus(world, booking, 'rejected');
     return;
   }
   confirm(world, booking, visitAt, now);
@@ -64,11 +64,11 @@ function decide(world: World, booking: Booking): void {
 export function confirm(world: World, booking: Booking, visitAt: number, now: number): void {
   const rng = booking.store.rng;
   booking.visitAt = visitAt;
-  setStatus(booking, 'confirmed');
+  setStatus(world, booking, 'confirmed');
   acceptCreator(world, booking, now);
   if (rng.chance(RATES.cancelled)) {
     world.clock.schedule(now + rng.next() * (visitAt - now), () => {
-      if (booking.status === 'confirmed') setStatus(booking, 'cancelled');
+      if (booking.status === 'confirmed') setStatus(world, booking, 'cancelled');
     });
   }
   world.clock.schedule(visitAt, () => visit(world, booking));
@@ -78,20 +78,20 @@ function visit(world: World, booking: Booking): void {
   if (booking.status !== 'confirmed' || booking.visitAt === null) return;
   const rng = booking.store.rng;
   if (rng.chance(RATES.completed)) {
-    setStatus(booking, 'completed');
+    setStatus(world, booking, 'completed');
     countInMonth(booking.store, booking.visitAt, 'completed');
     const postAt = booking.visitAt + DAY + rng.next() * 4 * DAY;
     world.clock.schedule(postAt, () => publishVideo(world, booking, postAt));
   } else {
-    setStatus(booking, 'no_show');
+    setStatus(world, booking, 'no_show');
     countInMonth(booking.store, booking.visitAt, 'noShows');
   }
 }
 
 /** A terminated store's open bookings are cancelled; its history stays. */
-export function cancelOpenBookings(store: Store): void {
+export function cancelOpenBookings(world: World, store: Store): void {
   for (const b of store.bookings) {
-    if (b.status === 'pending' || b.status === 'confirmed') setStatus(b, 'cancelled');
+    if (b.status === 'pending' || b.status === 'confirmed') setStatus(world, b, 'cancelled');
   }
 }
 

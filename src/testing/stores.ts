@@ -93,7 +93,7 @@ export function changeStatus(world: World, store: Store, action: Lifecycle): voi
   if (store.status === to) return;
   store.status = to;
   store.updatedAt = world.clock.nowMs();
-  if (to === 'terminated') cancelOpenBookings(store);
+  if (to === 'terminated') cancelOpenBookings(world, store);
   startArrivals(world, store);
 }
 

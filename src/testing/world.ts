@@ -1,4 +1,5 @@
 import { SimulatedClock } from './clock.js';
+import { ChangeLog, ChangeSequence } from './change-log.js';
 import { CreatorPool } from './creator-pool.js';
 import { KeyRing } from './keys.js';
 import type { Account } from './model.js';
@@ -13,6 +14,8 @@ export class World {
   readonly accounts: Account[] = [];
   /** One insertion sequence for every record: list cursors carry a position in it. */
   #seq = 0;
+  /** Change-log numbers, shared by every account so they order changes sandbox-wide. */
+  readonly #changeSequence = new ChangeSequence();
 
   constructor(readonly options: ResolvedOptions) {
     this.clock = new SimulatedClock(options.start);
@@ -39,6 +42,7 @@ export class World {
       bookingList: [],
       surchargePerVideoCents: 0,
       currency: 'USD',
+      changes: new ChangeLog(this.#changeSequence),
     };
     this.accounts.push(account);
     return account;

@@ -53,12 +53,12 @@ export const reservationRoutes: Route[] = [
   {
     method: 'POST',
     pattern: '/reservations/:id/acknowledge',
-    handler: async ({ account, params, query, request }) => {
+    handler: async ({ world, account, params, query, request }) => {
       noQuery(query);
       const booking = account.bookings.get(params.id ?? '');
       if (!booking) throw notFound(`Reservation ${JSON.stringify(params.id)}`);
       const body = validBody(acknowledgeBody, await readJson(request));
-      acknowledge(booking, body.acknowledged_kind);
+      acknowledge(world, booking, body.acknowledged_kind);
       return { status: 200, body: bookingRecord(booking) };
     },
   },
