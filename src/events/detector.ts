@@ -93,6 +93,7 @@ export class Detector {
     const firstSync = state.fullAt === null;
     yield* this.#rollMonth();
     let earliest = state.month;
+    const withCompletedVisits = new Set<string>();
     let cursor: string | null = null;
     let last: Page<Reservation> | undefined;
     for await (const page of this.#walk((c) => this.#c.client.reservations.list({ limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options))) {
@@ -102,6 +103,7 @@ export class Detector {
         // Videos follow visits, so none is older than the oldest booking.
         const month = item.created_at.slice(0, 7);
         if (firstSync && month < earliest && /^\d{4}-\d{2}$/.test(month)) earliest = month;
+        if (firstSync && item.status === 'completed') withCompletedVisits.add(item.partner_location_id);
         yield* this.#diff(item);
       }
     }
@@ -109,7 +111,9 @@ export class Detector {
     state.record(['t', cursor, last?.items.length ?? 0], tail.records);
     yield tail;
     const months = firstSync ? monthsFrom(earliest, state.month) : [previousMonth(state.month), state.month];
-    yield* this.#videos(months);
+    // On a first sync, also every store with a completed visit (videos follow completed visits):
+    // billing lists a store only for months it was enrolled in, and its history may be older.
+    yield* this.#videos(months, undefined, firstSync ? withCompletedVisits : undefined);
     const done: Found = { records: [] };
     state.record(['f', startedAt], done.records);
     yield done;
@@ -177,9 +181,9 @@ export class Detector {
   }
 
   /** Compare billing's per-store video counts for `months` with the state; read the content of stores that differ. */
-  async *#videos(months: string[], enough: () => boolean = () => false): AsyncGenerator<Found> {
+  async *#videos(months: string[], enough: () => boolean = () => false, alsoStores?: Set<string>): AsyncGenerator<Found> {
     const state = this.#c.state;
-    const stale = new Set<string>();
+    const stale = new Set<string>(alsoStores);
     for (const month of months) {
       const known = month === state.month ? 'cur' : month === previousMonth(state.month) ? 'prev' : undefined;
       const list = (c: string | undefined) => this.#c.client.reports.billingMonthly(month, { limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options);

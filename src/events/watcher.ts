@@ -138,9 +138,11 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
           this.stats.budgetWaitMs = budget.waitedMs;
           this.stats.tracked = { reservations: state.bookingCount, stores: state.stores.length };
         }
-        interval = found > 0 ? minInterval : Math.min(interval * 2, maxInterval);
+        // While changes flow the wait stays short; each poll that finds nothing doubles it.
+        if (found > 0) interval = minInterval;
         const untilFull = state.fullAt === null ? 0 : state.fullAt + maxLag - fullDuration - this.#clock.now();
         const wait = Math.max(0, Math.min(interval, untilFull));
+        if (found === 0) interval = Math.min(interval * 2, maxInterval);
         this.stats.intervalMs = wait;
         if (wait > 0) {
           try {

@@ -39,8 +39,7 @@ export function simulatedClock(sandbox: Sandbox): Clock & { sleeps: number[] } {
 }
 
 export async function startSimEnv(kind: TransportKind, options: Parameters<typeof createSandbox>[0] = {}): Promise<SimEnv> {
-  let sandbox: Sandbox | undefined;
-  sandbox = createSandbox({ seed: 11, rateLimitClock: () => (sandbox ? sandbox.clock.now().getTime() : 0), ...options });
+  const sandbox = createSandbox({ seed: 11, rateLimitClock: 'simulated', ...options });
   const key = sandbox.issueKey();
   const clock = simulatedClock(sandbox);
   const clients: PartnerClient[] = [];
