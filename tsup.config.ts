@@ -38,11 +38,11 @@ export default defineConfig({
   shims: true,
   // Keep `node:` specifiers: Deno and edge bundlers recognise built-ins by them.
   removeNodeProtocol: false,
-  // p-retry ships ESM only; inlining it keeps `require()` working on Node 20.0-20.18.
+  // ky and p-retry ship ESM only; inlining them keeps `require()` working on Node 20.0-20.18.
   // zod is inlined for start-up time: its package entry loads every locale (~70 ms of import),
   // while the parts our schemas use, tree-shaken, load in a few. The declarations still import
   // zod's types from the zod dependency.
-  noExternal: ['p-retry', 'is-network-error', /^zod/],
+  noExternal: ['ky', 'p-retry', 'is-network-error', /^zod/],
   external: ['ioredis', 'msw', 'bottleneck', '@opentelemetry/api'],
   esbuildPlugins: [mainEntryExternal],
 });

@@ -1,29 +1,26 @@
 /**
- * Bulk enrollment from a CSV file, a few stores at a time, with a progress bar and a final report
- * of what failed and why (row, store, error code, field, message), also written as a CSV.
+ * Bulk enrollment from a CSV file with `client.locations.enrollMany()`, and a report of each row
+ * that did not enroll (line, store, code, field, message), also written as a CSV.
  *
  *   PARTNER_API_KEY=crp_test_… PARTNER_API_BASE_URL=http://127.0.0.1:4010 \
  *     npx tsx examples/bulk-enroll.ts [examples/data/stores.csv] [failures.csv]
  *
- * Columns: partner_location_id,name,line1,city,state,postal_code,country,preferred_language
- * (preferred_language may be empty). Enrolling is idempotent: a row already enrolled with the same
- * data counts as "unchanged", so the file can be fed again after fixing its bad rows.
+ * Columns: partner_location_id,name,line1,city,state,postal_code,country,preferred_language.
+ * Enrolling is idempotent: a row already enrolled with the same data is "already enrolled", so the
+ * file can be fed again after fixing its bad rows.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isPartnerError, type EnrollLocationBody, type PartnerClient } from '@crp/partner-sdk';
+import type { EnrollLocationBody, EnrollProgress, PartnerClient } from '@crp/partner-sdk';
 import { runMain } from './support/main.js';
 import { parseCsv, toCsv } from './support/csv.js';
-
-const COLUMNS = ['partner_location_id', 'name', 'line1', 'city', 'state', 'postal_code', 'country', 'preferred_language'] as const;
 
 export interface RowFailure {
   /** Line of the CSV file (the header is line 1). */
   line: number;
   partner_location_id: string;
-  /** `validation_error`, `conflict`, … or `bad_row` / `duplicate_row` for rows never sent. */
+  /** The error's code (`validation_error`, `conflict`, …) or the outcome (`not_attempted`). */
   code: string;
-  /** The field at fault, e.g. `address.country`, when the error names one. */
   field: string | undefined;
   message: string;
 }
@@ -35,114 +32,49 @@ export interface EnrollReport {
   failed: RowFailure[];
 }
 
-export interface BulkEnrollOptions {
-  /** Stores enrolled at the same time. The client's rate budget keeps any number safe. @default 4 */
-  concurrency?: number;
-  /** Progress, called after every row: draw a bar, log, … @default a bar on stderr */
-  onProgress?: (done: number, total: number, failed: number) => void;
+/** CSV columns to an enroll body. Nothing is checked here: enrollMany refuses bad rows before sending, naming the field. */
+function toBody([id, name, line1, city, state, postal_code, country, language]: string[]): EnrollLocationBody {
+  const body = { partner_location_id: id, name, address: { line1, city, state, postal_code, country } };
+  return (language ? { ...body, preferred_language: language } : body) as EnrollLocationBody;
 }
 
-/** Turn CSV text into enroll bodies; rows that cannot be one are failures that are never sent. */
-export function readStores(csv: string): { rows: Array<{ line: number; body: EnrollLocationBody }>; failed: RowFailure[] } {
-  const [header, ...records] = parseCsv(csv);
-  if (!header || COLUMNS.some((column, i) => header.fields[i]?.trim() !== column)) {
-    throw new Error(`The CSV header must be: ${COLUMNS.join(',')}`);
-  }
-  const rows: Array<{ line: number; body: EnrollLocationBody }> = [];
-  const failed: RowFailure[] = [];
-  const firstLine = new Map<string, number>();
-  for (const { line, fields } of records) {
-    const id = fields[0]?.trim() ?? '';
-    if (fields.length !== COLUMNS.length) {
-      failed.push({ line, partner_location_id: id, code: 'bad_row', field: undefined, message: `expected ${COLUMNS.length} columns, found ${fields.length}` });
-      continue;
-    }
-    const seen = firstLine.get(id);
-    if (seen !== undefined) {
-      failed.push({ line, partner_location_id: id, code: 'duplicate_row', field: 'partner_location_id', message: `the same store is on line ${seen}; one row per store` });
-      continue;
-    }
-    firstLine.set(id, line);
-    const [, name, line1, city, state, postal_code, country, language] = fields.map((f) => f.trim()) as string[] as [string, string, string, string, string, string, string, string];
-    rows.push({
-      line,
-      body: {
-        partner_location_id: id,
-        name,
-        address: { line1, city, state, postal_code, country },
-        // Untyped input: let the SDK check it (it refuses 'fr' before sending, with the field name).
-        ...(language ? { preferred_language: language as EnrollLocationBody['preferred_language'] } : {}),
+export async function bulkEnroll(client: PartnerClient, csv: string, onProgress?: (p: EnrollProgress) => void): Promise<EnrollReport> {
+  const records = parseCsv(csv).slice(1); // after the header
+  const report: EnrollReport = { total: records.length, enrolled: [], unchanged: [], failed: [] };
+  await client.locations.enrollMany(
+    records.map((r) => toBody(r.fields.map((f) => f.trim()))),
+    {
+      ...(onProgress ? { onProgress } : {}),
+      onOutcome(o) {
+        const id = o.partner_location_id ?? '';
+        if (o.status === 'created') report.enrolled.push(id);
+        else if (o.status === 'already_enrolled' || o.status === 'skipped') report.unchanged.push(id);
+        else {
+          const code = o.error?.code ?? o.status;
+          report.failed.push({ line: records[o.index]!.line, partner_location_id: id, code, field: o.status === 'invalid' ? o.field : undefined, message: o.message });
+        }
       },
-    });
-  }
-  return { rows, failed };
-}
-
-export async function bulkEnroll(client: PartnerClient, csv: string, options: BulkEnrollOptions = {}): Promise<EnrollReport> {
-  const { rows, failed } = readStores(csv);
-  const report: EnrollReport = { total: rows.length + failed.length, enrolled: [], unchanged: [], failed };
-  const progress = options.onProgress ?? progressBar();
-  let done = failed.length;
-  progress(done, report.total, report.failed.length);
-
-  let next = 0;
-  const worker = async () => {
-    while (next < rows.length) {
-      const { line, body } = rows[next++]!;
-      try {
-        const { response } = await client.locations.enroll(body).withResponse();
-        (response.status === 201 ? report.enrolled : report.unchanged).push(body.partner_location_id);
-      } catch (error) {
-        if (!isPartnerError(error)) throw error; // a bug, not a bad row
-        const field = 'field' in error && typeof error.field === 'string' ? error.field : undefined;
-        report.failed.push({ line, partner_location_id: body.partner_location_id, code: error.code, field, message: error.message });
-      }
-      progress(++done, report.total, report.failed.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+    },
+  );
   report.failed.sort((a, b) => a.line - b.line);
   return report;
 }
 
-/** A one-line progress bar redrawn in place on a terminal, or a line every 10% otherwise. */
-export function progressBar(stream: NodeJS.WriteStream = process.stderr, width = 30): (done: number, total: number, failed: number) => void {
-  let lastTenth = -1;
-  return (done, total, failed) => {
-    const ratio = total === 0 ? 1 : done / total;
-    const text = `[${'#'.repeat(Math.round(ratio * width)).padEnd(width, '.')}] ${done}/${total} rows, ${failed} failed`;
-    if (stream.isTTY) {
-      stream.write(`\r${text}${done === total ? '\n' : ''}`);
-    } else if (Math.floor(ratio * 10) !== lastTenth || done === total) {
-      lastTenth = Math.floor(ratio * 10);
-      stream.write(`${text}\n`);
-    }
-  };
-}
-
 export function formatReport(report: EnrollReport): string {
-  const lines = [
-    `${report.total} rows: ${report.enrolled.length} enrolled, ${report.unchanged.length} already enrolled, ${report.failed.length} failed`,
-  ];
-  for (const f of report.failed) {
-    lines.push(`  line ${String(f.line).padStart(3)}  ${(f.partner_location_id || '(no id)').padEnd(16)} ${f.code.padEnd(16)} ${f.field ?? '-'}: ${f.message}`);
-  }
-  return lines.join('\n');
+  const head = `${report.total} rows: ${report.enrolled.length} enrolled, ${report.unchanged.length} already enrolled, ${report.failed.length} failed`;
+  return [head, ...report.failed.map((f) => `  line ${String(f.line).padStart(3)}  ${f.partner_location_id.padEnd(16)} ${f.code.padEnd(16)} ${f.field ?? '-'}: ${f.message}`)].join('\n');
 }
 
 export function failuresCsv(report: EnrollReport): string {
-  return toCsv(
-    ['line', 'partner_location_id', 'code', 'field', 'message'],
-    report.failed.map((f) => [String(f.line), f.partner_location_id, f.code, f.field ?? '', f.message]),
-  );
+  return toCsv(['line', 'partner_location_id', 'code', 'field', 'message'], report.failed.map((f) => [f.line, f.partner_location_id, f.code, f.field ?? '', f.message]));
 }
 
 export const SAMPLE_CSV = fileURLToPath(new URL('./data/stores.csv', import.meta.url));
 
 runMain(import.meta.url, async (client) => {
   const [input = SAMPLE_CSV, failuresPath = 'enroll-failures.csv'] = process.argv.slice(2);
-  const report = await bulkEnroll(client, readFileSync(input, 'utf8'));
-  console.log(formatReport(report));
+  const report = await bulkEnroll(client, readFileSync(input, 'utf8'), (p) => process.stderr.write(`\r${p.done}/${p.total} rows`));
+  console.log(`\n${formatReport(report)}`);
   if (report.failed.length) {
     writeFileSync(failuresPath, failuresCsv(report));
     console.log(`failed rows written to ${failuresPath}`);

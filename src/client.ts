@@ -1,5 +1,8 @@
+import type { APIPromise } from './core/api-promise.js';
 import { resolveConfig, type ClientOptions, type Environment } from './core/config.js';
 import type { RateLimitState } from './core/rate-limit/headers.js';
+import { rawSpec, type RawRequest } from './core/raw-request.js';
+import type { RequestOptions } from './core/request.js';
 import { Transport } from './core/transport.js';
 import { Content } from './resources/content.js';
 import { Creators } from './resources/creators.js';
@@ -71,7 +74,26 @@ export class PartnerClient {
     return this.#transport.rateLimit;
   }
 
-  /** Release timers and Redis connections so the process can exit. Safe to call twice. */
+  /**
+   * Call an endpoint this SDK version does not know yet, under the same budget, hooks, errors and
+   * retries as every method; resolves to the parsed JSON body (undefined for an empty one). Only a
+   * GET is repeated after a failure that may have reached the service, unless `retrySafe: true`.
+   *
+   * @example
+   * ```ts
+   * const summary = await client.request({ method: 'GET', path: '/summary' });
+   * await client.request({ method: 'POST', path: '/locations/store-1/pause', retrySafe: true });
+   * ```
+   */
+  request(request: RawRequest, options?: RequestOptions): APIPromise<unknown> {
+    return this.#transport.request(options, () => rawSpec(request));
+  }
+
+  /**
+   * Settle every call still waiting (with `AbortedError`) and release timers and Redis
+   * connections so the process can exit; resolves within about a second whatever state Redis is
+   * in. Safe to call twice.
+   */
   close(): Promise<void> {
     stopWatchers(this.events);
     return this.#transport.close();

@@ -2,7 +2,9 @@ export { PartnerClient } from './client.js';
 export type { ClientOptions, Clock, Environment, RateLimitOptions } from './core/config.js';
 export type { Logger } from './core/logger.js';
 export type { LogLevel } from './core/console-logger.js';
+export type { AfterResponseHook, BeforeRequestHook, ClientHooks } from './core/hooks.js';
 export type { CallObserver, CallStart, Telemetry, WaitReason } from './core/instrumentation.js';
+export type { RawRequest } from './core/raw-request.js';
 export type { RequestOptions } from './core/request.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { Page, PagePromise } from './core/pagination.js';
@@ -16,12 +18,15 @@ export {
   ConnectionError,
   FeatureNotEnabledError,
   ForbiddenIpError,
+  HookError,
   InternalServerError,
   NotFoundError,
   PartnerApiError,
   PartnerError,
   ProhibitedRuleError,
   RateLimitError,
+  RedirectError,
+  ResponseTooLargeError,
   TimeoutError,
   UnexpectedResponseError,
   ValidationError,
@@ -39,6 +44,23 @@ export type { SharedBudget } from './core/rate-limit/shared.js';
 export type { Content } from './resources/content.js';
 export type { Creators } from './resources/creators.js';
 export type { Locations } from './resources/locations.js';
+export type {
+  EnrollConflict,
+  EnrollCounts,
+  EnrollFailed,
+  EnrollInvalid,
+  EnrollManyOptions,
+  EnrollNotAttempted,
+  EnrollOutcome,
+  EnrollOutcomeBase,
+  EnrollProgress,
+  EnrollResumeRecord,
+  EnrollRows,
+  EnrollSkipped,
+  EnrollStatus,
+  EnrollSuccess,
+  EnrollSummary,
+} from './resources/enroll-many/types.js';
 export type { Pricing } from './resources/pricing.js';
 export type { Reports } from './resources/reports.js';
 export type { Reservations } from './resources/reservations.js';

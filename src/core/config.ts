@@ -1,5 +1,7 @@
 import { loggerForLevel, type LogLevel } from './console-logger.js';
 import { ConfigurationError } from './errors.js';
+import type { ClientHooks } from './hooks.js';
+import type { Telemetry } from './instrumentation.js';
 import type { Logger } from './logger.js';
 import { isSharedBudget, kindOf, type SharedBudget } from './rate-limit/shared.js';
 
@@ -12,6 +14,8 @@ export interface Clock {
   now(): number;
   /** Resolve after `ms`, or reject with the signal's reason as soon as it aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** A number in [0, 1) for the backoff's jitter. @default Math.random */
+  random?(): number;
 }
 
 /** How the client paces its calls to stay within the key's budget (`rateLimit` in {@link ClientOptions}). */
@@ -22,8 +26,10 @@ export interface RateLimitOptions {
    */
   shared?: SharedBudget;
   /**
-   * Longest `Retry-After` a call will wait for on a 429 before failing with `RateLimitError`.
-   * @default 60_000 (milliseconds)
+   * Longest a call waits for anything the server imposed: its own Retry-After (on any status), a
+   * pause another call or process received, an exhausted window. A longer wait fails at once with
+   * a typed error carrying `retryAfterMs` (`RateLimitError`; for a 5xx, its own class).
+   * @default 60_000 (milliseconds; at most 2^31 - 1)
    */
   maxRetryAfter?: number;
 }
@@ -50,22 +56,46 @@ export interface ClientOptions {
   baseUrl?: string | undefined;
   /** Expected environment; refused if it contradicts the key's prefix. */
   environment?: Environment;
-  /** Per-attempt time limit covering headers and body, in milliseconds. @default 30_000 */
+  /** Per-attempt time limit covering headers and body, in milliseconds (at most 2^31 - 1). @default 30_000 */
   timeout?: number;
   /** How many times a failed call is repeated when that is safe (0..10). @default 2 */
   maxRetries?: number;
   /**
    * A fetch implementation to use instead of the global one (a proxy agent, a test double). It is
-   * called as `fetch(url, init)` with a string URL, a plain headers object and a string body.
+   * called by ky as `fetch(request, init)` with a `Request` object.
    */
   fetch?: typeof fetch;
-  /** Receives debug, info, warn and error events; never the key. Takes precedence over `logLevel`. */
+  /** Receives debug, info and warn events; never the key. Takes precedence over `logLevel`. */
   logger?: Logger;
   /**
    * Without a `logger`: print the SDK's events from this level up to stderr as readable lines
    * (requests, retries, waits, the rate budget). @default process.env.PARTNER_SDK_LOG, else 'off'
    */
   logLevel?: LogLevel;
+  /**
+   * ky's hooks, run on every attempt: `beforeRequest` (add a tracing header, return a Response)
+   * and `afterResponse` (time or log an attempt). A hook that throws fails the call with a
+   * `HookError` naming it. `options.context` carries `{ operation, attempt }`.
+   *
+   * @example
+   * ```ts
+   * new PartnerClient({
+   *   hooks: { beforeRequest: [(request) => request.headers.set('x-trace-id', traceId())] },
+   * });
+   * ```
+   */
+  hooks?: ClientHooks;
+  /**
+   * Called at fixed points of every call (start, each attempt, waits, retries, end); what the
+   * `@crp/partner-sdk/otel` entry and `PARTNER_SDK_LOG` build on. Nothing it receives carries the key.
+   */
+  telemetry?: Telemetry;
+  /**
+   * Largest response body read, in bytes; a larger (or endless) body fails the call with
+   * `ResponseTooLargeError` without being buffered.
+   * @default 10_485_760 (10 MiB)
+   */
+  maxResponseBytes?: number;
   /** Rate-budget settings; `false` turns the client-side limiter off. */
   rateLimit?: RateLimitOptions | false;
   /**
@@ -89,16 +119,30 @@ export interface ResolvedConfig {
   maxRetryAfter: number;
   fetch: typeof fetch | undefined;
   logger: Logger;
+  hooks: ClientHooks | undefined;
+  telemetry: Telemetry | undefined;
+  maxResponseBytes: number;
   rateLimit: RateLimitOptions | false;
   prefetchPages: boolean;
   clock: Clock;
 }
+
+/** The longest delay Node's timers can hold (2^31 - 1 ms, about 24.8 days). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const OPTIONS = new Set([
+  'apiKey', 'baseUrl', 'environment', 'timeout', 'maxRetries', 'fetch', 'logger', 'logLevel', 'hooks', 'telemetry',
+  'maxResponseBytes', 'rateLimit', 'prefetchPages', 'dangerouslyAllowBrowser', 'clock',
+]);
+const RATE_LIMIT_OPTIONS = new Set(['shared', 'maxRetryAfter']);
+const HOOKS = new Set(['beforeRequest', 'afterResponse']);
 
 const API_PREFIX = '/partner/v1';
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /** Validate options at construction; every refusal says what to change. */
 export function resolveConfig(options: ClientOptions): ResolvedConfig {
+  refuseUnknown('', options, OPTIONS);
   refuseBrowser(options.dangerouslyAllowBrowser === true);
   const env = readEnv();
   const apiKey = options.apiKey ?? env.PARTNER_API_KEY;
@@ -118,6 +162,9 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     maxRetryAfter: positiveNumber('rateLimit.maxRetryAfter', options.rateLimit ? options.rateLimit.maxRetryAfter : undefined, 60_000),
     fetch: options.fetch,
     logger: options.logger ?? loggerForLevel(options.logLevel, env.PARTNER_SDK_LOG),
+    hooks: hooksOf(options.hooks),
+    telemetry: options.telemetry,
+    maxResponseBytes: byteCount(options.maxResponseBytes),
     rateLimit: rateLimitOf(options.rateLimit),
     prefetchPages: options.prefetchPages ?? false,
     clock: options.clock ?? realClock,
@@ -128,6 +175,14 @@ function environmentOf(apiKey: string | undefined): Environment {
   if (apiKey === undefined || apiKey === '') {
     throw new ConfigurationError(
       'No API key. Pass { apiKey } to new PartnerClient() or set the PARTNER_API_KEY environment variable.',
+    );
+  }
+  // undici would echo the whole header value, key included, in its error message.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(apiKey)) {
+    throw new ConfigurationError(
+      'The API key contains a line break, NUL or other control character, so it cannot be sent in a header. ' +
+        'Check how the secret is loaded (a trailing newline from a file is common).',
     );
   }
   if (apiKey.startsWith('crp_live_')) return 'production';
@@ -170,12 +225,7 @@ function apiUrlOf(baseUrl: string | undefined): string {
 function rateLimitOf(rateLimit: ClientOptions['rateLimit']): RateLimitOptions | false {
   if (rateLimit === undefined) return {};
   if (rateLimit === false) return rateLimit;
-  if ((rateLimit as { redis?: unknown }).redis !== undefined) {
-    throw new ConfigurationError(
-      "The option rateLimit.redis is gone: the Redis budget has its own import path. Write import { redisBudget } from '@crp/partner-sdk/redis'; " +
-        'and pass rateLimit: { shared: redisBudget(redis) } with the same ioredis client, options or redis:// URL.',
-    );
-  }
+  refuseUnknown('rateLimit.', rateLimit, RATE_LIMIT_OPTIONS);
   if (rateLimit.shared !== undefined && !isSharedBudget(rateLimit.shared)) {
     throw new ConfigurationError(
       `The option rateLimit.shared takes a budget made by redisBudget() from '@crp/partner-sdk/redis'; got ${kindOf(rateLimit.shared)}.`,
@@ -184,11 +234,46 @@ function rateLimitOf(rateLimit: ClientOptions['rateLimit']): RateLimitOptions | 
   return rateLimit;
 }
 
-/** Check a per-call or client-wide duration in milliseconds. */
+/** Check a per-call or client-wide duration in milliseconds: positive, and one a timer can hold. */
 export function positiveNumber(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new ConfigurationError(`The option ${name} must be a positive number of milliseconds; got ${String(value)}.`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+    throw new ConfigurationError(
+      `The option ${name} must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days); got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+/** Refuse an option this version does not know (a typo would otherwise be silently ignored). */
+export function refuseUnknown(prefix: string, options: object, known: ReadonlySet<string>): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigurationError(`The ${prefix ? `option ${prefix.slice(0, -1)}` : 'options'} must be an object; got ${kindOf(options)}.`);
+  }
+  for (const name of Object.keys(options)) {
+    if (!known.has(name)) {
+      throw new ConfigurationError(
+        `Unknown option ${prefix}${name.replace(/[^\w$.-]/g, '?').slice(0, 60)}. Known options: ${[...known].map((k) => prefix + k).join(', ')}.`,
+      );
+    }
+  }
+}
+
+function hooksOf(hooks: ClientOptions['hooks']): ClientHooks | undefined {
+  if (hooks === undefined) return undefined;
+  refuseUnknown('hooks.', hooks, HOOKS);
+  for (const [name, list] of Object.entries(hooks)) {
+    if (list !== undefined && (!Array.isArray(list) || list.some((hook) => typeof hook !== 'function'))) {
+      throw new ConfigurationError(`The option hooks.${name} must be an array of functions.`);
+    }
+  }
+  return hooks;
+}
+
+function byteCount(value: number | undefined): number {
+  if (value === undefined) return 10 * 1024 * 1024;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new ConfigurationError(`The option maxResponseBytes must be a positive whole number of bytes; got ${String(value)}.`);
   }
   return value;
 }
@@ -220,6 +305,7 @@ function readEnv(): Record<string, string | undefined> {
 
 export const realClock: Clock = {
   now: () => Date.now(),
+  random: Math.random,
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);

@@ -8,8 +8,8 @@ import type { Logger } from './logger.js';
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'off';
 
-type Method = 'debug' | 'info' | 'warn' | 'error';
-const RANK: Record<LogLevel | Method, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
+type Method = 'debug' | 'info' | 'warn';
+const RANK: Record<LogLevel | Method, number> = { debug: 0, info: 1, warn: 2, off: 3 };
 const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'off'];
 
 /**
@@ -36,7 +36,7 @@ function levelOf(value: unknown, source: string): LogLevel {
  */
 export function consoleLogger(level: Exclude<LogLevel, 'off'>, write: (line: string) => void = (line) => console.error(line)): Logger {
   const logger: Logger = {};
-  for (const method of ['debug', 'info', 'warn', 'error'] as const) {
+  for (const method of ['debug', 'info', 'warn'] as const) {
     if (RANK[method] < RANK[level]) continue;
     logger[method] = (message, fields) => write(formatLine(new Date(), method, message, fields));
   }

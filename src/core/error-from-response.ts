@@ -13,7 +13,7 @@ import {
   type PartnerApiErrorInit,
   type RequestSummary,
 } from './errors.js';
-import { parseRetryAfter } from './rate-limit/retry-after.js';
+import { cleanText } from './sanitize.js';
 
 type ApiErrorClass = new (init: PartnerApiErrorInit) => PartnerApiError;
 
@@ -52,29 +52,33 @@ export interface ErrorResponse {
   headers: Headers;
   body: string;
   request: RequestSummary;
-  now: number;
+  /** The response's Retry-After, parsed once by the transport. */
+  retryAfterMs?: number | undefined;
+  /** The client's key, redacted wherever the service's text echoes it. */
+  secret?: string | undefined;
 }
 
 /** Build the typed error for an error response; picks the class by `code` first, then by status. */
 export function errorFromResponse(response: ErrorResponse): PartnerApiError {
-  const { status, headers, request } = response;
+  const { status, headers, request, secret } = response;
   const parsed = parseErrorBody(response.body);
-  const requestId = headers.get('x-request-id') ?? undefined;
-  const code = parsed?.code ?? codeForStatus(status);
+  const requestIdText = headers.get('x-request-id');
+  const requestId = requestIdText === null ? undefined : cleanText(requestIdText, secret, 100);
+  // The service's words are cleaned: no control characters or ANSI codes, bounded, never the key.
+  const code = parsed ? cleanText(parsed.code, secret, 64) : codeForStatus(status);
   const where = `${request.method} ${request.path}`;
-  const detail = parsed?.message ?? describeBody(status, headers, response.body);
+  const detail = parsed ? cleanText(parsed.message, secret) : describeBody(status, headers, response.body);
   const init: PartnerApiErrorInit = {
     status,
     code,
     message: `${detail} (${status} ${code} from ${where}${requestId ? `, request ${requestId}` : ''})`,
-    field: parsed?.field,
+    field: parsed?.field === undefined ? undefined : cleanText(parsed.field, secret, 100),
     requestId,
     headers,
     request,
+    retryAfterMs: response.retryAfterMs,
   };
-  if (status === 429 || code === 'rate_limited') {
-    return new RateLimitError({ ...init, retryAfterMs: parseRetryAfter(headers.get('retry-after'), response.now) });
-  }
+  if (status === 429 || code === 'rate_limited') return new RateLimitError(init);
   const ErrorClass = BY_CODE[code] ?? BY_STATUS[status] ?? (status >= 500 ? InternalServerError : PartnerApiError);
   return new ErrorClass(init);
 }

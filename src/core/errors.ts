@@ -24,7 +24,8 @@ export type ClientErrorCode =
   | 'timeout'
   | 'aborted'
   | 'configuration_error'
-  | 'unexpected_response';
+  | 'unexpected_response'
+  | 'hook_failed';
 
 /** Where a failed call was going; safe to log. */
 export interface RequestSummary {
@@ -114,6 +115,8 @@ export interface PartnerApiErrorInit extends PartnerErrorOptions {
   requestId?: string | undefined;
   /** The response headers. */
   headers?: Headers | undefined;
+  /** How long the service asked to wait (its Retry-After), in milliseconds. */
+  retryAfterMs?: number | undefined;
 }
 
 /** The service answered with an error status. */
@@ -127,6 +130,11 @@ export class PartnerApiError extends PartnerError {
   readonly requestId: string | undefined;
   /** Response headers (never request headers, so never the key). */
   declare readonly headers: Headers;
+  /**
+   * How long the service asked to wait before trying again (its `Retry-After`, on any status), in
+   * milliseconds; undefined when it did not say.
+   */
+  readonly retryAfterMs: number | undefined;
 
   /** The SDK creates its errors from responses; create one yourself only to simulate a failure in tests. */
   constructor(init: PartnerApiErrorInit) {
@@ -134,12 +142,13 @@ export class PartnerApiError extends PartnerError {
     this.status = init.status;
     this.field = init.field;
     this.requestId = init.requestId;
+    this.retryAfterMs = init.retryAfterMs;
     // Not enumerable: keeps util.inspect and JSON output short and readable.
     Object.defineProperty(this, 'headers', { value: init.headers ?? new Headers(), enumerable: false });
   }
 
   override toJSON(): PartnerErrorJSON {
-    return compact({ ...super.toJSON(), status: this.status, field: this.field, requestId: this.requestId });
+    return compact({ ...super.toJSON(), status: this.status, field: this.field, requestId: this.requestId, retryAfterMs: this.retryAfterMs });
   }
 }
 
@@ -172,21 +181,13 @@ export class ProhibitedRuleError extends PartnerApiError {
   declare readonly code: 'prohibited_rule';
 }
 
-/** 429 `rate_limited`: the key's budget is spent. `retryAfterMs` says when to try again. */
+/**
+ * 429 `rate_limited`: the key's budget is spent, or the call would have had to wait longer than
+ * `rateLimit.maxRetryAfter` (then `status` is 429 and `requestId` undefined: nothing was sent).
+ * `retryAfterMs` says when to try again.
+ */
 export class RateLimitError extends PartnerApiError {
   declare readonly code: 'rate_limited';
-  /** How long the service asked to wait, in milliseconds, when it said. */
-  readonly retryAfterMs: number | undefined;
-
-  /** As {@link PartnerApiError}, with the wait the service asked for. */
-  constructor(init: PartnerApiErrorInit & { retryAfterMs: number | undefined }) {
-    super(init);
-    this.retryAfterMs = init.retryAfterMs;
-  }
-
-  override toJSON(): PartnerErrorJSON {
-    return compact({ ...super.toJSON(), retryAfterMs: this.retryAfterMs });
-  }
 }
 
 /** 5xx: the service failed. `reference` is the support reference from the message, when given. */
@@ -270,6 +271,43 @@ export class UnexpectedResponseError extends PartnerError {
   }
 }
 
+/** The service answered with a redirect, which the SDK does not follow (it could send the key or a body elsewhere). */
+export class RedirectError extends UnexpectedResponseError {
+  /** Where the redirect pointed (cleaned), or undefined when it named no place. */
+  readonly location: string | undefined;
+
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
+  constructor(message: string, init: PartnerErrorOptions & { status: number; requestId: string | undefined; location: string | undefined }) {
+    super(message, init);
+    this.location = init.location;
+  }
+}
+
+/** A response body was larger than `maxResponseBytes`; it was not read further. */
+export class ResponseTooLargeError extends UnexpectedResponseError {
+  /** The limit that was exceeded, in bytes. */
+  readonly limitBytes: number;
+
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
+  constructor(message: string, init: PartnerErrorOptions & { status: number; requestId: string | undefined; limitBytes: number }) {
+    super(message, init);
+    this.limitBytes = init.limitBytes;
+  }
+}
+
+/** One of the partner's own `hooks` threw; `hook` names it and `cause` carries a cleaned copy of what it threw. */
+export class HookError extends PartnerError {
+  declare readonly code: 'hook_failed';
+  /** Which hook, e.g. `hooks.beforeRequest[0]`. */
+  readonly hook: string;
+
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
+  constructor(message: string, hook: string, options: PartnerErrorOptions = {}) {
+    super('hook_failed', message, options);
+    this.hook = hook;
+  }
+}
+
 /**
  * The SDK's error classes, discriminated by `code`, so `switch (err.code)` narrows to the class.
  * A status or code this version does not know arrives as a plain `PartnerApiError`; handle it
@@ -289,7 +327,8 @@ export type AnyPartnerError =
   | TimeoutError
   | AbortedError
   | ConfigurationError
-  | UnexpectedResponseError;
+  | UnexpectedResponseError
+  | HookError;
 
 /**
  * True for any error thrown by this SDK, even one from another copy of the package

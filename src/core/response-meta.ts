@@ -1,4 +1,4 @@
-import { parseRateLimitHeaders, type RateLimitState } from './rate-limit/headers.js';
+import type { RateLimitState } from './rate-limit/headers.js';
 
 /** What a call's HTTP response said besides its data; from `.withResponse()`. */
 export interface ResponseMeta {
@@ -12,17 +12,7 @@ export interface ResponseMeta {
   rateLimit: RateLimitState | undefined;
 }
 
-export function responseMeta(status: number, headers: Headers, now: number): ResponseMeta {
-  // Parsed when first read: few callers look, and parsing the RateLimit headers on every response
-  // was ~2% of a call (the limiter reads them on its own).
-  let rateLimit: RateLimitState | undefined | null = null;
-  return {
-    status,
-    headers,
-    requestId: headers.get('x-request-id') ?? undefined,
-    get rateLimit() {
-      if (rateLimit === null) rateLimit = parseRateLimitHeaders(headers, now);
-      return rateLimit;
-    },
-  };
+/** The response's rate-limit fields were parsed once, by the transport; this only hands them on. */
+export function responseMeta(status: number, headers: Headers, rateLimit: RateLimitState | undefined): ResponseMeta {
+  return { status, headers, requestId: headers.get('x-request-id') ?? undefined, rateLimit };
 }

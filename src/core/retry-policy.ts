@@ -1,5 +1,4 @@
 import { ConnectionError, PartnerApiError, RateLimitError, TimeoutError } from './errors.js';
-import { parseRetryAfter } from './rate-limit/retry-after.js';
 
 /**
  * Whether an operation may be sent again (contract, "Retry safety, per operation").
@@ -31,15 +30,11 @@ export interface BackoffSettings {
 export const defaultBackoff: BackoffSettings = { base: 500, cap: 8_000, random: Math.random };
 
 /**
- * How long to wait before attempt `attemptNumber + 1`: the service's `Retry-After` when it gave one,
- * otherwise exponential backoff with full jitter (a random wait up to a doubling, capped ceiling).
+ * Our own wait before attempt `attemptNumber + 1`, used only when the service gave no
+ * Retry-After (that one is the gate's to wait): exponential backoff with full jitter, a random
+ * wait up to a ceiling that doubles per attempt, capped.
  */
-export function retryDelay(error: unknown, attemptNumber: number, now: number, backoff: BackoffSettings = defaultBackoff): number {
-  if (error instanceof RateLimitError && error.retryAfterMs !== undefined) return error.retryAfterMs;
-  if (error instanceof PartnerApiError) {
-    const serverSays = parseRetryAfter(error.headers.get('retry-after'), now);
-    if (serverSays !== undefined) return serverSays;
-  }
+export function backoffDelay(attemptNumber: number, backoff: BackoffSettings = defaultBackoff): number {
   const ceiling = Math.min(backoff.cap, backoff.base * 2 ** (attemptNumber - 1));
   return Math.round(backoff.random() * ceiling);
 }

@@ -1,51 +1,61 @@
-import pRetry from 'p-retry';
+import pRetry, { AbortError } from 'p-retry';
 import type * as z from 'zod/mini';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { attachCallSite, captureCallSite } from './call-site.js';
-import { positiveNumber, retriesOf, type ResolvedConfig } from './config.js';
-import { errorFromResponse } from './error-from-response.js';
-import { AbortedError, ConnectionError, PartnerError, UnexpectedResponseError, type RequestSummary } from './errors.js';
+import { positiveNumber, refuseUnknown, retriesOf, type ResolvedConfig } from './config.js';
+import { AbortedError, PartnerApiError, PartnerError, RateLimitError, UnexpectedResponseError, type RequestSummary } from './errors.js';
+import { Http, type Answer, type Outcome } from './http.js';
+import type { CallObserver } from './instrumentation.js';
 import { keyFingerprint } from './key-fingerprint.js';
-import { classifyFetchFailure } from './network-error.js';
+import { stoppedByCaller } from './network-error.js';
 import { fillRoute } from './path.js';
-import { createRateLimiter, RateLimiterClosedError, type RateLimiter } from './rate-limit/limiter.js';
+import { Gate, GateClosed, WaitTooLong } from './rate-limit/gate.js';
 import type { RateLimitState } from './rate-limit/headers.js';
+import { startSharedBudget } from './rate-limit/shared.js';
 import type { RequestOptions, RequestSpec } from './request.js';
 import { responseMeta } from './response-meta.js';
-import { mayRetry, retryDelay } from './retry-policy.js';
+import { backoffDelay, mayRetry } from './retry-policy.js';
 
-interface Attempt {
+const CALL_OPTIONS = new Set(['signal', 'timeout', 'maxRetries']);
+
+/** One call on its way: what every attempt shares. */
+interface Call {
+  spec: RequestSpec<z.ZodMiniType>;
   request: RequestSummary;
-  url: string;
-  init: { method: string; headers: Record<string, string>; body?: string };
-  timeout: number;
+  path: string;
   signal: AbortSignal | undefined;
+  timeout: number;
+  observer: CallObserver | undefined;
 }
 
 /**
- * The one path every call takes: check input, wait for the rate budget, send with fetch, read the
- * whole body within the timeout, turn failures into typed errors, and repeat what is safe to repeat.
+ * The one path every call takes: check input, pass the gate (the rate budget and the server's
+ * pauses), send through ky, read the whole body within the timeout, turn failures into typed
+ * errors, and repeat what is safe to repeat (p-retry runs the loop).
  *
- * fetch is called directly. ky was the plan, but with its retry, timeout and HTTP errors switched
- * off (this policy owns all three) it only added cost: a Request built and cloned per call, a
- * combined AbortSignal, ~1.2-1.3x the time of a bare fetch on loopback and ~30 ms of import time.
+ * Who waits for what: the gate waits for everything the server imposes (Retry-After on any
+ * status, an exhausted window, a pause another call or process received), capped by
+ * `rateLimit.maxRetryAfter`; the retry loop waits only for its own backoff, when the server gave
+ * no Retry-After. The caller's signal stops either.
  */
 export class Transport {
   readonly #config: ResolvedConfig;
-  readonly #fetch: typeof fetch;
-  readonly #headers: Record<string, string>;
-  #limiter: RateLimiter | undefined;
+  readonly #http: Http;
+  readonly #gate: Gate;
+  readonly #server: { address: string; port: number };
+  #sharingStarted = false;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
-    // Looked up per call, not bound now: test doubles that replace globalThis.fetch later still apply.
-    this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#headers = { authorization: `Bearer ${config.apiKey}`, accept: 'application/json' };
+    this.#http = new Http(config);
+    this.#gate = new Gate({ clock: config.clock, maxWaitMs: config.maxRetryAfter, pacing: config.rateLimit !== false });
+    const url = new URL(config.apiUrl);
+    this.#server = { address: url.hostname, port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80 };
   }
 
   /** The key's budget as last reported by the service. */
   get rateLimit(): RateLimitState | undefined {
-    return this.#limiter?.state;
+    return this.#gate.state;
   }
 
   /**
@@ -61,131 +71,187 @@ export class Transport {
     return new APIPromise(result);
   }
 
-  async close(): Promise<void> {
-    const limiter = this.#limiter;
-    this.#limiter = undefined;
-    await limiter?.close();
+  /** Settle every waiting call and release the shared budget's connections; resolves within about a second. */
+  close(): Promise<void> {
+    return this.#gate.close();
   }
 
   async #run<S extends z.ZodMiniType>(build: () => RequestSpec<S>, options: RequestOptions = {}): Promise<WithResponse<z.infer<S>>> {
-    const spec = build();
+    refuseUnknown('', options, CALL_OPTIONS);
     const maxRetries = retriesOf(options.maxRetries, this.#config.maxRetries);
+    const timeout = positiveNumber('timeout', options.timeout, this.#config.timeout);
+    const spec = build();
     const routePath = fillRoute(spec.route, spec.params);
-    const path = `/partner/v1${routePath}`;
-    const request: RequestSummary = { method: spec.method, path };
-    const attempt: Attempt = {
-      request,
-      url: `${this.#config.apiUrl}${routePath}${queryString(spec.query)}`,
-      init: {
-        method: spec.method,
-        headers: spec.body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' },
-        ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
-      },
-      timeout: positiveNumber('timeout', options.timeout, this.#config.timeout),
-      signal: options.signal,
-    };
-    const { clock, logger } = this.#config;
-    return pRetry(
-      async (attemptNumber) => {
-        if (options.signal?.aborted) throw new AbortedError(`The call ${spec.method} ${path} was aborted by the caller's AbortSignal.`, { request, cause: options.signal.reason });
-        const sent = await this.#scheduled(attempt, attemptNumber);
-        return this.#parse(spec.response, sent.status, sent.headers, sent.body, request);
-      },
-      {
-        retries: maxRetries,
-        minTimeout: 0,
-        maxTimeout: 0,
-        onFailedAttempt: ({ error, attemptNumber }) => {
-          if (error instanceof PartnerError) error.attempts = attemptNumber;
-        },
-        shouldRetry: async ({ error, attemptNumber, retriesLeft }) => {
-          if (!mayRetry(error, spec.retry)) return false;
-          const waitMs = retryDelay(error, attemptNumber, clock.now());
-          if (error instanceof PartnerError && error.code === 'rate_limited' && waitMs > this.#config.maxRetryAfter) return false;
-          logger.info?.('partner-sdk: retrying', { method: spec.method, path, attempt: attemptNumber, retriesLeft, waitMs, reason: (error as PartnerError).code });
-          try {
-            await clock.sleep(waitMs, options.signal);
-          } catch {
-            throw new AbortedError(`The call ${spec.method} ${path} was aborted by the caller's AbortSignal while waiting to retry.`, { request, cause: options.signal?.reason });
-          }
-          return true;
-        },
-      },
-    );
-  }
-
-  async #scheduled(attempt: Attempt, attemptNumber: number): Promise<{ status: number; headers: Headers; body: string }> {
-    const limiter = this.#rateLimiter();
-    if (!limiter) return this.#send(attempt, attemptNumber);
-    try {
-      return await limiter.schedule(() => this.#send(attempt, attemptNumber), attempt.signal);
-    } catch (error) {
-      if (error instanceof PartnerError) throw error;
-      const { request } = attempt;
-      const where = `${request.method} ${request.path}`;
-      if (attempt.signal?.aborted) {
-        throw new AbortedError(`The call ${where} was aborted by the caller's AbortSignal while waiting for the rate budget.`, { request, cause: attempt.signal.reason });
-      }
-      if (error instanceof RateLimiterClosedError) {
-        throw new AbortedError(`The call ${where} was waiting for the rate budget when client.close() was called; nothing was sent.`, { request, cause: error });
-      }
-      // The limiter itself failed (e.g. the shared budget's Redis script): nothing was sent.
-      throw new ConnectionError(
-        `The call ${where} could not get a place in the rate budget, so nothing was sent: ${error instanceof Error ? error.message : String(error)}. ` +
-          'With a shared budget, check the Redis connection.',
-        false,
-        { request, cause: error },
-      );
-    }
-  }
-
-  /** One HTTP attempt; the timeout covers the whole response, body included (a timeout that stopped at the headers would let a stalled body hang). */
-  async #send(attempt: Attempt, attemptNumber: number): Promise<{ status: number; headers: Headers; body: string }> {
-    const { request, timeout, signal: callerSignal } = attempt;
-    const { clock, logger } = this.#config;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeout);
-    const onCallerAbort = () => controller.abort(callerSignal?.reason);
-    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    const request: RequestSummary = { method: spec.method, path: `/partner/v1${routePath}` };
+    const { clock, telemetry } = this.#config;
+    const observer = telemetry?.startCall({
+      operation: spec.operation,
+      method: spec.method,
+      urlTemplate: `/partner/v1${spec.route}`,
+      serverAddress: this.#server.address,
+      serverPort: this.#server.port,
+    });
+    const call: Call = { spec, request, path: routePath.slice(1), signal: options.signal, timeout, observer };
+    this.#startSharing();
     const started = clock.now();
-    logger.debug?.('partner-sdk: request', { method: request.method, path: request.path, attempt: attemptNumber });
+    let attempts = 0;
     try {
-      const response = await this.#fetch(attempt.url, { ...attempt.init, signal: controller.signal });
-      const body = await response.text();
-      const now = clock.now();
-      this.#limiter?.observe(response);
-      logger.debug?.('partner-sdk: response', {
-        method: request.method,
-        path: request.path,
-        status: response.status,
-        requestId: response.headers.get('x-request-id') ?? undefined,
-        ms: now - started,
-      });
-      if (response.status >= 400) {
-        throw errorFromResponse({ status: response.status, headers: response.headers, body, request, now });
-      }
-      return { status: response.status, headers: response.headers, body };
-    } catch (error) {
-      if (error instanceof PartnerError) throw error;
-      throw classifyFetchFailure(error, { request, callerSignal, timedOut, timeout });
-    } finally {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
+      const result = await pRetry(
+        async (attemptNumber) => {
+          attempts = attemptNumber;
+          const outcome = await this.#attempt(call, attemptNumber);
+          if (outcome.error) throw outcome.error;
+          return this.#parse(spec.response, outcome, request);
+        },
+        {
+          retries: maxRetries,
+          minTimeout: 0,
+          ...(options.signal ? { signal: options.signal } : {}),
+          shouldRetry: ({ error, attemptNumber }) => this.#shouldRetry(call, error, attemptNumber),
+        },
+      );
+      observer?.end?.({ attempts, durationMs: clock.now() - started, status: result.response.status, ...idOf(result.response.requestId) });
+      return result;
+    } catch (thrown) {
+      const error = this.#typed(thrown, call);
+      error.attempts ??= attempts;
+      observer?.end?.({ attempts, durationMs: clock.now() - started, error, ...statusOf(error) });
+      throw error;
     }
   }
 
-  #parse<S extends z.ZodMiniType>(schema: S, status: number, headers: Headers, body: string, request: RequestSummary): WithResponse<z.infer<S>> {
-    const requestId = () => headers.get('x-request-id') ?? undefined;
+  /** One attempt through the gate. Nothing sent (a refused wait, close, abort) is final: p-retry's AbortError. */
+  async #attempt(call: Call, attemptNumber: number): Promise<Outcome> {
+    const { observer, spec } = call;
+    const waited = observer?.waited && ((reason: Parameters<NonNullable<CallObserver['waited']>>[0]['reason'], ms: number) => observer.waited?.({ reason, ms }));
+    let startedAt = 0;
+    try {
+      const outcome = await this.#gate.run(
+        call,
+        call.signal,
+        () => {
+          const headers: Record<string, string> = {};
+          observer?.attemptStart?.({ attempt: attemptNumber, headers });
+          startedAt = this.#config.clock.now();
+          this.#config.logger.debug?.('partner-sdk: request', { method: spec.method, path: call.request.path, attempt: attemptNumber });
+          return this.#http.attempt({
+            request: call.request,
+            method: spec.method,
+            path: call.path,
+            query: spec.query,
+            body: spec.body,
+            headers,
+            timeout: call.timeout,
+            signal: call.signal,
+            context: { operation: spec.operation, attempt: attemptNumber },
+          });
+        },
+        waited,
+      );
+      if (observer?.attemptEnd) this.#reportAttempt(observer, attemptNumber, startedAt, outcome);
+      const { debug } = this.#config.logger;
+      if (debug) {
+        const status = outcome.answer?.status ?? (outcome.error ? statusOf(outcome.error).status : undefined);
+        const requestId = outcome.answer?.headers.get('x-request-id') ?? (outcome.error as { requestId?: string } | undefined)?.requestId;
+        debug.call(this.#config.logger, 'partner-sdk: response', { method: spec.method, path: call.request.path, status, requestId, ms: this.#config.clock.now() - startedAt });
+      }
+      if (outcome.error) outcome.error.attempts = attemptNumber;
+      return outcome;
+    } catch (error) {
+      throw new AbortError(this.#notSent(error, call) as Error);
+    }
+  }
+
+  async #shouldRetry(call: Call, error: unknown, attemptNumber: number): Promise<boolean> {
+    if (!mayRetry(error, call.spec.retry)) return false;
+    const { observer } = call;
+    const reason = error instanceof PartnerError ? error.code : 'error';
+    const serverWait = error instanceof PartnerApiError ? error.retryAfterMs : undefined;
+    if (serverWait !== undefined) {
+      // The server's word: the gate holds the next attempt (and every other call) that long.
+      if (serverWait > this.#config.maxRetryAfter) return false;
+      observer?.retrying?.({ attempt: attemptNumber, reason, waitMs: serverWait });
+      return true;
+    }
+    const { clock } = this.#config;
+    const waitMs = backoffDelay(attemptNumber, { base: 500, cap: 8_000, random: clock.random ?? Math.random });
+    observer?.retrying?.({ attempt: attemptNumber, reason, waitMs });
+    this.#config.logger.info?.('partner-sdk: retrying', { method: call.request.method, path: call.request.path, attempt: attemptNumber, waitMs, reason });
+    await clock.sleep(waitMs, call.signal);
+    observer?.waited?.({ reason: 'backoff', ms: waitMs });
+    return true;
+  }
+
+  /** Why an attempt was not sent, as the SDK's error. */
+  #notSent(error: unknown, call: Call): PartnerError {
+    const { request } = call;
+    const where = `${request.method} ${request.path}`;
+    if (error instanceof WaitTooLong) {
+      const what = error.reason === 'rate_budget' ? "the key's rate budget for this window is spent" : 'the service asked this key to pause (Retry-After)';
+      return new RateLimitError({
+        status: 429,
+        code: 'rate_limited',
+        message:
+          `The call ${where} was not sent: ${what}, and the wait of ${Math.ceil(error.ms)} ms is longer than rateLimit.maxRetryAfter ` +
+          `(${this.#config.maxRetryAfter} ms). Try again after retryAfterMs, or raise maxRetryAfter.`,
+        request,
+        retryAfterMs: Math.ceil(error.ms),
+      });
+    }
+    if (error instanceof GateClosed) {
+      return new AbortedError(`The call ${where} was waiting to be sent when client.close() was called; nothing was sent.`, { request, cause: error });
+    }
+    return this.#typed(error, call);
+  }
+
+  /** Whatever ended the call, as the SDK's error (p-retry rethrows the caller's abort reason as it is). */
+  #typed(thrown: unknown, call: Call): PartnerError {
+    if (thrown instanceof PartnerError) return thrown;
+    if (call.signal?.aborted) return stoppedByCaller(call.signal, call.request, ' while waiting');
+    return new UnexpectedResponseError(`The call ${call.request.method} ${call.request.path} failed inside the SDK.`, {
+      status: 0,
+      requestId: undefined,
+      request: call.request,
+      cause: thrown,
+    });
+  }
+
+  #reportAttempt(observer: CallObserver, attempt: number, startedAt: number, outcome: Outcome): void {
+    const error = outcome.error;
+    const status = outcome.answer?.status ?? (error ? statusOf(error).status : undefined);
+    const state = outcome.signals?.rateLimit;
+    observer.attemptEnd?.({
+      attempt,
+      durationMs: this.#config.clock.now() - startedAt,
+      ...(status === undefined ? {} : { status }),
+      ...idOf(outcome.answer?.headers.get('x-request-id') ?? (error as { requestId?: string } | undefined)?.requestId),
+      ...(error ? { error } : {}),
+      ...(state ? { rateLimit: { limit: state.limit, remaining: state.remaining } } : {}),
+    });
+  }
+
+  #startSharing(): void {
+    const settings = this.#config.rateLimit;
+    if (this.#sharingStarted || settings === false || !settings.shared) return;
+    this.#sharingStarted = true;
+    const sharing = startSharedBudget(settings.shared, {
+      id: `crp-partner-sdk:${keyFingerprint(this.#config.apiKey)}`,
+      now: this.#config.clock.now,
+      logger: this.#config.logger,
+      onPause: (ms) => this.#gate.pauseFromElsewhere(ms),
+    });
+    this.#gate.share(sharing);
+  }
+
+  #parse<S extends z.ZodMiniType>(schema: S, outcome: Outcome, request: RequestSummary): WithResponse<z.infer<S>> {
+    const { status, headers, body } = outcome.answer as Answer;
+    const requestId = headers.get('x-request-id') ?? undefined;
     const where = `${request.method} ${request.path}`;
     let json: unknown;
     try {
-      json = JSON.parse(body);
+      json = body.trim() === '' ? undefined : JSON.parse(body);
     } catch {
-      throw new UnexpectedResponseError(`The service answered ${where} with ${status} but the body is not valid JSON.`, { status, requestId: requestId(), request });
+      throw new UnexpectedResponseError(`The service answered ${where} with ${status} but the body is not valid JSON.`, { status, requestId, request });
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -194,31 +260,18 @@ export class Transport {
       throw new UnexpectedResponseError(
         `The response to ${where} lacks a field the SDK needs or has it in an unexpected form: ${field}. ` +
           'This SDK version may not match the service; please report it with the request id.',
-        { status, requestId: requestId(), request },
+        { status, requestId, request },
       );
     }
-    return { data: parsed.data, response: responseMeta(status, headers, this.#config.clock.now()) };
-  }
-
-  #rateLimiter(): RateLimiter | undefined {
-    const settings = this.#config.rateLimit;
-    if (settings === false) return undefined;
-    this.#limiter ??= createRateLimiter({
-      id: keyFingerprint(this.#config.apiKey),
-      logger: this.#config.logger,
-      now: this.#config.clock.now,
-      ...(settings.shared ? { shared: settings.shared } : {}),
-    });
-    return this.#limiter;
+    return { data: parsed.data, response: responseMeta(status, headers, outcome.signals?.rateLimit) };
   }
 }
 
-function queryString(query: RequestSpec<z.ZodMiniType>['query']): string {
-  if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined) params.set(name, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
+function idOf(requestId: string | undefined | null): { requestId?: string } {
+  return requestId ? { requestId } : {};
+}
+
+function statusOf(error: PartnerError): { status?: number } {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status > 0 ? { status } : {};
 }

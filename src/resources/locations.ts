@@ -12,6 +12,7 @@ import {
   type UpdateLocationBody,
 } from '../schemas/locations.js';
 import { Resource } from './resource.js';
+import { enrollMany, type EnrollManyOptions, type EnrollRows, type EnrollSummary } from './enroll-many/index.js';
 
 const ONE = '/locations/{partner_location_id}';
 
@@ -40,6 +41,23 @@ export class Locations extends Resource {
       response: location,
       retry: 'safe',
     }));
+  }
+
+  /**
+   * Enroll many stores (an array, an iterable or a CSV stream, read lazily) under the key's budget:
+   * each row gets one outcome, given to `onOutcome` as rows finish; resolves to the counts.
+   * See the README's "Enrolling many stores" for outcomes, `signal` and `resume`.
+   *
+   * @example
+   * ```ts
+   * const summary = await client.locations.enrollMany(rows, {
+   *   onOutcome: (o) => { if (o.status === 'invalid' || o.status === 'failed') console.log(o.index, o.message) },
+   * });
+   * console.log(summary.counts.created, summary.counts.already_enrolled);
+   * ```
+   */
+  enrollMany(rows: EnrollRows, options?: EnrollManyOptions): Promise<EnrollSummary> {
+    return enrollMany((body, o) => this.enroll(body, o).withResponse(), rows, options);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SAMPLE_CSV, bulkEnroll, failuresCsv, formatReport, progressBar } from '../../examples/bulk-enroll.js';
+import type { EnrollProgress } from '@crp/partner-sdk';
+import { SAMPLE_CSV, bulkEnroll, failuresCsv, formatReport } from '../../examples/bulk-enroll.js';
 import { parseCsv } from '../../examples/support/csv.js';
 import { startExampleEnv, type ExampleEnv } from './sandbox.js';
 
@@ -8,7 +9,7 @@ describe('examples/bulk-enroll.ts', () => {
   let env: ExampleEnv;
   afterEach(() => env?.close());
 
-  it('enrolls the good rows of the sample CSV and reports every bad row with its line, code and field', async () => {
+  it('enrolls the good rows of the sample CSV through enrollMany and reports every bad row with its line, code and field', async () => {
     env = await startExampleEnv();
     // Already enrolled under another name: the service answers 409 for that row.
     await env.client.locations.enroll({
@@ -16,50 +17,41 @@ describe('examples/bulk-enroll.ts', () => {
       name: 'Larimer Tapas (old name)',
       address: { line1: '1400 Larimer St', city: 'Denver', state: 'CO', postal_code: '80202', country: 'US' },
     });
-    const progress: Array<[number, number, number]> = [];
-    const report = await bulkEnroll(env.client, readFileSync(SAMPLE_CSV, 'utf8'), { onProgress: (...call) => progress.push(call) });
+    const progress: EnrollProgress[] = [];
+    const report = await bulkEnroll(env.client, readFileSync(SAMPLE_CSV, 'utf8'), (p) => progress.push(p));
 
     expect(report.total).toBe(12);
-    expect(report.enrolled.sort()).toEqual(['aus-congress-10', 'la-sawtelle-05', 'oak-broadway-04', 'sea-pike-03', 'sf-mission-01', 'sf-sunset-02']);
-    expect(report.failed.map(({ line, partner_location_id, code, field }) => ({ line, partner_location_id, code, field }))).toEqual([
+    const conflict = report.failed.find((f) => f.code === 'conflict' && f.partner_location_id === 'sf-mission-01');
+    // Lines 2 and 10 enroll the same id with two names: the first to reach the service wins, the other is a 409.
+    expect([2, 10]).toContain(conflict?.line);
+    const winner = conflict?.line === 10 ? ['sf-mission-01'] : [];
+    expect(report.enrolled.sort()).toEqual(['aus-congress-10', 'la-sawtelle-05', 'oak-broadway-04', 'sea-pike-03', 'sf-sunset-02', ...winner].sort());
+    expect(report.failed.filter((f) => f !== conflict).map(({ line, partner_location_id, code, field }) => ({ line, partner_location_id, code, field }))).toEqual([
       { line: 7, partner_location_id: 'pdx-alberta-06', code: 'validation_error', field: 'address.country' },
       { line: 8, partner_location_id: 'nyc-mott-07', code: 'validation_error', field: 'name' },
       { line: 9, partner_location_id: 'chi-clark-08', code: 'validation_error', field: 'preferred_language' },
-      { line: 10, partner_location_id: 'sf-mission-01', code: 'duplicate_row', field: 'partner_location_id' },
-      { line: 11, partner_location_id: 'bos-hanover-09', code: 'bad_row', field: undefined },
-      { line: 13, partner_location_id: 'den-larimer-11', code: 'conflict', field: 'partner_location_id' },
+      { line: 11, partner_location_id: 'bos-hanover-09', code: 'validation_error', field: 'address.postal_code' },
+      { line: 13, partner_location_id: 'den-larimer-11', code: 'conflict', field: undefined },
     ]);
-    // Bad rows are refused before sending: only the 7 well-formed ones (and the set-up call) reached the service.
-    expect(env.sandbox.requestCount({ method: 'POST', path: '/partner/v1/locations' })).toBe(8);
+    expect(conflict?.message).toContain('client.locations.update("sf-mission-01"');
+    // Bad rows are refused before sending: only the 8 well-formed ones (and the set-up call) reached the service.
+    expect(env.sandbox.requestCount({ method: 'POST', path: '/partner/v1/locations' })).toBe(9);
     expect(env.sandbox.inspect.store(env.apiKey, 'oak-broadway-04')?.name).toBe('Broadway Pho, Oakland');
 
-    expect(progress.at(-1)).toEqual([12, 12, 6]);
-    expect(progress.map(([done]) => done)).toEqual([...progress.map(([done]) => done)].sort((a, b) => a - b));
+    expect(progress.map((p) => p.done)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(progress.at(-1)).toMatchObject({ total: 12, counts: { invalid: 4, conflict: 2 } });
 
     const text = formatReport(report);
     expect(text).toMatch(/^12 rows: 6 enrolled, 0 already enrolled, 6 failed/);
     expect(text).toMatch(/line +7 +pdx-alberta-06 +validation_error +address\.country: /);
-    expect(text).toMatch(/line +11 +bos-hanover-09 +bad_row +-: expected 8 columns, found 5/);
+    expect(text).toMatch(/line +13 +den-larimer-11 +conflict +-: den-larimer-11 is already enrolled with a different name or address/);
     const csv = parseCsv(failuresCsv(report));
     expect(csv[0]?.fields).toEqual(['line', 'partner_location_id', 'code', 'field', 'message']);
-    expect(csv.slice(1).map((r) => r.fields[1])).toEqual(['pdx-alberta-06', 'nyc-mott-07', 'chi-clark-08', 'sf-mission-01', 'bos-hanover-09', 'den-larimer-11']);
+    expect(csv.slice(1).map((r) => Number(r.fields[0]))).toEqual(report.failed.map((f) => f.line));
 
     // Feeding the same file again is safe: the good rows are "already enrolled".
-    const again = await bulkEnroll(env.client, readFileSync(SAMPLE_CSV, 'utf8'), { onProgress: () => {} });
+    const again = await bulkEnroll(env.client, readFileSync(SAMPLE_CSV, 'utf8'));
     expect(again.enrolled).toEqual([]);
     expect(again.unchanged).toHaveLength(6);
-  });
-
-  it('draws a progress bar in place on a terminal and prints every 10% otherwise', () => {
-    const writes: string[] = [];
-    const stream = (isTTY: boolean) => ({ isTTY, write: (text: string) => writes.push(text) }) as unknown as NodeJS.WriteStream;
-    const bar = progressBar(stream(true), 10);
-    bar(5, 10, 1);
-    expect(writes.at(-1)).toBe('\r[#####.....] 5/10 rows, 1 failed');
-    writes.length = 0;
-    const plain = progressBar(stream(false), 10);
-    for (let i = 0; i <= 100; i++) plain(i, 100, 0);
-    expect(writes).toHaveLength(11);
-    expect(writes.at(-1)).toBe('[##########] 100/100 rows, 0 failed\n');
   });
 });

@@ -19,14 +19,21 @@ export const TRANSPORTS: TransportKind[] = ['msw', 'http'];
 
 const MSW_BASE = 'https://sandbox.crp.test';
 
-/** No real waiting between retries in tests: sleeps are recorded and resolve at once. */
+/**
+ * No real waiting in tests: time stands still except that each sleep, recorded, moves it forward
+ * by its length and resolves at once (so a wait until a moment reaches exactly that moment).
+ */
 export function instantClock(sleeps: number[] = []) {
+  const start = Date.now();
+  let offset = 0;
   return {
     sleeps,
-    now: () => Date.now(),
+    now: () => start + offset,
     sleep: (ms: number, signal?: AbortSignal) => {
+      if (signal?.aborted) return Promise.reject(signal.reason);
       sleeps.push(ms);
-      return signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve();
+      offset += ms;
+      return Promise.resolve();
     },
   };
 }

@@ -109,10 +109,10 @@ describe('the line format', () => {
   it('each level prints its own methods and the ones above it', () => {
     const out: string[] = [];
     const info = consoleLogger('info', (line) => out.push(line));
-    expect(Object.keys(info).sort()).toEqual(['error', 'info', 'warn']);
+    expect(Object.keys(info).sort()).toEqual(['info', 'warn']);
     info.info?.('hello');
     expect(out).toHaveLength(1);
-    expect(Object.keys(consoleLogger('warn', () => undefined)).sort()).toEqual(['error', 'warn']);
-    expect(Object.keys(consoleLogger('debug', () => undefined)).sort()).toEqual(['debug', 'error', 'info', 'warn']);
+    expect(Object.keys(consoleLogger('warn', () => undefined)).sort()).toEqual(['warn']);
+    expect(Object.keys(consoleLogger('debug', () => undefined)).sort()).toEqual(['debug', 'info', 'warn']);
   });
 });

@@ -134,3 +134,12 @@ export function idealMs(total: number, limit: number, windowMs: number, concurre
   const rest = total - (windows - 1) * limit;
   return (windows - 1) * windowMs + Math.ceil(rest / concurrency) * roundTripMs;
 }
+
+/** A fetch for PartnerClient's `fetch` option that answers every request from `server`. */
+export function fakeFetch(server: Pick<FakeServer, 'request'>): typeof fetch {
+  return async (input, init) => {
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    signal?.throwIfAborted();
+    return server.request();
+  };
+}

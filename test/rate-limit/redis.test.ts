@@ -1,90 +1,104 @@
-import { randomUUID } from 'node:crypto';
+/**
+ * Clients sharing a key's budget through a real redis-server (several clients in one process
+ * stand for several processes: each has its own connections and its own gate).
+ */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRateLimiter, type RateLimiter } from '../../src/core/rate-limit/limiter.js';
+import { PartnerClient } from '../../src/index.js';
 import { redisBudget } from '../../src/redis/index.js';
 import { REDIS_SKIP_MESSAGE, redisServerAvailable, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { createFakeServer, idealMs, runJob } from './fake-server.js';
+import { createFakeServer, fakeFetch, idealMs, runJob, type FakeServer } from './fake-server.js';
 
 const available = redisServerAvailable();
 if (!available) console.warn(REDIS_SKIP_MESSAGE);
 
-describe.skipIf(!available)('createRateLimiter with Redis (a budget shared by processes)', () => {
-  let redis: RedisServer;
+let n = 0;
+function clients(count: number, server: FakeServer, redis: string | Redis, logger = {}) {
+  const apiKey = `crp_test_shared${process.pid}x${++n}`;
+  return Array.from(
+    { length: count },
+    () => new PartnerClient({ apiKey, baseUrl: 'https://fake.test', fetch: fakeFetch(server), maxRetries: 0, logger, rateLimit: { shared: redisBudget(redis) } }),
+  );
+}
+const ping = (client: PartnerClient) => client.request({ method: 'GET', path: '/ping' });
 
+describe.skipIf(!available)('a budget shared through Redis', () => {
+  let redis: RedisServer;
   beforeAll(async () => {
     const started = await startRedisServer();
     if (!started) throw new Error(REDIS_SKIP_MESSAGE);
     redis = started;
   });
-
   afterAll(async () => {
     await redis?.stop();
   });
 
-  it('keeps four limiters on separate connections at zero 429 and within 10% of the ideal time', async () => {
+  it('keeps four clients at zero 429, never over the limit in a window, near the ideal time', async () => {
     const server = createFakeServer({ limit: 40, windowMs: 1000, latencyMs: () => 2 + Math.random() * 8 });
-    const id = `test-${randomUUID()}`;
-    const limiters: RateLimiter[] = Array.from({ length: 4 }, () => createRateLimiter({ id, shared: redisBudget(redis.url) }));
+    const all = clients(4, server, redis.url);
     try {
       const started = Date.now();
-      await Promise.all(limiters.map((limiter) => runJob(60, 8, () => limiter.schedule(() => server.request()))));
+      await Promise.all(all.map((client) => runJob(60, 8, () => ping(client))));
       const elapsed = Date.now() - started;
       const ideal = idealMs(240, 40, 1000, 32, 20);
-      console.info(
-        `redis, 4 limiters x concurrency 8, 40/1 s, 240 calls: ${elapsed} ms, ideal ${ideal} ms, ratio ${(elapsed / ideal).toFixed(3)}, ` +
-          `429s ${server.limited}, per window ${server.perWindow.join(' ')}`,
-      );
+      console.info(`redis, 4 clients x 8 lanes, 40/1 s, 240 calls: ${elapsed} ms, ideal ${ideal} ms, 429s ${server.limited}, per window ${server.perWindow.join(' ')}`);
       expect(server.limited).toBe(0);
-      expect(elapsed / ideal).toBeLessThanOrEqual(1.1);
-      // One budget for all four: never more than the limit in a window, and every full window used.
-      expect(server.perWindow).toEqual([40, 40, 40, 40, 40, 40]);
+      expect(server.ok).toBe(240);
+      expect(Math.max(...server.perWindow)).toBeLessThanOrEqual(40);
+      // Loose: the four clients share this test worker's event loop with other test files.
+      expect(elapsed / ideal).toBeLessThanOrEqual(1.3);
     } finally {
-      await Promise.all(limiters.map((limiter) => limiter.close()));
+      await Promise.all(all.map((client) => client.close()));
     }
   });
 
-  it('sends one request at a time across processes until a response shows the budget', async () => {
-    const server = createFakeServer({ limit: 100, windowMs: 5000, latencyMs: 20 });
-    const id = `test-${randomUUID()}`;
-    const limiters = Array.from({ length: 3 }, () => createRateLimiter({ id, shared: redisBudget(redis.url) }));
-    try {
-      await Promise.all(limiters.map((limiter) => Promise.all(Array.from({ length: 4 }, () => limiter.schedule(() => server.request())))));
-      // The first request's answer took 40 ms; nothing else reached the server before it.
-      expect(server.arrivals[1]!.at - server.arrivals[0]!.at).toBeGreaterThanOrEqual(38);
-      expect(server.limited).toBe(0);
-    } finally {
-      await Promise.all(limiters.map((limiter) => limiter.close()));
-    }
-  });
-
-  it('pauses every process after one of them gets a 429 with Retry-After', async () => {
+  it('pauses every client after one of them gets a 429 with Retry-After', async () => {
     const server = createFakeServer({ limit: 100, windowMs: 10_000, latencyMs: 5 });
-    server.failNext(1, '1');
-    const id = `test-${randomUUID()}`;
-    const limiters = Array.from({ length: 2 }, () => createRateLimiter({ id, shared: redisBudget(redis.url) }));
+    const [a, b] = clients(2, server, redis.url) as [PartnerClient, PartnerClient];
     try {
-      await Promise.all(limiters.map((limiter) => Promise.all(Array.from({ length: 3 }, () => limiter.schedule(() => server.request())))));
-      const [first, second] = server.arrivals;
-      expect(first!.status).toBe(429);
-      expect(second!.at - first!.at).toBeGreaterThanOrEqual(1000);
-      expect(server.limited).toBe(1);
+      await Promise.all([ping(a), ping(b)]);
+      server.failNext(1, '1');
+      const before = server.arrivals.length;
+      await ping(a).catch(() => undefined);
+      const paused = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await ping(b);
+      const limited = server.arrivals[before]!;
+      const next = server.arrivals[before + 1]!;
+      expect(limited.status).toBe(429);
+      expect(next.at - limited.at).toBeGreaterThanOrEqual(950);
+      expect(Date.now() - paused).toBeGreaterThanOrEqual(850);
     } finally {
-      await Promise.all(limiters.map((limiter) => limiter.close()));
+      await Promise.all([a.close(), b.close()]);
     }
   });
 
   it("uses a caller's ioredis client without closing it", async () => {
-    const client = new Redis(redis.url);
+    const own = new Redis(redis.url);
     const server = createFakeServer({ limit: 10, windowMs: 1000, latencyMs: 2 });
-    const limiter = createRateLimiter({ id: `test-${randomUUID()}`, shared: redisBudget(client) });
+    const [client] = clients(1, server, own) as [PartnerClient];
     try {
-      await Promise.all(Array.from({ length: 5 }, () => limiter.schedule(() => server.request())));
-      await limiter.close();
-      expect(await client.ping()).toBe('PONG');
+      await Promise.all(Array.from({ length: 5 }, () => ping(client)));
+      await client.close();
+      expect(await own.ping()).toBe('PONG');
       expect(server.limited).toBe(0);
     } finally {
-      client.disconnect();
+      own.disconnect();
     }
+  });
+
+  it('goes on with a local budget within the timeout when Redis is unreachable, warns once, and closes at once', async () => {
+    const server = createFakeServer({ limit: 100, windowMs: 10_000, latencyMs: 1 });
+    const warnings: string[] = [];
+    const [client] = clients(1, server, 'redis://127.0.0.1:1', { warn: (message: string) => warnings.push(message) }) as [PartnerClient];
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 10 }, () => ping(client)));
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(server.ok).toBe(10);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/Redis is unreachable; going on with a local budget for 2 processes/);
+    const closing = Date.now();
+    await client.close();
+    expect(Date.now() - closing).toBeLessThan(1_000);
   });
 });

@@ -39,7 +39,6 @@ describe('the error class chosen for each real emulator response', () => {
       headers: response.headers,
       body: await response.text(),
       request: { method, path: `/partner/v1${path}` },
-      now: Date.now(),
     });
   }
 

@@ -43,7 +43,7 @@ describe('errors from real emulator responses', () => {
     const wrongKey = 'crp_test_definitely-not-issued-123456';
     const logged: unknown[] = [];
     const log = (...args: unknown[]) => logged.push(args);
-    const stranger = env.client({ apiKey: wrongKey, logger: { debug: log, info: log, warn: log, error: log } });
+    const stranger = env.client({ apiKey: wrongKey, logger: { debug: log, info: log, warn: log } });
     const error = await stranger.locations.get('e-1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 401, code: 'unauthorized', requestId: expect.any(String) });

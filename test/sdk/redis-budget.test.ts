@@ -21,19 +21,6 @@ function fakeClient() {
 }
 
 describe('rateLimit.shared and redisBudget()', () => {
-  it('refuses the removed rateLimit.redis, says what to write instead, and sends nothing', () => {
-    const fetch = vi.fn<typeof globalThis.fetch>();
-    const client = fakeClient();
-    for (const redis of ['redis://127.0.0.1:6379', { host: '127.0.0.1', port: 6379 }, client]) {
-      const options = { apiKey: KEY, baseUrl: BASE, fetch, rateLimit: { redis } } as unknown as ClientOptions;
-      const { message } = refusal(() => new PartnerClient(options));
-      expect(message).toContain("import { redisBudget } from '@crp/partner-sdk/redis'");
-      expect(message).toContain('rateLimit: { shared: redisBudget(redis) }');
-    }
-    expect(fetch).not.toHaveBeenCalled();
-    expect(client.duplicate).not.toHaveBeenCalled();
-  });
-
   it('refuses a rateLimit.shared that redisBudget() did not make, naming it', () => {
     for (const shared of ['redis://127.0.0.1:6379', { store: 'redis' }, fakeClient()]) {
       const options = { apiKey: KEY, baseUrl: BASE, rateLimit: { shared } } as unknown as ClientOptions;

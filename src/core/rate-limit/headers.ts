@@ -1,177 +1,188 @@
 /**
- * Reading the server's budget from response headers.
- *
- * The contract (Rate limits) sends `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`
- * (delta-seconds) and `RateLimit-Policy: 600;w=60`. We also read what servers and proxies send
- * in the wild: an epoch-seconds Reset, `X-RateLimit-*`, the draft-07 combined header
- * (`RateLimit: limit=600, remaining=50, reset=30`) and the newer structured fields
- * (`RateLimit: "default";r=50;t=30`, `RateLimit-Policy: "default";q=600;w=60`).
+ * Reading a response's rate-limit fields. Two steps: `readRateLimitFields` gives the reading in
+ * neutral terms (policies, remaining and reset per policy), checked against the IETF draft's own
+ * examples; `budgetOf` reduces it to the one budget the client paces by (the most restrictive
+ * request policy). Forms understood: draft-10 (`RateLimit: "default";r=50;t=30`,
+ * `RateLimit-Policy: "default";q=600;w=60`), draft-07 (`RateLimit: limit=600, remaining=50, reset=30`)
+ * and draft-06 and earlier, the contract's own (`RateLimit-Limit` / `-Remaining` / `-Reset`,
+ * `RateLimit-Policy: 600;w=60`, also as `X-RateLimit-*`). A malformed field is ignored whole.
  */
+import { parseList, parseDictionary, type BareItem, type Item } from './structured-fields.js';
 
+/** The key's budget as a response reported it. */
 export interface RateLimitState {
   /** Requests allowed per window. */
   limit: number;
   /** Requests left in the current window, as of the response. */
   remaining: number;
-  /** When the current window ends (the reservoir may refill then). */
+  /** When the current window ends (the budget refills then). */
   resetAt: Date;
   /** Window length in ms, when the server states it (`w=` in the policy). */
   windowMs?: number;
 }
 
-/** A Reset larger than this many seconds is an epoch time, not a delay (10^9 s is 2001). */
+/** One quota policy. `name` is absent in the older forms, which have a single unnamed policy. */
+export interface Policy {
+  name?: string;
+  quota?: number;
+  /** Seconds. */
+  window?: number;
+  /** `requests` unless stated (`qu`); a quota in another unit does not limit the request count. */
+  unit?: string;
+  partitionKey?: string;
+}
+
+/** The fields of one response, in neutral terms; remaining and reset are keyed by policy name ('' when unnamed). */
+export interface RateLimitReading {
+  policies: Policy[];
+  remaining: Record<string, number>;
+  resetSeconds: Record<string, number>;
+}
+
+/** A reset above this many seconds is an epoch time, not a delay (10^9 s is 2001). */
 const EPOCH_THRESHOLD_SECONDS = 1e9;
-/** When a budget comes without any reset time, assume the window lasts this long (safe side). */
-const DEFAULT_WINDOW_MS = 60_000;
+/** Longest reset believed; a larger one (a day of nines, 1e300) is clamped so no wait overflows. */
+export const MAX_SERVER_WAIT_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_WINDOW_SECONDS = 60;
 
-interface Item {
-  name: string;
-  params: Map<string, string>;
+/** The fields as the server sent them, or undefined when there are none (or all are malformed). */
+export function readRateLimitFields(headers: Headers): RateLimitReading | undefined {
+  const reading: RateLimitReading = { policies: readPolicies(headers.get('ratelimit-policy')), remaining: {}, resetSeconds: {} };
+  const combined = headers.get('ratelimit');
+  if (combined !== null) readCombined(combined, reading);
+  else readSeparate(headers, reading);
+  const empty = reading.policies.length === 0 && Object.keys(reading.remaining).length === 0;
+  return empty ? undefined : reading;
 }
 
-/**
- * Parse RateLimit-Limit / -Remaining / -Reset (delta-seconds; an epoch-seconds value is tolerated),
- * RateLimit-Policy (`600;w=60`) and the structured form (`RateLimit: "default";r=50;t=30`,
- * `RateLimit-Policy: "default";q=600;w=60`). undefined when the response shows no budget.
- */
-export function parseRateLimitHeaders(headers: Headers, now: number): RateLimitState | undefined {
-  return parseStructured(headers, now) ?? parseSeparate(headers, now);
-}
-
-function parseStructured(headers: Headers, now: number): RateLimitState | undefined {
-  const value = headers.get('ratelimit');
-  if (value === null) return undefined;
-  const items = parseList(value);
-  const policies = parseListCached(headers.get('ratelimit-policy'));
-
-  // Draft-07 style: one item per key (`limit=600, remaining=50, reset=30`).
-  const flat = new Map<string, string>();
-  for (const item of items) {
-    const eq = item.name.indexOf('=');
-    if (eq > 0) flat.set(item.name.slice(0, eq).trim().toLowerCase(), item.name.slice(eq + 1).trim());
-  }
-  if (flat.has('remaining')) {
-    const remaining = toCount(flat.get('remaining'));
-    if (remaining === undefined) return undefined;
-    const policy = policies[0];
-    const windowMs = toSeconds(policy?.params.get('w')) ?? undefined;
-    const limit = toCount(flat.get('limit')) ?? toCount(policy?.name) ?? remaining;
-    return build(limit, remaining, flat.get('reset'), windowMs, now);
-  }
-
-  // Structured (draft-08 and later): the most restrictive policy decides.
+/** The budget to pace by: the request policy with the fewest requests left. */
+export function budgetOf(reading: RateLimitReading, now: number): RateLimitState | undefined {
   let best: RateLimitState | undefined;
-  for (const item of items) {
-    const remaining = toCount(item.params.get('r'));
-    if (remaining === undefined) continue;
-    const policy = policies.find((p) => p.name === item.name) ?? (policies.length === 1 ? policies[0] : undefined);
-    const windowMs = toSeconds(policy?.params.get('w'));
-    const limit = toCount(policy?.params.get('q')) ?? remaining;
-    const state = build(limit, remaining, item.params.get('t'), windowMs, now);
-    if (state && (!best || state.remaining < best.remaining)) best = state;
+  for (const [name, remaining] of Object.entries(reading.remaining)) {
+    const policy = reading.policies.find((p) => (p.name ?? '') === name) ?? (reading.policies.length === 1 ? reading.policies[0] : undefined);
+    if (policy?.unit !== undefined && policy.unit !== 'requests') continue;
+    const windowSeconds = policy?.window;
+    const reset = reading.resetSeconds[name];
+    const seconds = reset === undefined ? (windowSeconds ?? DEFAULT_WINDOW_SECONDS) : reset;
+    const resetMs = seconds > EPOCH_THRESHOLD_SECONDS ? seconds * 1000 - now : seconds * 1000;
+    const state: RateLimitState = {
+      limit: Math.max(policy?.quota ?? remaining, remaining),
+      remaining,
+      resetAt: new Date(now + Math.min(Math.max(0, resetMs), MAX_SERVER_WAIT_MS)),
+    };
+    if (windowSeconds !== undefined) state.windowMs = windowSeconds * 1000;
+    if (!best || state.remaining < best.remaining) best = state;
   }
   return best;
 }
 
-function parseSeparate(headers: Headers, now: number): RateLimitState | undefined {
-  const remaining = toCount(firstToken(either(headers, 'remaining')));
-  if (remaining === undefined) return undefined;
-  const limitValue = either(headers, 'limit');
-  // RateLimit-Limit may be `600` or draft-03's `600, 600;w=60`; the policy is `600;w=60`.
-  const policy = parseListCached(headers.get('ratelimit-policy'))[0];
-  const limitPolicy = limitValue?.includes(';') ? parseList(limitValue).find((item) => item.params.has('w')) : undefined;
-  const windowMs = toSeconds(policy?.params.get('w') ?? limitPolicy?.params.get('w'));
-  const limit = toCount(firstToken(limitValue)) ?? toCount(policy?.name) ?? remaining;
-  return build(limit, remaining, firstToken(either(headers, 'reset')) ?? undefined, windowMs, now);
+/** Shorthand: the budget a response shows, if any. */
+export function parseRateLimitHeaders(headers: Headers, now: number): RateLimitState | undefined {
+  const reading = readRateLimitFields(headers);
+  return reading && budgetOf(reading, now);
 }
 
-function either(headers: Headers, name: string): string | null {
-  return headers.get(`ratelimit-${name}`) ?? headers.get(`x-ratelimit-${name}`);
-}
-
-/**
- * The policy header repeats the same text on every response; parsing it once per distinct value
- * keeps the per-response cost to a few header lookups (this runs for every call).
- */
-let lastPolicy: { value: string; items: Item[] } = { value: '', items: [] };
-
-function parseListCached(value: string | null): Item[] {
+function readPolicies(value: string | null): Policy[] {
   if (value === null) return [];
-  if (value !== lastPolicy.value) lastPolicy = { value, items: parseList(value) };
-  return lastPolicy.items;
-}
-
-function build(
-  limit: number,
-  remaining: number,
-  reset: string | undefined,
-  windowMs: number | undefined,
-  now: number,
-): RateLimitState | undefined {
-  let resetAt: number;
-  if (reset === undefined) {
-    resetAt = now + (windowMs ?? DEFAULT_WINDOW_MS);
-  } else {
-    const seconds = Number(reset);
-    if (reset.trim() === '' || !Number.isFinite(seconds) || seconds < 0) return undefined;
-    resetAt = seconds > EPOCH_THRESHOLD_SECONDS ? seconds * 1000 : now + seconds * 1000;
+  const items = parseList(value);
+  const policies: Policy[] = [];
+  for (const item of items ?? []) {
+    const policy = item.value.type === 'string' ? namedPolicy(item) : item.value.type === 'integer' ? legacyPolicy(item) : undefined;
+    if (!policy) return []; // one bad member: the field is ignored whole
+    policies.push(policy);
   }
-  const state: RateLimitState = { limit: Math.max(limit, remaining), remaining, resetAt: new Date(resetAt) };
-  if (windowMs !== undefined) state.windowMs = windowMs;
-  return state;
+  return policies;
 }
 
-function firstToken(value: string | null): string | null {
-  if (value === null) return null;
+/** draft-10: `"name";q=100;w=60;qu="requests";pk=:…:`. */
+function namedPolicy(item: Item): Policy | undefined {
+  const quota = count(item.params.get('q'));
+  if (quota === undefined) return undefined;
+  const policy: Policy = { name: item.value.value as string, quota };
+  const window = count(item.params.get('w'));
+  if (window !== undefined && window > 0) policy.window = window;
+  const unit = item.params.get('qu');
+  if (unit?.type === 'string') policy.unit = unit.value as string;
+  const key = item.params.get('pk');
+  if (key?.type === 'bytes') policy.partitionKey = key.value as string;
+  return policy;
+}
+
+/** draft-06 and earlier: `600;w=60` (the quota is the item). */
+function legacyPolicy(item: Item): Policy | undefined {
+  const quota = count(item.value);
+  if (quota === undefined) return undefined;
+  const policy: Policy = { quota };
+  const window = count(item.params.get('w'));
+  if (window !== undefined && window > 0) policy.window = window;
+  return policy;
+}
+
+function readCombined(value: string, reading: RateLimitReading): void {
+  // draft-07: one dictionary, `limit=100, remaining=50, reset=5`.
+  const dictionary = parseDictionary(value);
+  if (dictionary?.has('remaining')) {
+    const remaining = count(dictionary.get('remaining'));
+    const limit = dictionary.has('limit') ? count(dictionary.get('limit')) : undefined;
+    const reset = dictionary.has('reset') ? count(dictionary.get('reset')) : undefined;
+    if (remaining === undefined || (dictionary.has('limit') && limit === undefined) || (dictionary.has('reset') && reset === undefined)) return;
+    if (reading.policies.length === 0 && limit !== undefined) reading.policies.push({ quota: limit });
+    reading.remaining[''] = remaining;
+    if (reset !== undefined) reading.resetSeconds[''] = reset;
+    return;
+  }
+  // draft-10: a list of Strings naming policies, each with r (required) and t.
+  const items = parseList(value);
+  if (!items) return;
+  const remaining: Record<string, number> = {};
+  const resetSeconds: Record<string, number> = {};
+  for (const item of items) {
+    const r = count(item.params.get('r'));
+    if (item.value.type !== 'string' || r === undefined) return; // malformed: ignored whole
+    const name = item.value.value as string;
+    remaining[name] = r;
+    const t = count(item.params.get('t'));
+    if (t !== undefined) resetSeconds[name] = t;
+  }
+  reading.remaining = remaining;
+  reading.resetSeconds = resetSeconds;
+}
+
+function readSeparate(headers: Headers, reading: RateLimitReading): void {
+  const field = (name: string) => headers.get(`ratelimit-${name}`) ?? headers.get(`x-ratelimit-${name}`);
+  const remainingText = field('remaining');
+  if (remainingText === null) return;
+  const limitText = field('limit');
+  const resetText = field('reset');
+  // draft-03 allows `RateLimit-Limit: 600, 600;w=60`: the first member is the limit.
+  const remaining = integerText(remainingText);
+  const limit = limitText === null ? undefined : integerText(firstMember(limitText));
+  const reset = resetText === null ? undefined : integerText(resetText);
+  if (remaining === undefined || (limitText !== null && limit === undefined) || (resetText !== null && reset === undefined)) return;
+  if (reading.policies.length === 0 && limitText?.includes(';')) {
+    // draft-03: the policies ride on RateLimit-Limit itself.
+    reading.policies = readPolicies(limitText).filter((p) => p.window !== undefined);
+  }
+  if (reading.policies.length === 0 && limit !== undefined) reading.policies.push({ quota: limit });
+  else if (limit !== undefined && reading.policies[0]) reading.policies[0] = { ...reading.policies[0], quota: limit };
+  reading.remaining[''] = remaining;
+  if (reset !== undefined) reading.resetSeconds[''] = reset;
+}
+
+function firstMember(value: string): string {
   const end = value.search(/[,;]/);
-  return (end < 0 ? value : value.slice(0, end)).trim();
+  return end < 0 ? value : value.slice(0, end);
 }
 
-function toCount(value: string | undefined | null): number | undefined {
-  if (value === undefined || value === null || !/^\s*\d+\s*$/.test(value)) return undefined;
-  return Number(value);
+/** A non-negative integer a timer and a counter can hold, or undefined. */
+function integerText(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!/^\d{1,15}$/.test(trimmed)) return undefined;
+  return Number(trimmed);
 }
 
-function toSeconds(value: string | undefined): number | undefined {
-  const count = toCount(value);
-  return count === undefined || count === 0 ? undefined : count * 1000;
-}
-
-/** A structured-field list (RFC 8941, loosely): items split on commas, params on semicolons. */
-function parseList(value: string): Item[] {
-  const items: Item[] = [];
-  for (const raw of splitOutsideQuotes(value, ',')) {
-    const [head = '', ...rest] = splitOutsideQuotes(raw, ';');
-    const name = unquote(head.trim());
-    if (name === '') continue;
-    const params = new Map<string, string>();
-    for (const param of rest) {
-      const eq = param.indexOf('=');
-      const key = (eq < 0 ? param : param.slice(0, eq)).trim().toLowerCase();
-      if (key !== '') params.set(key, eq < 0 ? '1' : unquote(param.slice(eq + 1).trim()));
-    }
-    items.push({ name, params });
-  }
-  return items;
-}
-
-function splitOutsideQuotes(value: string, separator: string): string[] {
-  const parts: string[] = [];
-  let current = '';
-  let quoted = false;
-  for (const char of value) {
-    if (char === '"') quoted = !quoted;
-    if (char === separator && !quoted) {
-      parts.push(current);
-      current = '';
-    } else {
-      current += char;
-    }
-  }
-  parts.push(current);
-  return parts;
-}
-
-function unquote(value: string): string {
-  return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+function count(item: BareItem | undefined): number | undefined {
+  if (item?.type !== 'integer') return undefined;
+  const n = item.value as number;
+  return n >= 0 && Number.isSafeInteger(n) ? n : undefined;
 }

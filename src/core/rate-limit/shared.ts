@@ -1,30 +1,32 @@
 /**
- * `rateLimit.shared`: a budget kept outside this process. The store's code is in its own import
- * path (`@crp/partner-sdk/redis`), so that applications keeping the budget in-process do not carry
- * it: the value that entry makes holds the function that starts the engine, and the limiter calls
- * it on its first `schedule`.
+ * `rateLimit.shared`: a budget shared with other processes. The store's code lives in its own
+ * import path (`@crp/partner-sdk/redis`) so that applications keeping the budget in-process do
+ * not carry it: the value that entry makes holds the function that starts the sharing, and the
+ * transport calls it on the client's first call.
  */
-import type { Engine } from './budget.js';
+import type { Logger } from '../logger.js';
+import type { Sharing } from './gate.js';
 
 /**
- * A key's rate budget kept outside this process, shared by every client that uses the key, in
- * any process. Made by `redisBudget()` from `@crp/partner-sdk/redis`; pass it as
- * `rateLimit: { shared }`.
+ * A key's rate budget shared by every client that uses the key, in any process. Made by
+ * `redisBudget()` from `@crp/partner-sdk/redis`; pass it as `rateLimit: { shared }`.
  */
 export interface SharedBudget {
-  /** Where the budget is kept. */
+  /** Where the sharing is coordinated. */
   readonly store: 'redis';
 }
 
-/** What the limiter gives the store to start its engine with. */
+/** What the transport gives the store to start sharing with. */
 export interface SharedBudgetContext {
   /** `crp-partner-sdk:<key fingerprint>`: the same for every process using the key. */
-  bottleneckId: string;
-  clock: () => number;
-  onError: (error: unknown) => void;
+  id: string;
+  now: () => number;
+  logger: Logger;
+  /** Another process received a Retry-After of `ms`: pause this one too. */
+  onPause: (ms: number) => void;
 }
 
-type Start = (context: SharedBudgetContext) => Promise<Engine>;
+type Start = (context: SharedBudgetContext) => Sharing;
 
 // Symbol.for: the value is made by one bundle (dist/redis/index.js) and read by another (dist/index.js).
 const START = Symbol.for('@crp/partner-sdk.SharedBudget.start');
@@ -37,7 +39,7 @@ export function isSharedBudget(value: unknown): value is SharedBudget {
   return typeof value === 'object' && value !== null && typeof (value as Record<symbol, unknown>)[START] === 'function';
 }
 
-export function startSharedBudget(budget: SharedBudget, context: SharedBudgetContext): Promise<Engine> {
+export function startSharedBudget(budget: SharedBudget, context: SharedBudgetContext): Sharing {
   return (budget as unknown as Record<typeof START, Start>)[START](context);
 }
 

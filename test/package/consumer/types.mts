@@ -25,7 +25,7 @@ const connection: RedisConnection = { host: '127.0.0.1', port: 6379 };
 const shared: SharedBudget = redisBudget(connection);
 export const sharedClient = new PartnerClient({ rateLimit: { shared } });
 export const viaUrl: RateLimitOptions = { shared: redisBudget('redis://127.0.0.1:6379') };
-// @ts-expect-error: rateLimit.redis is gone (use shared: redisBudget(redis))
+// @ts-expect-error: rateLimit.redis is not an option (the shared budget is rateLimit: { shared: redisBudget(redis) })
 export const removed: RateLimitOptions = { redis: 'redis://127.0.0.1:6379' };
 // @ts-expect-error: shared takes a budget made by redisBudget(), not a URL
 export const notABudget: RateLimitOptions = { shared: 'redis://127.0.0.1:6379' };

@@ -1,0 +1,315 @@
+/**
+ * The gate: the one owner of every wait the server imposes. Each attempt passes through
+ * `run(task)`: the gate holds it while the key is paused (a Retry-After, from this process or
+ * another) or its window's budget is spent, runs it, and learns from the answer the task returns
+ * (its parsed RateLimit fields and Retry-After), from nothing else.
+ *
+ * Rules, in order:
+ * 1. Retry-After, on any status, pauses every send until then; it wins over the RateLimit fields.
+ * 2. When a pause ends, sending resumes at once if the latest fields show budget left.
+ * 3. No call waits longer than `maxWaitMs` for the server: a wait that would fails at once
+ *    (`WaitTooLong`, with the wait), whoever received the pause.
+ * 4. An AbortSignal stops a wait at once; `close()` settles every waiting call.
+ *
+ * Budget: before the first budget is known, one request at a time. Then `tokens` counts the sends
+ * this process may still make in the server's current window (window.ts pins which window a
+ * response speaks about). A budget shared by several processes (`Sharing`) is split: each takes
+ * its part of what the server reports left.
+ */
+import type { Clock } from '../config.js';
+import type { WaitReason } from '../instrumentation.js';
+import type { RateLimitState } from './headers.js';
+import { boundsOf, classify, intersect, type Bounds } from './window.js';
+
+/** What one answer tells the gate; parsed once by the transport. */
+export interface Signals {
+  rateLimit?: RateLimitState | undefined;
+  retryAfterMs?: number | undefined;
+}
+
+/** A budget shared with other processes (`rateLimit.shared`). */
+export interface Sharing {
+  /** Processes sharing the key, this one included (the last known count while the store is down). */
+  sharers(): number;
+  /** Tell the other processes that the server asked for a pause of `ms`. */
+  announcePause(ms: number): void;
+  /** Resolves when the first send may go (the other processes had a chance to say they are there); never rejects. */
+  readonly ready?: Promise<void>;
+  /** Release connections and timers; settles within a second whatever the store does. */
+  close(): Promise<void>;
+}
+
+/** The wait this call would need is longer than allowed (rule 3). */
+export class WaitTooLong extends Error {
+  override readonly name = 'WaitTooLong';
+  constructor(
+    readonly ms: number,
+    readonly reason: WaitReason,
+  ) {
+    super(`wait of ${ms} ms refused`);
+  }
+}
+
+/** `close()` was called while the call waited. */
+export class GateClosed extends Error {
+  override readonly name = 'GateClosed';
+}
+
+export interface GateOptions {
+  clock: Clock;
+  /** rateLimit.maxRetryAfter: the longest server-imposed wait a call accepts. */
+  maxWaitMs: number;
+  /** Pace by the RateLimit fields; false (rateLimit: false) keeps only the Retry-After pauses. */
+  pacing: boolean;
+}
+
+interface Ticket {
+  call: object;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  queuedAt: number;
+  reason: WaitReason;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  waited: ((reason: WaitReason, ms: number) => void) | undefined;
+}
+
+type Block = { until: number; kind: 'pause' | 'window' } | { until: undefined; kind: 'response' };
+
+export class Gate {
+  readonly #clock: Clock;
+  readonly #maxWaitMs: number;
+  readonly #pacing: boolean;
+  #sharing: Sharing | undefined;
+  /** The sharing is still starting: hold sends until it knows how many share the key. */
+  #starting = false;
+  readonly #queue: Ticket[] = [];
+  #inFlight = 0;
+  #latest: RateLimitState | undefined;
+  #limit: number | undefined;
+  #tokens = 0;
+  #window: Bounds | undefined;
+  /** The window's refill happened: responses still matching it are late ones. */
+  #refreshed = false;
+  #lastRefreshAt = Number.NEGATIVE_INFINITY;
+  #pausedUntil = 0;
+  /** The call whose answer set the pause: its own retry waits for `retry_after`, others for `shared_pause`. */
+  #pauseOwner: object | undefined;
+  #timer: { at: number; stop: AbortController } | undefined;
+  #closed = false;
+
+  constructor(options: GateOptions) {
+    this.#clock = options.clock;
+    this.#maxWaitMs = options.maxWaitMs;
+    this.#pacing = options.pacing;
+  }
+
+  /** The key's budget as last reported. */
+  get state(): RateLimitState | undefined {
+    return this.#latest;
+  }
+
+  share(sharing: Sharing): void {
+    this.#sharing = sharing;
+    if (!sharing.ready) return;
+    this.#starting = true;
+    void sharing.ready.then(() => {
+      this.#starting = false;
+      this.#pump();
+    });
+  }
+
+  /**
+   * Run `task` when the server allows, as part of `call` (the same object for every attempt of
+   * one call). Rejects with the signal's reason, `WaitTooLong` or `GateClosed` without running it.
+   */
+  async run<T extends { signals?: Signals | undefined }>(
+    call: object,
+    signal: AbortSignal | undefined,
+    task: () => Promise<T>,
+    waited?: (reason: WaitReason, ms: number) => void,
+  ): Promise<T> {
+    await this.#acquire(call, signal, waited);
+    const sentAt = this.#clock.now();
+    let answer: T | undefined;
+    try {
+      answer = await task();
+      return answer;
+    } finally {
+      if (answer?.signals) this.#observe(answer.signals, sentAt, call);
+      this.#inFlight -= 1;
+      this.#pump();
+    }
+  }
+
+  /** A pause another process received (Retry-After of `ms`, from now). */
+  pauseFromElsewhere(ms: number): void {
+    this.#pause(ms, undefined);
+  }
+
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    this.#disarm();
+    for (const ticket of this.#queue.splice(0)) this.#settle(ticket, new GateClosed('closed'));
+    return this.#sharing?.close() ?? Promise.resolve();
+  }
+
+  #acquire(call: object, signal: AbortSignal | undefined, waited: Ticket['waited']): Promise<void> {
+    if (this.#closed) return Promise.reject(new GateClosed('closed'));
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const now = this.#clock.now();
+    if (this.#queue.length === 0 && this.#block(now) === undefined) {
+      this.#grant();
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const ticket: Ticket = { call, resolve, reject, queuedAt: now, reason: 'rate_budget', signal, onAbort: undefined, waited };
+      if (signal) {
+        ticket.onAbort = () => {
+          const index = this.#queue.indexOf(ticket);
+          if (index >= 0) this.#queue.splice(index, 1);
+          this.#settle(ticket, signal.reason);
+          this.#pump();
+        };
+        signal.addEventListener('abort', ticket.onAbort, { once: true });
+      }
+      this.#queue.push(ticket);
+      this.#pump();
+    });
+  }
+
+  /** Let waiting calls go while the server allows; arm one timer for the next moment it will. */
+  #pump(): void {
+    if (this.#closed) return;
+    const now = this.#clock.now();
+    while (this.#queue.length > 0) {
+      const block = this.#block(now);
+      if (block === undefined) {
+        const ticket = this.#queue.shift() as Ticket;
+        this.#grant();
+        this.#settle(ticket, undefined, now);
+        continue;
+      }
+      for (const ticket of this.#queue) ticket.reason = this.#reasonFor(ticket, block);
+      if (block.until === undefined) break; // a response in flight will tell
+      const ms = block.until - now;
+      if (ms > this.#maxWaitMs) {
+        for (const ticket of this.#queue.splice(0)) this.#settle(ticket, new WaitTooLong(ms, ticket.reason));
+        break;
+      }
+      this.#arm(block.until, now);
+      return;
+    }
+    this.#disarm();
+  }
+
+  /** Why nothing may be sent now, or undefined when something may. Refills a window that has ended. */
+  #block(now: number): Block | undefined {
+    if (now < this.#pausedUntil) return { until: this.#pausedUntil, kind: 'pause' };
+    if (!this.#pacing) return undefined;
+    if (this.#starting) return { until: undefined, kind: 'response' };
+    if (this.#limit === undefined) return this.#inFlight > 0 ? { until: undefined, kind: 'response' } : undefined;
+    if (this.#window && !this.#refreshed && now >= this.#window.hi) this.#refill(now);
+    if (this.#tokens > 0) return undefined;
+    if (this.#window && !this.#refreshed) return { until: this.#window.hi, kind: 'window' };
+    // Our refill is spent and no response has shown the next window yet: one probe at a time.
+    return this.#inFlight > 0 ? { until: undefined, kind: 'response' } : undefined;
+  }
+
+  #reasonFor(ticket: Ticket, block: Block): WaitReason {
+    if (block.kind !== 'pause') return 'rate_budget';
+    return ticket.call === this.#pauseOwner ? 'retry_after' : 'shared_pause';
+  }
+
+  #grant(): void {
+    this.#inFlight += 1;
+    if (this.#pacing && this.#limit !== undefined) this.#tokens -= 1;
+  }
+
+  #settle(ticket: Ticket, error: unknown, now?: number): void {
+    if (ticket.onAbort) ticket.signal?.removeEventListener('abort', ticket.onAbort);
+    if (now === undefined) {
+      ticket.reject(error);
+      return;
+    }
+    const ms = now - ticket.queuedAt;
+    if (ms > 0) ticket.waited?.(ticket.reason, ms);
+    ticket.resolve();
+  }
+
+  #observe(signals: Signals, sentAt: number, call: object): void {
+    const now = this.#clock.now();
+    if (signals.retryAfterMs !== undefined) {
+      this.#pause(signals.retryAfterMs, call);
+      this.#sharing?.announcePause(signals.retryAfterMs);
+    }
+    const state = signals.rateLimit;
+    if (!state) return;
+    if (!this.#latest || state.resetAt.getTime() >= this.#latest.resetAt.getTime() - 1000) this.#latest = state;
+    if (!this.#pacing) return;
+    const bounds = boundsOf(state.resetAt.getTime(), now, sentAt);
+    let verdict = classify(this.#window, bounds);
+    // A response matching a window we already refilled for, or sent before that refill, is late:
+    // its Remaining counts requests of the old window and says nothing of the new one.
+    if (verdict === 'same' && (this.#refreshed || sentAt < this.#lastRefreshAt)) verdict = 'older';
+    if (verdict === 'older') return;
+    const sharers = Math.max(1, this.#sharing?.sharers() ?? 1);
+    // The server's Remaining, this process's part of it: optimistic (all of our requests in flight
+    // already counted) and pessimistic (none of the others counted yet).
+    const optimistic = Math.floor(state.remaining / sharers);
+    const pessimistic = optimistic - (this.#inFlight - 1);
+    if (verdict === 'first' || (verdict === 'newer' && !this.#refreshed)) {
+      this.#tokens = pessimistic;
+    } else {
+      // Our own count is exact while only we use the key; lower it only when the server counted
+      // more than even the optimistic reading explains (another client, a lower limit).
+      const own = this.#tokens + Math.floor((state.limit - (this.#limit ?? state.limit)) / sharers);
+      this.#tokens = own <= optimistic ? own : Math.min(own, pessimistic);
+    }
+    if (verdict === 'same' && this.#window) {
+      this.#window = intersect(this.#window, bounds);
+    } else {
+      this.#window = bounds;
+      this.#refreshed = false;
+    }
+    this.#limit = state.limit;
+  }
+
+  #refill(now: number): void {
+    const sharers = Math.max(1, this.#sharing?.sharers() ?? 1);
+    // Everything still in flight may be counted in the new window: leave room for it.
+    this.#tokens = Math.max(1, Math.floor((this.#limit ?? 1) / sharers)) - this.#inFlight;
+    this.#refreshed = true;
+    this.#lastRefreshAt = now;
+  }
+
+  #pause(ms: number, owner: object | undefined): void {
+    const until = this.#clock.now() + ms;
+    if (until > this.#pausedUntil) {
+      this.#pausedUntil = until;
+      this.#pauseOwner = owner;
+    }
+    this.#pump();
+  }
+
+  #arm(at: number, now: number): void {
+    if (this.#timer?.at === at) return;
+    this.#disarm();
+    const timer = { at, stop: new AbortController() };
+    this.#timer = timer;
+    this.#clock.sleep(Math.max(0, at - now), timer.stop.signal).then(
+      () => {
+        if (this.#timer !== timer) return;
+        this.#timer = undefined;
+        this.#pump();
+      },
+      () => undefined,
+    );
+  }
+
+  #disarm(): void {
+    this.#timer?.stop.abort();
+    this.#timer = undefined;
+  }
+}

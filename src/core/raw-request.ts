@@ -1,0 +1,47 @@
+import * as z from 'zod/mini';
+import { ConfigurationError } from './errors.js';
+import { refuseUnknown } from './config.js';
+import type { RequestSpec } from './request.js';
+
+/** A call to an endpoint this SDK version does not know yet (`client.request()`). */
+export interface RawRequest {
+  /** HTTP method. */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path under `/partner/v1`, starting with `/`, ids already percent-encoded, e.g. `/summary`. */
+  path: string;
+  /** Query parameters; undefined values are left out. */
+  query?: Record<string, string | number | boolean | undefined>;
+  /** JSON body. */
+  body?: unknown;
+  /** Repeat this call after a failure that may have reached the service. GET is always safe. @default false */
+  retrySafe?: boolean;
+}
+
+const FIELDS = new Set(['method', 'path', 'query', 'body', 'retrySafe']);
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+// Segments of unreserved and sub-delim characters and %XX escapes; no `..`, query, fragment or braces.
+const PATH = /^(?:\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})+)+$/;
+/** Any JSON: built once, shared by every raw request. */
+const ANY_JSON = z.unknown();
+
+export function rawSpec(raw: RawRequest): RequestSpec<typeof ANY_JSON> {
+  refuseUnknown('request.', raw, FIELDS);
+  if (!METHODS.has(raw.method)) {
+    throw new ConfigurationError(`client.request(): method must be one of ${[...METHODS].join(', ')}.`);
+  }
+  if (typeof raw.path !== 'string' || !PATH.test(raw.path) || /\/\.\.?(?:\/|$)/.test(raw.path)) {
+    throw new ConfigurationError(
+      "client.request(): path must start with '/', be relative to /partner/v1 (e.g. '/summary'), and carry no query, fragment, '..' or unencoded special characters.",
+    );
+  }
+  const safe = raw.method === 'GET' || raw.retrySafe === true;
+  return {
+    operation: 'request',
+    method: raw.method as RequestSpec<typeof ANY_JSON>['method'],
+    route: raw.path,
+    ...(raw.query === undefined ? {} : { query: raw.query }),
+    ...(raw.body === undefined ? {} : { body: raw.body }),
+    response: ANY_JSON,
+    retry: safe ? 'safe' : 'unsafe',
+  };
+}

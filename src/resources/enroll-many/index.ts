@@ -1,0 +1,127 @@
+/**
+ * `client.locations.enrollMany()`: many enrollments through the client's own rate limiter.
+ *
+ * Rows are pulled from the source only when a lane is free, and each outcome is handed to
+ * `onOutcome` and then dropped, so memory stays flat however many rows there are. The limiter
+ * owns every wait for the budget; this module only keeps `concurrency` rows in the client's hands.
+ */
+import { ConfigurationError, PartnerError } from '../../core/errors.js';
+import { baseOf, failedOutcome, notAttempted, stopsTheRun, succeeded } from './outcome.js';
+import { enrolledIds, rowReader } from './rows.js';
+import type { EnrollLocationBody } from '../../schemas/locations.js';
+import type { EnrollCounts, EnrollManyOptions, EnrollOne, EnrollOutcome, EnrollRows, EnrollSummary } from './types.js';
+
+export type * from './types.js';
+
+const DEFAULT_CONCURRENCY = 16;
+
+export async function enrollMany(enroll: EnrollOne, rows: EnrollRows, options: EnrollManyOptions = {}): Promise<EnrollSummary> {
+  const started = Date.now();
+  const lanes = concurrencyOf(options.concurrency);
+  const reader = rowReader(rows);
+  const enrolled = await enrolledIds(options.resume);
+  const total = options.total ?? (Array.isArray(rows) ? rows.length : undefined);
+  const counts: EnrollCounts = { created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
+
+  // One signal for every call: the caller's abort, or a failure of the run, cancels them all.
+  const stop = new AbortController();
+  const forwardAbort = () => stop.abort(options.signal?.reason);
+  if (options.signal?.aborted) forwardAbort();
+  else options.signal?.addEventListener('abort', forwardAbort, { once: true });
+
+  let read = 0;
+  let inFlight = 0;
+  let done = 0;
+  let failure: { error: unknown } | undefined;
+  let outcomesBroken = false;
+  let delivering: Promise<void> = Promise.resolve();
+
+  /** The run fails: no more rows start; `cancel` also stops the calls under way (their rows could not be reported). */
+  const fail = (error: unknown, cancel = true) => {
+    failure ??= { error };
+    if (cancel && !stop.signal.aborted) stop.abort(error);
+  };
+
+  // One outcome at a time, in the order rows finish; each lane waits for its own (back-pressure).
+  const deliver = (outcome: EnrollOutcome): Promise<void> => {
+    delivering = delivering.then(async () => {
+      if (outcomesBroken) return;
+      counts[outcome.status] += 1;
+      done += 1;
+      try {
+        await options.onOutcome?.(outcome);
+        options.onProgress?.({ done, total, inFlight, counts: { ...counts }, elapsedMs: Date.now() - started });
+      } catch (error) {
+        outcomesBroken = true;
+        fail(error);
+      }
+    });
+    return delivering;
+  };
+
+  /** The outcome of one row, or undefined when its failure stops the run. */
+  const attempt = async (row: EnrollLocationBody, index: number): Promise<EnrollOutcome | undefined> => {
+    const base = baseOf(row, index);
+    if (base.partner_location_id !== undefined && enrolled.has(base.partner_location_id)) return { ...base, status: 'skipped' };
+    if (stop.signal.aborted) return notAttempted(base);
+    inFlight += 1;
+    try {
+      return succeeded(base, await enroll(row, { signal: stop.signal }));
+    } catch (error) {
+      const stopped = stop.signal.aborted;
+      if (!(error instanceof PartnerError) || stopsTheRun(error, stopped)) {
+        fail(error);
+        return error instanceof PartnerError ? failedOutcome(base, error, stopped) : undefined;
+      }
+      return failedOutcome(base, error, stopped);
+    } finally {
+      inFlight -= 1;
+    }
+  };
+
+  const lane = async (): Promise<void> => {
+    while (!stop.signal.aborted && !failure) {
+      let next: IteratorResult<EnrollLocationBody, unknown>;
+      try {
+        next = await reader.next();
+      } catch (error) {
+        // The rows already handed to the client still finish and are reported.
+        return fail(error, false);
+      }
+      if (next.done) return;
+      const outcome = await attempt(next.value, read++);
+      if (outcome) await deliver(outcome);
+    }
+  };
+
+  try {
+    await Promise.all(Array.from({ length: lanes }, lane));
+    // Stopped by the caller: every row left in the source still gets its outcome (read, never sent).
+    if (!failure && stop.signal.aborted) {
+      try {
+        for (let next = await reader.next(); !next.done && !failure; next = await reader.next()) {
+          const base = baseOf(next.value, read++);
+          await deliver(base.partner_location_id !== undefined && enrolled.has(base.partner_location_id) ? { ...base, status: 'skipped' } : notAttempted(base));
+        }
+      } catch (error) {
+        fail(error, false);
+      }
+    }
+    await delivering;
+  } finally {
+    options.signal?.removeEventListener('abort', forwardAbort);
+  }
+  if (failure) {
+    await reader.close().catch(() => undefined);
+    throw failure.error;
+  }
+  return { total: read, counts, aborted: stop.signal.aborted, elapsedMs: Date.now() - started };
+}
+
+function concurrencyOf(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(value) || value < 1 || value > 1000) {
+    throw new ConfigurationError(`The option concurrency of enrollMany() must be a whole number from 1 to 1000; got ${String(value)}.`);
+  }
+  return value;
+}

@@ -1,0 +1,55 @@
+import { AbortedError, AuthenticationError, ConflictError, ForbiddenIpError, PartnerError, ProhibitedRuleError, ValidationError } from '../../core/errors.js';
+import type { WithResponse } from '../../core/api-promise.js';
+import type { EnrollLocationBody, Location } from '../../schemas/locations.js';
+import type { EnrollNotAttempted, EnrollOutcome, EnrollOutcomeBase } from './types.js';
+
+/** The row's id, when it has one that could be sent. */
+export function idOf(row: EnrollLocationBody): string | undefined {
+  const id = typeof row === 'object' && row !== null ? (row as { partner_location_id?: unknown }).partner_location_id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
+export function baseOf(row: EnrollLocationBody, index: number): EnrollOutcomeBase {
+  return { index, partner_location_id: idOf(row), row };
+}
+
+export function succeeded(base: EnrollOutcomeBase, { data, response }: WithResponse<Location>): EnrollOutcome {
+  // The contract answers 201 for a new store and 200 for the same store again.
+  const status = response.status === 201 ? 'created' : 'already_enrolled';
+  return { ...base, status, location: data, requestId: response.requestId };
+}
+
+export function notAttempted(base: EnrollOutcomeBase, error?: AbortedError): EnrollNotAttempted {
+  return {
+    ...base,
+    status: 'not_attempted',
+    error,
+    message: error
+      ? 'The run was stopped before this row got an answer (its call was cancelled). Enrolling it again is safe.'
+      : 'The run was stopped before this row was sent.',
+  };
+}
+
+/** The outcome of a row whose call failed. */
+export function failedOutcome(base: EnrollOutcomeBase, error: PartnerError, stopped: boolean): EnrollOutcome {
+  if (error instanceof AbortedError && stopped) return notAttempted(base, error);
+  if (error instanceof ValidationError || error instanceof ProhibitedRuleError) {
+    return { ...base, status: 'invalid', error, field: error.field, message: error.message };
+  }
+  if (error instanceof ConflictError) {
+    const id = base.partner_location_id ?? '';
+    const message =
+      `${id} is already enrolled with a different name or address, so it was not enrolled again. ` +
+      `To change the store, use client.locations.update(${JSON.stringify(id)}, { name, address }).`;
+    return { ...base, status: 'conflict', error, message };
+  }
+  return { ...base, status: 'failed', error, message: error.message };
+}
+
+/**
+ * Failures of the run rather than of a row: a key the service refuses fails every row alike, a
+ * client closed under the run sends nothing more. The run stops and rejects with the error.
+ */
+export function stopsTheRun(error: PartnerError, stopped: boolean): boolean {
+  return error instanceof AuthenticationError || error instanceof ForbiddenIpError || (error instanceof AbortedError && !stopped);
+}

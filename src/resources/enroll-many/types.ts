@@ -1,0 +1,166 @@
+import type { WithResponse } from '../../core/api-promise.js';
+import type { AbortedError, ConflictError, PartnerError, ProhibitedRuleError, ValidationError } from '../../core/errors.js';
+import type { RequestOptions } from '../../core/request.js';
+import type { EnrollLocationBody, Location } from '../../schemas/locations.js';
+
+/**
+ * How one row of `locations.enrollMany()` ended:
+ * - `created`: enrolled now (201);
+ * - `already_enrolled`: the same store was already there (200, same id, name and address);
+ * - `skipped`: an earlier run's outcomes (`resume`) say it is enrolled; nothing was sent;
+ * - `invalid`: refused for its content, before sending or by the service (`ValidationError`,
+ *   `ProhibitedRuleError`, with `field`);
+ * - `conflict`: the id is enrolled with another name or address (409): change it with `locations.update()`;
+ * - `failed`: any other error, after the client's retries (the typed error is in `error`);
+ * - `not_attempted`: the run was stopped (`signal`) before this row got an answer.
+ */
+export type EnrollStatus = 'created' | 'already_enrolled' | 'skipped' | 'invalid' | 'conflict' | 'failed' | 'not_attempted';
+
+/** Fields every {@link EnrollOutcome} has. */
+export interface EnrollOutcomeBase {
+  /** Position of the row in `rows`, from 0. */
+  index: number;
+  /** The row's `partner_location_id`, or undefined when it has none. */
+  partner_location_id: string | undefined;
+  /** The row as it was given. */
+  row: EnrollLocationBody;
+}
+
+/** A row enrolled now (`created`) or found already enrolled with the same data (`already_enrolled`). */
+export interface EnrollSuccess<S extends 'created' | 'already_enrolled' = 'created' | 'already_enrolled'> extends EnrollOutcomeBase {
+  /** `created` (201) or `already_enrolled` (200). */
+  status: S;
+  /** The store as the service returned it. */
+  location: Location;
+  /** The service's `x-request-id`. */
+  requestId: string | undefined;
+}
+
+/** A row that an earlier run already enrolled (see `resume`); nothing was sent. */
+export interface EnrollSkipped extends EnrollOutcomeBase {
+  /** Always `skipped`. */
+  status: 'skipped';
+}
+
+/** A row refused for its content. `error.requestId` is undefined when it was refused before sending. */
+export interface EnrollInvalid extends EnrollOutcomeBase {
+  /** Always `invalid`. */
+  status: 'invalid';
+  /** The refusal, with `field`. */
+  error: ValidationError | ProhibitedRuleError;
+  /** The refused input as a dotted path, e.g. `address.country`. */
+  field: string | undefined;
+  /** What was wrong and what to do. */
+  message: string;
+}
+
+/** A row whose id is enrolled with another name or address (409 `conflict`). */
+export interface EnrollConflict extends EnrollOutcomeBase {
+  /** Always `conflict`. */
+  status: 'conflict';
+  /** The service's 409 answer. */
+  error: ConflictError;
+  /** Says to change the store with `client.locations.update()`. */
+  message: string;
+}
+
+/** A row that failed after the client's retries: the service failed, timed out, or could not be reached. */
+export interface EnrollFailed extends EnrollOutcomeBase {
+  /** Always `failed`. */
+  status: 'failed';
+  /** The typed error, after the client's retries (`attempts` says how many). */
+  error: PartnerError;
+  /** The error's message. */
+  message: string;
+}
+
+/**
+ * A row without an answer because the run was stopped. Its request was never sent, or was cancelled
+ * on the wire; enrolling is idempotent, so enrolling it again (a resumed run does) is safe either way.
+ */
+export interface EnrollNotAttempted extends EnrollOutcomeBase {
+  /** Always `not_attempted`. */
+  status: 'not_attempted';
+  /** The call the signal cancelled, when the row had been handed to the client. */
+  error: AbortedError | undefined;
+  /** Says the run was stopped and that enrolling the row again is safe. */
+  message: string;
+}
+
+/** The one outcome of one row; narrow it by `status`. */
+export type EnrollOutcome = EnrollSuccess<'created'> | EnrollSuccess<'already_enrolled'> | EnrollSkipped | EnrollInvalid | EnrollConflict | EnrollFailed | EnrollNotAttempted;
+
+/** Rows by outcome. */
+export type EnrollCounts = Record<EnrollStatus, number>;
+
+/** What `onProgress` receives after each row's outcome. */
+export interface EnrollProgress {
+  /** Rows with an outcome so far. */
+  done: number;
+  /** How many rows there are: `rows.length` for an array, else `options.total`, else undefined. */
+  total: number | undefined;
+  /** Rows handed to the client that have no outcome yet (waiting for the budget or on the wire). */
+  inFlight: number;
+  /** Rows by outcome so far. */
+  counts: EnrollCounts;
+  /** Milliseconds since the run started. */
+  elapsedMs: number;
+}
+
+/** What `enrollMany()` resolves to once every row has its outcome. */
+export interface EnrollSummary {
+  /** Rows read. */
+  total: number;
+  /** Rows by outcome. */
+  counts: EnrollCounts;
+  /** True when `signal` stopped the run (the rows it stopped are `not_attempted`). */
+  aborted: boolean;
+  /** Milliseconds from start to the last outcome. */
+  elapsedMs: number;
+}
+
+/** A record of an earlier run, as `onOutcome` gave it or as read back from a JSON-lines report. */
+export interface EnrollResumeRecord {
+  /** The row's store id. */
+  partner_location_id?: string | undefined;
+  /** Its outcome then; `created`, `already_enrolled` and `skipped` mean enrolled. */
+  status: EnrollStatus | (string & {});
+}
+
+/** Rows for `enrollMany()`: an array, any iterable, or an async iterable such as a parsed CSV stream. */
+export type EnrollRows = Iterable<EnrollLocationBody> | AsyncIterable<EnrollLocationBody>;
+
+/** Options of `client.locations.enrollMany()`. */
+export interface EnrollManyOptions {
+  /**
+   * Rows handed to the client at once. The client's rate limiter decides when each is sent, so the
+   * key's budget, not this number, sets the pace; more only helps when each call is slow.
+   * @default 16
+   */
+  concurrency?: number;
+  /**
+   * Stops the run: no more rows are started, calls waiting for the budget or on the wire are
+   * cancelled, and every row without an answer, including the rest of `rows` (read, never sent),
+   * is reported `not_attempted`. The promise then resolves with `aborted: true`.
+   */
+  signal?: AbortSignal;
+  /**
+   * Called with each row's outcome, in the order rows finish (not input order: use `index`). A
+   * returned promise is awaited before the next outcome is given, so a slow writer slows the run
+   * instead of buffering outcomes. If it throws, the run stops and the promise rejects.
+   */
+  onOutcome?: (outcome: EnrollOutcome) => void | Promise<void>;
+  /** Called after each outcome with the counts so far. */
+  onProgress?: (progress: EnrollProgress) => void;
+  /**
+   * Outcomes of an earlier run (its `onOutcome` records, or a JSON-lines report read back): rows
+   * whose `partner_location_id` it lists as `created`, `already_enrolled` or `skipped` are
+   * reported `skipped` and not sent. Read in full before the first row (the ids are kept in memory).
+   */
+  resume?: Iterable<EnrollResumeRecord> | AsyncIterable<EnrollResumeRecord>;
+  /** The number of rows, when `rows` is not an array, so that `onProgress` can report a total. */
+  total?: number;
+}
+
+/** Enroll one store; the resource's `enroll(...).withResponse()`. */
+export type EnrollOne = (body: EnrollLocationBody, options: RequestOptions) => Promise<WithResponse<Location>>;
