@@ -92,7 +92,7 @@ export class PartnerClient {
   /**
    * Settle every call still waiting (with `AbortedError`) and release timers and Redis
    * connections so the process can exit; resolves within about a second whatever state Redis is
-   * in. Safe to call twice.
+   * in. Watchers of `client.events` stop too (their loops end). Safe to call twice.
    */
   close(): Promise<void> {
     stopWatchers(this.events);
