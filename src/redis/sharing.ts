@@ -57,6 +57,8 @@ export class RedisSharing implements Sharing {
   readonly #parts: Promise<Parts | undefined>;
   readonly #beat: ReturnType<typeof setInterval>;
   #online = false;
+  /** Heartbeats in a row that got through since the last failure. */
+  #goodBeats = 0;
   #lastKnown: number | undefined;
   #warned = false;
   #closed = false;
@@ -70,8 +72,9 @@ export class RedisSharing implements Sharing {
     this.#parts = connect(redis, this.#timeoutMs, context.id).then(
       (parts) => {
         parts.limiter.on('message', (message: string) => this.#receive(message));
-        parts.limiter.on('error', (error: unknown) => this.#offline(error));
-        parts.connection.on('error', (error: unknown) => this.#offline(error));
+        // Connection errors repeat on every reconnect attempt; the heartbeats decide what is down.
+        parts.limiter.on('error', () => undefined);
+        parts.connection.on('error', () => undefined);
         if (this.#closed) void shutdown(parts);
         return parts;
       },
@@ -89,7 +92,9 @@ export class RedisSharing implements Sharing {
     if (!this.#online) return this.#lastKnown ?? this.#assume;
     const now = Date.now();
     for (const [peer, seenAt] of this.#peers) if (now - seenAt > 3 * BEAT_MS) this.#peers.delete(peer);
-    this.#lastKnown = this.#peers.size + 1;
+    const counted = this.#peers.size + 1;
+    // Just back: the others' hellos may not all have arrived yet, so do not count fewer than before.
+    this.#lastKnown = this.#goodBeats < 3 ? Math.max(counted, this.#lastKnown ?? 1) : counted;
     return this.#lastKnown;
   }
 
@@ -119,10 +124,12 @@ export class RedisSharing implements Sharing {
       this.#offline(error);
       return false;
     }
-    if (!this.#online && !this.#closed) {
-      this.#online = true;
-      if (this.#warned) this.#context.logger.info?.('partner-sdk: shared rate budget: Redis is back, sharing the budget again', { budget: this.#context.id });
+    this.#goodBeats += 1;
+    this.#online = true;
+    // An outage ends after 3 good beats in a row: a flapping connection gives one warning, not many.
+    if (this.#warned && this.#goodBeats >= 3 && !this.#closed) {
       this.#warned = false;
+      this.#context.logger.info?.('partner-sdk: shared rate budget: Redis is back, sharing the budget again', { budget: this.#context.id });
     }
     return true;
   }
@@ -146,6 +153,7 @@ export class RedisSharing implements Sharing {
     if (this.#closed) return;
     if (this.#online) this.#lastKnown = this.sharers();
     this.#online = false;
+    this.#goodBeats = 0;
     if (this.#warned) return;
     this.#warned = true;
     this.#context.logger.warn?.(

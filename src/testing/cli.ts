@@ -9,7 +9,7 @@
  * milliseconds, so bookings keep arriving while you watch. Never loads msw.
  */
 import { parseArgs } from 'node:util';
-import { DIALECT_NAMES, type DialectName } from './dialects.js';
+import { DIALECT_NAMES, type DialectName } from './access/dialects.js';
 import { createEmulator } from './emulator.js';
 
 const USAGE = 'Usage: crp-sandbox [--port 4010] [--seed 1] [--host 127.0.0.1] [--advance-every-ms N] [--advance-minutes 60] [--dialect contract]';

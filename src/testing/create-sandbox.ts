@@ -1,6 +1,6 @@
 import { createEmulator, type Emulator } from './emulator.js';
-import { mswHandlers } from './msw.js';
-import type { MswHandler } from './msw-handler.js';
+import { mswHandlers } from './transports/msw.js';
+import type { MswHandler } from './transports/msw-handler.js';
 import type { SandboxOptions } from './options.js';
 
 /** The sandbox emulator of the Partner API, with every transport. */

@@ -1,17 +1,17 @@
-import type { Duration } from './clock.js';
-import { createControl, isControlPath } from './control.js';
-import { createDispatcher } from './dispatch.js';
-import { Faults } from './faults.js';
+import type { Duration } from './simulation/clock.js';
+import { createControl, isControlPath } from './http/control/control.js';
+import { createDispatcher } from './http/dispatch.js';
+import { Faults } from './faults/faults.js';
 import { createInspector, type Inspector } from './inspect.js';
-import type { IssueKeyOptions } from './keys.js';
-import { listen, type ListeningSandbox } from './node-server.js';
+import type { IssueKeyOptions } from './access/keys.js';
+import { listen, type ListeningSandbox } from './transports/node-server.js';
 import { resolveOptions, type SandboxOptions } from './options.js';
-import { untilAborted, type Outcome } from './outcome.js';
-import { populate, type PopulateOptions, type PopulateResult } from './populate.js';
-import { RequestLog, type LoggedRequest, type RequestFilter } from './request-log.js';
-import { routes } from './routes/index.js';
-import { World } from './world.js';
-import type { Dispatcher } from './dispatch.js';
+import { untilAborted, type Outcome } from './http/outcome.js';
+import { populate, type PopulateOptions, type PopulateResult } from './domain/populate.js';
+import { RequestLog, type LoggedRequest, type RequestFilter } from './http/request-log.js';
+import { routes } from './http/routes/index.js';
+import { World } from './model/world.js';
+import type { Dispatcher } from './http/dispatch.js';
 
 /** Simulated time: bookings, visits and videos happen as it passes. */
 export interface SandboxClock {
@@ -45,7 +45,10 @@ export interface Emulator {
    * (as fetch does); a hang fault settles only when `request.signal` aborts.
    */
   handle(request: Request, options?: HandleOptions): Promise<Response>;
-  /** Serve over real HTTP on 127.0.0.1 (or `host`); port 0 picks a free one. */
+  /**
+   * Serve over real HTTP on 127.0.0.1 (or `host`); port 0 picks a free one. A host other than
+   * loopback needs the `adminToken` option (rejects otherwise).
+   */
   listen(port?: number, host?: string): Promise<ListeningSandbox>;
   /** Quickly fill the key's account with stores and bookings (no HTTP). */
   populate(key: string, options: PopulateOptions): PopulateResult;
@@ -64,10 +67,6 @@ export function createEmulator(options: SandboxOptions = {}): { emulator: Emulat
   const log = new RequestLog(resolved.requestLogSize);
   const rateClock = resolved.rateLimitClock === 'simulated' ? () => world.clock.nowMs() : resolved.rateLimitClock;
   const service = createDispatcher({ world: () => world, routes, faults, log, clock: rateClock, dialect: resolved.dialect });
-  const control = createControl({ world: () => world, adminToken: resolved.adminToken });
-  // The control API shares the port and every transport, but never the service's faults, limits or log.
-  const dispatch: Dispatcher = async (request, context) =>
-    isControlPath(new URL(request.url).pathname) ? { type: 'response', response: await control(request) } : service(request, context);
 
   const accountOf = (key: string) => {
     const found = world.keys.find(key);
@@ -105,7 +104,14 @@ export function createEmulator(options: SandboxOptions = {}): { emulator: Emulat
           throw abortReason(request.signal);
       }
     },
-    listen: (port, host) => listen(dispatch, port, host),
+    listen: async (port, host = '127.0.0.1') => {
+      if (!isLoopback(host) && resolved.adminToken === undefined) {
+        throw new Error(
+          `sandbox.listen: serving on ${host} (not loopback) needs an admin token: createSandbox({ adminToken }) (crp-sandbox --admin-token), so that only you can drive its control API.`,
+        );
+      }
+      return listen(dispatch, port, host);
+    },
     populate: (key, opts) => populate(world, accountOf(key), opts),
     reset: () => {
       world = new World(resolved);
@@ -113,8 +119,25 @@ export function createEmulator(options: SandboxOptions = {}): { emulator: Emulat
       log.clear();
     },
   };
+  const control = createControl({
+    world: () => world,
+    faults,
+    issueKey: emulator.issueKey,
+    populate: emulator.populate,
+    reset: emulator.reset,
+    adminToken: resolved.adminToken,
+  });
+  // The control API shares the port and every transport, but never the service's faults, limits or log.
+  const dispatch: Dispatcher = async (request, context) =>
+    isControlPath(new URL(request.url).pathname) ? { type: 'response', response: await control(request) } : service(request, context);
   const inProcess: InProcessDispatch = (request) => dispatch(request, { remoteAddress: resolved.callerAddress, signal: request.signal });
   return { emulator, inProcess };
+}
+
+/** Loopback addresses and names, reachable only from this machine. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 function abortReason(signal: AbortSignal): unknown {

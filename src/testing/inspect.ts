@@ -1,7 +1,7 @@
-import type { SandboxChange } from './change-log.js';
-import type { Account } from './model.js';
-import { batchRecord, bookingRecord, creatorRecord, storeDetailRecord, videoRecord } from './records.js';
-import type { World } from './world.js';
+import type { SandboxChange } from './model/change-log.js';
+import type { Account } from './model/model.js';
+import { batchRecord, bookingRecord, creatorRecord, storeDetailRecord, videoRecord } from './http/records.js';
+import type { World } from './model/world.js';
 
 /** Read-only views of the sandbox's state for assertions, by the key that owns it. Records are wire-shaped. */
 export interface Inspector {

@@ -1,5 +1,5 @@
-import { dialectNamed, type Dialect, type DialectName } from './dialects.js';
-import type { RateLimit } from './rate-limiter.js';
+import { dialectNamed, type Dialect, type DialectName } from './access/dialects.js';
+import type { RateLimit } from './access/rate-limiter.js';
 
 /** The store as `sampleReview` sees it. */
 export interface SampleReviewStore {
@@ -11,8 +11,9 @@ export interface SampleReviewStore {
 /** Options of `createSandbox()`. Every option is optional. */
 export interface SandboxOptions {
   /**
-   * Seed of every random draw (keys, creators, bookings and their outcomes). The same seed and
-   * the same calls give the same data.
+   * Seed of every random draw (creators, bookings and their outcomes, and keys). The same seed
+   * and the same calls give the same data. Keys repeat only when a seed is given; without one
+   * they come from crypto randomness (the data still follows seed 1).
    * @default 1
    */
   seed?: number;
@@ -82,6 +83,8 @@ export interface SandboxOptions {
 
 export interface ResolvedOptions {
   seed: number;
+  /** Whether `seed` was given (keys then follow it). */
+  seeded: boolean;
   start: number;
   visitsPerWeek: number;
   rateLimit: RateLimit;
@@ -103,6 +106,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   if (!(visitsPerWeek >= 0)) throw new RangeError('createSandbox: `visitsPerWeek` must be 0 or more');
   return {
     seed: options.seed ?? 1,
+    seeded: options.seed !== undefined,
     start,
     visitsPerWeek,
     rateLimit: options.rateLimit ?? { limit: 600, windowMs: 60_000 },

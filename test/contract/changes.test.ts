@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SandboxChange } from '../../src/testing/index.js';
+import { control as send } from './support/control.js';
 import { address, openSandbox, pageThrough, TRANSPORTS, type Harness } from './support/harness.js';
 
 interface Booking {
@@ -14,14 +15,10 @@ interface Booking {
   created_at: string;
 }
 
-async function control(h: Harness, method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) {
-  const r = await fetch(`${h.baseUrl}/_sandbox${path}`, {
-    method,
-    headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: r.status, body: (await r.json()) as any };
-}
+const control = async (h: Harness, method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) => {
+  const { status, body } = await send(h.baseUrl, method, path, init);
+  return { status, body };
+};
 
 /** Every change of the key's account over HTTP, in pages of `limit`. */
 async function readAll(h: Harness, limit: number, key = h.key): Promise<SandboxChange[]> {

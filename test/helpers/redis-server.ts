@@ -10,6 +10,8 @@ export interface RedisServer {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash would: no goodbye to the clients. */
+  kill(): Promise<void>;
 }
 
 export const REDIS_SKIP_MESSAGE =
@@ -23,9 +25,10 @@ export function redisServerAvailable(): boolean {
   return found;
 }
 
-export async function startRedisServer(): Promise<RedisServer | undefined> {
+/** Start redis-server on a free port, or on `port` (to restart one that was killed). */
+export async function startRedisServer(port?: number): Promise<RedisServer | undefined> {
   if (!redisServerAvailable()) return undefined;
-  const port = await freePort();
+  port ??= await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -45,6 +48,10 @@ export async function startRedisServer(): Promise<RedisServer | undefined> {
     port,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
     },
   };

@@ -88,3 +88,46 @@ describe('PartnerClient configuration', () => {
     expect(JSON.stringify(client)).not.toContain(KEY);
   });
 });
+
+describe('options that would break the transport are refused at construction', () => {
+  const BASE = 'https://api.example.com';
+
+  it.each([
+    ['CR LF', `${KEY}\r\nX-Injected: 1`],
+    ['a trailing newline', `${KEY}\n`],
+    ['NUL', `${KEY}\u0000`],
+  ])('a key with %s is refused by a ConfigurationError that does not repeat it', (_name, apiKey) => {
+    const error = refusal({ apiKey, baseUrl: BASE });
+    expect(error.message).toMatch(/line break, NUL or other control character/);
+    const shown = [error.message, error.stack, JSON.stringify(error.toJSON())].join('\n');
+    expect(shown).not.toContain(KEY);
+  });
+
+  it.each([
+    ['timeout', { timeout: 3e9 }],
+    ['timeout', { timeout: 0 }],
+    ['rateLimit.maxRetryAfter', { rateLimit: { maxRetryAfter: 2 ** 31 } }],
+  ])('refuses %s beyond what a timer can hold, or not positive', (name, options) => {
+    expect(refusal({ apiKey: KEY, baseUrl: BASE, ...options }).message).toContain(`The option ${name} must be a positive number of milliseconds, at most 2147483647`);
+  });
+
+  it.each([
+    ['timout', { timout: 5 }, /Unknown option timout\. Known options: apiKey, baseUrl/],
+    ['rateLimit.redis', { rateLimit: { redis: 'redis://x' } }, /Unknown option rateLimit\.redis\. Known options: rateLimit\.shared, rateLimit\.maxRetryAfter/],
+    ['hooks.beforeRetry', { hooks: { beforeRetry: [] } }, /Unknown option hooks\.beforeRetry/],
+    ['hooks.beforeRequest not functions', { hooks: { beforeRequest: ['x'] } }, /hooks\.beforeRequest must be an array of functions/],
+    ['maxResponseBytes', { maxResponseBytes: 1.5 }, /maxResponseBytes must be a positive whole number of bytes/],
+  ])('refuses %s, naming it', (_name, options, message) => {
+    expect(refusal({ apiKey: KEY, baseUrl: BASE, ...(options as object) }).message).toMatch(message);
+  });
+
+  it('refuses an unknown per-call option, naming it, before sending', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>();
+    const client = new PartnerClient({ apiKey: KEY, baseUrl: BASE, fetch });
+    const error = await client.reports.summary({ timeuot: 5 } as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toMatch(/Unknown option timeuot\. Known options: signal, timeout, maxRetries/);
+    await expect(client.reports.summary({ timeout: 3e9 })).rejects.toBeInstanceOf(ConfigurationError);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});

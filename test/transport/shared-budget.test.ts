@@ -14,6 +14,8 @@ interface WorkerResult {
   started: number;
   finished: number;
   errors: unknown[];
+  done: number;
+  logged: string[];
 }
 
 function startWorker(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; lines: AsyncIterator<string> } {
@@ -63,5 +65,43 @@ describe.skipIf(!redis)(`a key's budget shared by ${WORKERS} processes through R
     expect(sandbox.requestCount({ status: 429 })).toBe(0);
     expect(sandbox.requestCount({ path: '/partner/v1/summary', status: 200 })).toBe(WORKERS * CALLS);
     expect(elapsed).toBeLessThanOrEqual(ideal * 1.1);
+  }, 60_000);
+
+  it('a job goes on while its redis-server is killed and restarted: every call settles, none is lost, one warning per process, each exits by itself', async () => {
+    const limit = 40;
+    const windowMs = 2000;
+    const calls = 50;
+    const faultKey = sandbox.issueKey({ rateLimit: { limit, windowMs } });
+    const restartable = (await startRedisServer())!;
+    const workers = Array.from({ length: WORKERS }, () =>
+      startWorker({ BASE_URL: url, API_KEY: faultKey, REDIS_URL: restartable.url, CALLS: String(calls), CONCURRENCY: '4' }),
+    );
+    let restarted: RedisServer | undefined;
+    try {
+      for (const w of workers) expect((await w.lines.next()).value).toBe('ready');
+      const before429 = sandbox.requestCount({ status: 429 });
+      for (const w of workers) w.child.stdin.write('go\n');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await restartable.kill();
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      restarted = await startRedisServer(restartable.port);
+      const results: WorkerResult[] = [];
+      for (const w of workers) {
+        const line = await w.lines.next();
+        results.push(JSON.parse(line.value as string) as WorkerResult);
+      }
+      const exits = await Promise.all(
+        workers.map((w) => (w.child.exitCode !== null ? w.child.exitCode : Promise.race([once(w.child, 'exit').then(([code]) => code as number), new Promise((r) => setTimeout(() => r('still running'), 3000))]))),
+      );
+      expect(exits).toEqual(Array(WORKERS).fill(0));
+      expect(results.flatMap((r) => r.errors)).toEqual([]);
+      expect(results.map((r) => r.done)).toEqual(Array(WORKERS).fill(calls));
+      // Each process noticed the outage once (one warning) and, if still running when Redis came back, said so.
+      for (const r of results) expect(r.logged.filter((l) => l.startsWith("warn"))).toHaveLength(1);
+      console.info(`redis killed and restarted mid-job: ${sandbox.requestCount({ status: 429 }) - before429} × 429; logged ${JSON.stringify(results.map((r) => r.logged.length))}`);
+    } finally {
+      for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+      await restarted?.stop();
+    }
   }, 60_000);
 });

@@ -255,17 +255,18 @@ export class Gate {
     if (verdict === 'same' && (this.#refreshed || sentAt < this.#lastRefreshAt)) verdict = 'older';
     if (verdict === 'older') return;
     const sharers = Math.max(1, this.#sharing?.sharers() ?? 1);
-    // The server's Remaining, this process's part of it: optimistic (all of our requests in flight
-    // already counted) and pessimistic (none of the others counted yet).
-    const optimistic = Math.floor(state.remaining / sharers);
-    const pessimistic = optimistic - (this.#inFlight - 1);
+    // This process's part of the server's Remaining, read pessimistically: none of our other
+    // requests in flight counted yet.
+    const pessimistic = Math.floor(state.remaining / sharers) - (this.#inFlight - 1);
     if (verdict === 'first' || (verdict === 'newer' && !this.#refreshed)) {
       this.#tokens = pessimistic;
     } else {
-      // Our own count is exact while only we use the key; lower it only when the server counted
-      // more than even the optimistic reading explains (another client, a lower limit).
+      // Our own count is exact while only we (or the processes we split the refill with) use the
+      // key; lower it only when the server has fewer left than even that count needs (a client
+      // outside, a lower limit). Processes spend their parts at different speeds, so the check is
+      // against the whole Remaining, not our part of it.
       const own = this.#tokens + Math.floor((state.limit - (this.#limit ?? state.limit)) / sharers);
-      this.#tokens = own <= optimistic ? own : Math.min(own, pessimistic);
+      this.#tokens = own <= state.remaining ? own : Math.min(own, pessimistic);
     }
     if (verdict === 'same' && this.#window) {
       this.#window = intersect(this.#window, bounds);

@@ -1,0 +1,64 @@
+import { validation } from '../api-error.js';
+import { integer, object, optional, string } from '../validation/rules.js';
+import { bearerKey, type ControlRoute, noParams, readObject } from './control-route.js';
+
+const DEFAULT_CHANGES_LIMIT = 100;
+const MAX_CHANGES_LIMIT = 1000;
+
+const populateOptions = object({
+  locations: integer(0, 100_000),
+  reservationsPerLocation: optional(integer(0, 10_000)),
+  idPrefix: optional(string({ pattern: /^[A-Za-z0-9._:-]{0,100}$/, says: 'must be up to 100 characters of letters, digits, ".", "_", ":" or "-"' })),
+});
+
+function intParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+  const values = query.getAll(name);
+  if (values.length === 0) return fallback;
+  if (values.length > 1) throw validation(name, `${name} was given ${values.length} times; give it once.`);
+  const text = values[0] as string;
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min && value <= max)) throw validation(name, `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}.`);
+  return value;
+}
+
+/** The change log, populate and reset: calls about an account's data, and forgetting it all. */
+export const dataRoutes: ControlRoute[] = [
+  {
+    method: 'GET',
+    path: '/changes',
+    summary: '?after=<seq>&limit=<1..1000> with the key’s Authorization → { items, next_after }',
+    handler: ({ world, query, request }) => {
+      const { account } = bearerKey(world, request, 'read');
+      const after = intParam(query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
+      const limit = intParam(query, 'limit', DEFAULT_CHANGES_LIMIT, 1, MAX_CHANGES_LIMIT);
+      const unknown = [...query.keys()].find((k) => k !== 'after' && k !== 'limit');
+      if (unknown !== undefined) throw validation(unknown, `${JSON.stringify(unknown)} is not a recognised query parameter here. Accepted: after, limit.`);
+      const items = account.changes.read(after, limit);
+      const last = items.at(-1);
+      return { body: { items, next_after: last && account.changes.hasAfter(last.seq) ? last.seq : null } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/populate',
+    summary: '{ locations, reservationsPerLocation?, idPrefix? } with the key’s Authorization → { locationIds, reservations }',
+    handler: async ({ deps, world, query, request }) => {
+      noParams(query);
+      const { key } = bearerKey(world, request, 'populate');
+      return { status: 201, body: deps.populate(key, populateOptions(await readObject(request), '')) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/reset',
+    summary: 'forget everything (keys, accounts, faults, the request log) and go back to the start time → { now }',
+    handler: async ({ deps, query, request }) => {
+      noParams(query);
+      const body = await readObject(request);
+      const first = Object.keys(body)[0];
+      if (first !== undefined) throw validation(first, `${JSON.stringify(first)} is not a recognised field: reset takes no body.`);
+      deps.reset();
+      return { body: { now: deps.world().clock.now().toISOString() } };
+    },
+  },
+];
