@@ -33,6 +33,8 @@ export interface DetectorContext {
   now: () => number;
   signal: AbortSignal;
   onCall: () => void;
+  /** Shortest time between two billing scans of a quick poll (ms). */
+  videoScanSpacing: number;
 }
 
 const PAGE = 200;
@@ -43,6 +45,7 @@ export class Detector {
   #lastSummary: string | undefined;
   /** A video total that billing could not explain; not chased again until the total moves. */
   #unexplainedVideos: number | undefined;
+  #videoScanAt = Number.NEGATIVE_INFINITY;
   /** Counts still differed from the summary after a quick poll: something only a full pass finds. */
   mismatch = false;
   /** The saved end of the list was refused: only a full pass can find it again. */
@@ -75,7 +78,10 @@ export class Detector {
         yield* this.#refreshStores(this.#storesWithDueVisits());
       }
     }
-    if (this.#c.state.videoTotal !== summary.videos_published && this.#unexplainedVideos !== summary.videos_published) {
+    // Billing is one call per 200 stores: read it at most once per videoScanSpacing.
+    const videosDue = this.#c.now() - this.#videoScanAt >= this.#c.videoScanSpacing;
+    if (videosDue && this.#c.state.videoTotal !== summary.videos_published && this.#unexplainedVideos !== summary.videos_published) {
+      this.#videoScanAt = this.#c.now();
       yield* this.#videos([this.#c.state.month], () => this.#c.state.videoTotal === summary.videos_published);
       if (this.#c.state.videoTotal !== summary.videos_published) {
         yield* this.#videos([previousMonth(this.#c.state.month)], () => this.#c.state.videoTotal === summary.videos_published);

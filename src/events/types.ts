@@ -78,7 +78,7 @@ export interface WatchOptions {
    * @default 900_000 (15 minutes)
    */
   maxLag?: number;
-  /** Wait between polls while changes flow, in milliseconds. @default 5_000 */
+  /** Wait between polls while changes flow, in milliseconds. @default 10_000 */
   minInterval?: number;
   /** Wait between polls when idle (the wait doubles from `minInterval` up to this), in milliseconds. @default 60_000 */
   maxInterval?: number;

@@ -102,6 +102,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
         now: () => this.#clock.now(),
         signal,
         onCall: () => this.stats.calls++,
+        videoScanSpacing: Math.min(60_000, maxInterval),
       });
       let interval = minInterval;
       // How long a full pass takes, so the next starts early enough to end within maxLag.
@@ -179,7 +180,7 @@ function settingsOf(options: WatchOptions): Settings {
     throw new ConfigurationError(`The option budgetShare must be a number above 0 and at most 1 (a share of the key's budget); got ${String(budgetShare)}.`);
   }
   const maxLag = duration('maxLag', o.maxLag, 900_000);
-  const minInterval = duration('minInterval', o.minInterval, 5_000);
+  const minInterval = duration('minInterval', o.minInterval, 10_000);
   const maxInterval = duration('maxInterval', o.maxInterval, Math.max(minInterval, Math.min(60_000, maxLag)));
   if (minInterval > maxInterval || maxInterval > maxLag) {
     throw new ConfigurationError(`The options must satisfy minInterval <= maxInterval <= maxLag; got ${minInterval}, ${maxInterval}, ${maxLag} (milliseconds).`);

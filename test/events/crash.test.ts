@@ -15,7 +15,7 @@ import { coverage, type DeliveredEvent } from './coverage.js';
 const DAY = 86_400_000;
 const KILLS = 20;
 // Longer waits than the defaults keep a simulated month within about a minute of real time.
-const OPTIONS = { minInterval: 20 * 60_000, maxInterval: 60 * 60_000, maxLag: 6 * 3_600_000 };
+const OPTIONS = { minInterval: 60 * 60_000, maxInterval: 4 * 3_600_000, maxLag: 24 * 3_600_000 };
 
 function random(seed: number): () => number {
   let s = seed >>> 0;
