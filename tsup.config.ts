@@ -25,9 +25,10 @@ export default defineConfig({
     'testing/cli': 'src/testing/cli.ts',
     'redis/index': 'src/redis/index.ts',
     'otel/index': 'src/otel/index.ts',
+    'cli/crp': 'src/cli/crp.ts',
   },
   format: ['esm', 'cjs'],
-  // Declarations for the import paths only (the crp-sandbox command has no importable API).
+  // Declarations for the import paths only (the crp-sandbox and crp commands have no importable API).
   dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts', 'redis/index': 'src/redis/index.ts', 'otel/index': 'src/otel/index.ts' } },
   sourcemap: false,
   clean: true,

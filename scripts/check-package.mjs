@@ -10,7 +10,7 @@
  *  5. The Redis budget is only in `./redis`: dist/index.js and .cjs hold none of its Lua; and
  *     OpenTelemetry only in `./otel`.
  *  6. A consumer project installs the tarball WITHOUT msw and ioredis: the client, `./testing`
- *     (`createSandbox().listen()`) and `./redis` work from ESM and CJS, the crp-sandbox bin serves,
+ *     (`createSandbox().listen()`) and `./redis` work from ESM and CJS, the crp-sandbox bin serves, crp --help runs,
  *     and tsc (nodenext, strict, `skipLibCheck: false`) type-checks an ESM and a CJS file against the
  *     published types: msw, an optional peer, is not needed to compile the `/testing` declarations.
  *  7. msw is then added: `sandbox.mswHandlers()` works with the consumer's setupServer, ESM and CJS,
@@ -65,7 +65,7 @@ try {
   const allowed = (path) => path.startsWith('dist/') || ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path);
   const unexpected = packed.files.map((f) => f.path).filter((path) => !allowed(path));
   if (unexpected.length) throw new Error(`unexpected files in the tarball: ${unexpected.join(', ')}`);
-  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js', 'dist/redis/index.js', 'dist/redis/index.cjs', 'dist/otel/index.js', 'dist/otel/index.cjs']) {
+  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js', 'dist/cli/crp.js', 'dist/redis/index.js', 'dist/redis/index.cjs', 'dist/otel/index.js', 'dist/otel/index.cjs']) {
     if (!packed.files.some((f) => f.path === needed)) throw new Error(`the tarball lacks ${needed}`);
   }
   console.log(`    ${packed.filename}: ${packed.files.length} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked`);
@@ -120,6 +120,10 @@ try {
   show(sh(process.execPath, ['esm.mjs'], { cwd: consumer }));
   show(sh(process.execPath, ['cjs.cjs'], { cwd: consumer }));
   show(await crpSandboxBin(consumer));
+  // The crp bin starts from the installed package, with its own dependencies (csv-parse, cli-progress).
+  const crpHelp = sh(join(consumer, 'node_modules', '.bin', 'crp'), ['--help'], { cwd: consumer });
+  if (!/^Usage: crp /.test(crpHelp)) throw new Error(`crp --help printed:\n${crpHelp}`);
+  console.log('    crp (bin): --help runs from the installed package');
   typeCheck(consumer, ['types.mts', 'types.cts']);
   console.log(`    tsc ${tscVersion()} (nodenext, strict, skipLibCheck false, no msw): types.mts (import condition) and types.cts (require condition) type-check`);
 

@@ -30,6 +30,7 @@ export function ensureBuilt(): void {
 export const sdkEntry = (): string => join(BUILD, 'index.js');
 export const testingEntry = (): string => join(BUILD, 'testing/index.js');
 export const redisEntry = (): string => join(BUILD, 'redis/index.js');
+export const otelEntry = (): string => join(BUILD, 'otel/index.js');
 
 /** The BUILT client, typed as the source. */
 export async function loadSdk(): Promise<typeof import('@crp/partner-sdk')> {
@@ -39,6 +40,11 @@ export async function loadSdk(): Promise<typeof import('@crp/partner-sdk')> {
 /** The BUILT Redis budget (`@crp/partner-sdk/redis`), typed as the source. */
 export async function loadRedis(): Promise<typeof import('@crp/partner-sdk/redis')> {
   return (await import(pathToFileURL(redisEntry()).href)) as typeof import('@crp/partner-sdk/redis');
+}
+
+/** The BUILT OpenTelemetry adapter (`@crp/partner-sdk/otel`), typed as the source. */
+export async function loadOtel(): Promise<typeof import('@crp/partner-sdk/otel')> {
+  return (await import(pathToFileURL(otelEntry()).href)) as typeof import('@crp/partner-sdk/otel');
 }
 
 /** The BUILT sandbox emulator, typed as the source. */

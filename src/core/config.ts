@@ -1,8 +1,9 @@
-import { loggerForLevel, type LogLevel } from './console-logger.js';
+import { consoleLogging, type LogLevel } from './console-logger.js';
 import { ConfigurationError } from './errors.js';
 import type { ClientHooks } from './hooks.js';
 import type { Telemetry } from './instrumentation.js';
 import type { Logger } from './logger.js';
+import { teeTelemetry } from './tee-telemetry.js';
 import { isSharedBudget, kindOf, type SharedBudget } from './rate-limit/shared.js';
 
 /** Which service a key belongs to: `production` (`crp_live_` keys) or `sandbox` (`crp_test_` keys). */
@@ -153,6 +154,8 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
         `(${environment === 'production' ? 'crp_live_' : 'crp_test_'}…). Use a ${options.environment} key or drop the option.`,
     );
   }
+  // A partner's own logger wins over logLevel and PARTNER_SDK_LOG.
+  const consoleLog = options.logger ? undefined : consoleLogging(options.logLevel, env.PARTNER_SDK_LOG);
   return {
     apiKey: apiKey as string,
     apiUrl: apiUrlOf(options.baseUrl ?? env.PARTNER_API_BASE_URL),
@@ -161,9 +164,9 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     maxRetries: retriesOf(options.maxRetries),
     maxRetryAfter: positiveNumber('rateLimit.maxRetryAfter', options.rateLimit ? options.rateLimit.maxRetryAfter : undefined, 60_000),
     fetch: options.fetch,
-    logger: options.logger ?? loggerForLevel(options.logLevel, env.PARTNER_SDK_LOG),
+    logger: options.logger ?? consoleLog?.logger ?? {},
     hooks: hooksOf(options.hooks),
-    telemetry: options.telemetry,
+    telemetry: teeTelemetry(options.telemetry, consoleLog?.telemetry),
     maxResponseBytes: byteCount(options.maxResponseBytes),
     rateLimit: rateLimitOf(options.rateLimit),
     prefetchPages: options.prefetchPages ?? false,

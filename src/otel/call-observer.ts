@@ -57,7 +57,11 @@ export function observeCall(call: CallStart, tracer: Tracer, instruments: Instru
       }));
       instruments.retries.add(1, { ...byOperation, [ATTR.retryReason]: reason });
     },
-    end({ attempts, durationMs, status, requestId, error }) {
+    end(settled) {
+      const { attempts, durationMs, error } = settled;
+      // The last attempt's figures stand in for what the transport leaves out of the outcome.
+      const status = settled.status ?? last.status;
+      const requestId = settled.requestId ?? last.requestId;
       const errorType = status !== undefined && status >= 400 ? String(status) : error?.code;
       const outcome = compact({
         [ATTR.status]: status,

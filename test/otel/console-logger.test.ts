@@ -1,10 +1,11 @@
 /** Logging without code: `PARTNER_SDK_LOG` / `logLevel`, through real clients and a sandbox. */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { formatLine, consoleLogger } from '../../src/core/console-logger.js';
-import { ConfigurationError, PartnerClient } from '../../src/index.js';
+import { consoleLogging, formatLine } from '../../src/core/console-logger.js';
+import { ConfigurationError, PartnerClient, type Telemetry } from '../../src/index.js';
 import { startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
 
 const SUMMARY = '/partner/v1/summary';
+const LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z partner-sdk (debug|info |warn ) \S/;
 let env: SdkEnv;
 let lines: string[];
 
@@ -24,26 +25,38 @@ function captureStderr(): void {
 }
 
 describe('PARTNER_SDK_LOG and logLevel', () => {
-  it('debug: one readable line per request and response, with time, level, method and path, never the key', async () => {
+  it('debug: request, response with the request id and the budget left, done; never the key', async () => {
     captureStderr();
     vi.stubEnv('PARTNER_SDK_LOG', 'debug');
     const client = env.client();
-    await client.reports.summary();
-    expect(lines.length).toBeGreaterThanOrEqual(2);
-    for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z partner-sdk (debug|info |warn |error) \S/);
-    expect(lines.some((l) => / debug request GET \/partner\/v1\/summary attempt=1/.test(l))).toBe(true);
-    expect(lines.some((l) => / debug response GET \/partner\/v1\/summary status=200 requestId=req_\w+/.test(l))).toBe(true);
-    expect(lines.join('\n')).not.toContain(env.key);
+    const { response } = await client.reports.summary().withResponse();
+    for (const line of lines) expect(line).toMatch(LINE);
+    const text = lines.map((l) => l.slice(25)).join('\n');
+    expect(text).toContain('partner-sdk debug request reports.summary GET /partner/v1/summary attempt=1');
+    expect(text).toMatch(
+      new RegExp(`partner-sdk debug response reports.summary attempt=1 status=200 ms=\\d+ requestId=${response.requestId} budget=${response.rateLimit?.remaining}/${response.rateLimit?.limit}`),
+    );
+    expect(text).toMatch(new RegExp(`partner-sdk debug done reports.summary status=200 attempts=1 ms=\\d+ requestId=${response.requestId}`));
+    expect(lines).toHaveLength(3);
+    expect(text).not.toContain(env.key);
   });
 
-  it('info: retries with their reason and wait, but no per-request lines', async () => {
+  it('info: a retry with its reason and wait, a long Retry-After wait, a failed call; no per-request lines', async () => {
     captureStderr();
     vi.stubEnv('PARTNER_SDK_LOG', 'INFO ');
-    const client = env.client({ rateLimit: false });
+    const client = env.client();
     env.sandbox.faults.next({ status: 503, times: 1, path: SUMMARY });
     await client.reports.summary();
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/ partner-sdk info {2}retrying GET \/partner\/v1\/summary attempt=1 .*waitMs=\d+ reason=unavailable/);
+    env.sandbox.faults.next({ status: 429, headers: { 'retry-after': '2' }, times: 1, path: SUMMARY });
+    await client.reports.summary();
+    const error = await client.locations.get('no-such-store').catch((e: unknown) => e as { requestId: string });
+    const text = lines.map((l) => l.slice(25)).join('\n');
+    expect(text).toMatch(/^partner-sdk info {2}retrying reports\.summary attempt=1 reason=unavailable waitMs=\d+$/m);
+    expect(text).toMatch(/^partner-sdk info {2}retrying reports\.summary attempt=1 reason=rate_limited waitMs=2000$/m);
+    expect(text).toMatch(/^partner-sdk info {2}waited reports\.summary reason=retry_after ms=(19\d\d|20\d\d)$/m);
+    expect(text).toContain(`partner-sdk info  failed locations.get code=not_found status=404 attempts=1`);
+    expect(text).toContain(`requestId=${error.requestId}`);
+    expect(text).not.toMatch(/ (debug|request|response|done) /);
   });
 
   it('warn and off print nothing for calls that went well after a retry; unset means off', async () => {
@@ -66,7 +79,7 @@ describe('PARTNER_SDK_LOG and logLevel', () => {
     expect(lines).toEqual([]);
     vi.stubEnv('PARTNER_SDK_LOG', 'off');
     await env.client({ logLevel: 'debug' }).reports.summary();
-    expect(lines.some((l) => l.includes(' debug request GET /partner/v1/summary'))).toBe(true);
+    expect(lines.some((l) => l.includes(' debug request reports.summary GET /partner/v1/summary'))).toBe(true);
   });
 
   it("a partner's own logger wins over both", async () => {
@@ -76,6 +89,21 @@ describe('PARTNER_SDK_LOG and logLevel', () => {
     await env.client({ logLevel: 'debug', logger: { debug: (message) => seen.push(message) } }).reports.summary();
     expect(lines).toEqual([]);
     expect(seen.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a partner's telemetry and the console logger both see every call", async () => {
+    captureStderr();
+    vi.stubEnv('PARTNER_SDK_LOG', 'debug');
+    const events: string[] = [];
+    const telemetry: Telemetry = {
+      startCall: (call) => {
+        events.push(`start ${call.operation}`);
+        return { attemptStart: ({ headers }) => void (headers['x-mine'] = '1'), end: ({ attempts }) => void events.push(`end ${attempts}`) };
+      },
+    };
+    await env.client({ telemetry }).reports.summary();
+    expect(events).toEqual(['start reports.summary', 'end 1']);
+    expect(lines.filter((l) => / (request|response|done) reports\.summary/.test(l))).toHaveLength(3);
   });
 
   it('a wrong level is refused at construction, naming where it came from', () => {
@@ -91,10 +119,36 @@ describe('PARTNER_SDK_LOG and logLevel', () => {
   });
 });
 
-describe('the line format', () => {
+describe('the console logger on its own', () => {
   const at = new Date('2026-11-23T11:45:01.234Z');
 
-  it('method and path together, other fields as name=value, quoting only what needs it', () => {
+  it("prints the logger's events that are not about one call (a shared budget's Redis), and every warning", () => {
+    const out: string[] = [];
+    const { logger } = consoleLogging('debug', undefined, (line) => out.push(line.slice(25))) ?? {};
+    logger?.debug?.('partner-sdk: request', { method: 'GET', path: '/partner/v1/summary', attempt: 1 });
+    logger?.info?.('partner-sdk: retrying', { method: 'GET', path: '/partner/v1/summary', attempt: 1 });
+    logger?.info?.('partner-sdk: shared rate budget: Redis is back, sharing the budget again', { budget: 'k1' });
+    logger?.warn?.('partner-sdk: shared rate budget: Redis is unreachable', { budget: 'k1', method: 'GET', path: '/x' });
+    expect(out).toEqual([
+      'partner-sdk info  shared rate budget: Redis is back, sharing the budget again budget=k1',
+      'partner-sdk warn  shared rate budget: Redis is unreachable GET /x budget=k1',
+    ]);
+  });
+
+  it('waits under a second are debug, longer ones info; a level prints its own events and the ones above', () => {
+    const out: string[] = [];
+    const info = consoleLogging(undefined, 'info', (line) => out.push(line.slice(25)));
+    const observer = info?.telemetry.startCall({ operation: 'locations.get', method: 'GET', urlTemplate: '/partner/v1/locations/{partner_location_id}', serverAddress: 'x', serverPort: 443 });
+    observer?.waited?.({ reason: 'rate_budget', ms: 250 });
+    observer?.waited?.({ reason: 'shared_pause', ms: 1_500.4 });
+    observer?.attemptStart?.({ attempt: 1, headers: {} });
+    observer?.attemptEnd?.({ attempt: 1, durationMs: 3, error: { code: 'timeout' } as never });
+    expect(out).toEqual(['partner-sdk info  waited locations.get reason=shared_pause ms=1500']);
+    expect(consoleLogging('off', 'debug')).toBeUndefined();
+    expect(consoleLogging(undefined, undefined)).toBeUndefined();
+  });
+
+  it('formats method and path together, other fields as name=value, quoting only what needs it', () => {
     expect(formatLine(at, 'info', 'partner-sdk: retrying', { method: 'GET', path: '/partner/v1/summary', attempt: 1, waitMs: 200, reason: 'internal_error' })).toBe(
       '2026-11-23T11:45:01.234Z partner-sdk info  retrying GET /partner/v1/summary attempt=1 waitMs=200 reason=internal_error',
     );
@@ -104,15 +158,5 @@ describe('the line format', () => {
     expect(formatLine(at, 'debug', 'x', { path: '/only/path', cause: new TypeError('fetch failed') })).toBe(
       '2026-11-23T11:45:01.234Z partner-sdk debug x path=/only/path cause="TypeError: fetch failed"',
     );
-  });
-
-  it('each level prints its own methods and the ones above it', () => {
-    const out: string[] = [];
-    const info = consoleLogger('info', (line) => out.push(line));
-    expect(Object.keys(info).sort()).toEqual(['info', 'warn']);
-    info.info?.('hello');
-    expect(out).toHaveLength(1);
-    expect(Object.keys(consoleLogger('warn', () => undefined)).sort()).toEqual(['warn']);
-    expect(Object.keys(consoleLogger('debug', () => undefined)).sort()).toEqual(['debug', 'info', 'warn']);
   });
 });

@@ -23,8 +23,13 @@ export async function enrollMany(enroll: EnrollOne, rows: EnrollRows, options: E
   const total = options.total ?? (Array.isArray(rows) ? rows.length : undefined);
   const counts: EnrollCounts = { created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
 
-  // One signal for every call: the caller's abort, or a failure of the run, cancels them all.
+  // The caller's abort, or a failure of the run, stops the run and cancels every call under way.
+  // Each call has its own signal: sixteen calls listening to one would trip Node's listener warning.
   const stop = new AbortController();
+  const calls = new Set<AbortController>();
+  stop.signal.addEventListener('abort', () => {
+    for (const call of calls) call.abort(stop.signal.reason);
+  });
   const forwardAbort = () => stop.abort(options.signal?.reason);
   if (options.signal?.aborted) forwardAbort();
   else options.signal?.addEventListener('abort', forwardAbort, { once: true });
@@ -65,8 +70,10 @@ export async function enrollMany(enroll: EnrollOne, rows: EnrollRows, options: E
     if (base.partner_location_id !== undefined && enrolled.has(base.partner_location_id)) return { ...base, status: 'skipped' };
     if (stop.signal.aborted) return notAttempted(base);
     inFlight += 1;
+    const call = new AbortController();
+    calls.add(call);
     try {
-      return succeeded(base, await enroll(row, { signal: stop.signal }));
+      return succeeded(base, await enroll(row, { signal: call.signal }));
     } catch (error) {
       const stopped = stop.signal.aborted;
       if (!(error instanceof PartnerError) || stopsTheRun(error, stopped)) {
@@ -75,6 +82,7 @@ export async function enrollMany(enroll: EnrollOne, rows: EnrollRows, options: E
       }
       return failedOutcome(base, error, stopped);
     } finally {
+      calls.delete(call);
       inFlight -= 1;
     }
   };

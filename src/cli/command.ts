@@ -1,0 +1,95 @@
+/** What every `crp` command shares: its options, the client, the streams, and how a failure is told. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { PartnerClient } from '../client.js';
+import { isPartnerError } from '../core/errors.js';
+
+/** Exit codes: everything done; some rows failed (the report says which and why); could not run. */
+export const EXIT = { ok: 0, couldNotRun: 1, someFailed: 2 } as const;
+
+/** The process's streams and environment, passed in so each command names what it uses. */
+export interface Io {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A command-line mistake: the message and the command's usage are printed, exit 1. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Options every command takes. */
+export const COMMON_OPTIONS = {
+  'api-key': { type: 'string' },
+  'base-url': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+export const COMMON_HELP = `Common options:
+  --api-key KEY      the API key (default: $PARTNER_API_KEY; prefer the variable: flags show in ps)
+  --base-url URL     the service address, without /partner/v1 (default: $PARTNER_API_BASE_URL)
+  --json             print the result as JSON on stdout (errors as JSON on stderr), no progress
+  -h, --help         this help`;
+
+export interface Command {
+  /** One screen of help, with an example. */
+  usage: string;
+  run(args: string[], io: Io): Promise<number>;
+}
+
+/** parseArgs with the common options; unknown options and missing values become a UsageError. */
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options: { ...COMMON_OPTIONS, ...options }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** The client, from the flags or the environment. Its own ConfigurationError says what is missing (never the key). */
+export function clientFrom(values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined }, io: Io): PartnerClient {
+  const apiKey = values['api-key'] || io.env.PARTNER_API_KEY;
+  const baseUrl = values['base-url'] || io.env.PARTNER_API_BASE_URL;
+  if (!apiKey) throw new UsageError('No API key: set PARTNER_API_KEY (or pass --api-key).');
+  if (!baseUrl) throw new UsageError('No service address: set PARTNER_API_BASE_URL (or pass --base-url), e.g. http://127.0.0.1:4010 for crp-sandbox.');
+  return new PartnerClient({ apiKey, baseUrl });
+}
+
+/** Tell a failure that stopped the command, and return the exit code for it. */
+export function reportFailure(error: unknown, io: Io, json: boolean, usage?: string): number {
+  if (json) {
+    const record = isPartnerError(error) ? error.toJSON() : { name: (error as Error)?.name ?? 'Error', message: messageOf(error) };
+    io.stderr.write(`${JSON.stringify({ error: record })}\n`);
+  } else {
+    const requestId = isPartnerError(error) && 'requestId' in error && error.requestId ? ` (request id ${error.requestId})` : '';
+    io.stderr.write(`crp: ${messageOf(error)}${requestId}\n`);
+    if (error instanceof UsageError && usage) io.stderr.write(`\n${usage}\n`);
+  }
+  return EXIT.couldNotRun;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Ctrl-C (SIGINT) or SIGTERM aborts `controller` once, so the command stops and still writes what
+ * it has; a second Ctrl-C exits at once. Returns the function that removes the handlers.
+ */
+export function stopOnSignal(controller: AbortController, io: Io, what: string): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) {
+      io.stderr.write(`\ncrp: ${signal} again: exiting now; the report may be incomplete.\n`);
+      process.exit(EXIT.couldNotRun);
+    }
+    io.stderr.write(`\ncrp: ${signal}: stopping ${what} (press Ctrl-C again to exit at once).\n`);
+    controller.abort(new Error(`stopped by ${signal}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}

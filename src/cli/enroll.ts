@@ -1,0 +1,119 @@
+/** `crp enroll stores.csv`: every store of a CSV file through `client.locations.enrollMany()`. */
+import type { EnrollCounts, EnrollLocationBody } from '../index.js';
+import { COMMON_HELP, EXIT, UsageError, clientFrom, parse, stopOnSignal, type Command, type Io } from './command.js';
+import { isProblem, openReport, readResume, recordOf, type ReportRecord, type ReportWriter } from './enroll-report.js';
+import { progress } from './progress.js';
+import { STORE_COLUMNS, countStores, readStores } from './store-csv.js';
+
+const usage = `Usage: crp enroll STORES.csv [--report FILE]... [--resume REPORT.jsonl] [--concurrency N]
+
+Enrolls every store of the file under the key's rate budget (never a 429). A row already
+enrolled with the same data counts as done, so the file can be fed again after fixing it.
+
+  STORES.csv            header row: ${STORE_COLUMNS}
+  --report FILE         write a report as rows finish; repeat for both kinds:
+                          .csv    the rows not enrolled (line, id, status, code, field, message)
+                          .jsonl  every row's outcome, the input of --resume
+  --resume REPORT.jsonl skip the rows an earlier run's report lists as enrolled
+  --concurrency N       rows handed to the client at once (default 16)
+
+Ctrl-C stops: calls still waiting are cancelled, the rows not done are reported as
+not_attempted, and the reports are written; --resume with the .jsonl report goes on.
+Exit code: 0 every row enrolled, 2 some rows not (the report says which and why), 1 could not run.
+
+${COMMON_HELP}
+
+Example:
+  export PARTNER_API_KEY=crp_test_… PARTNER_API_BASE_URL=http://127.0.0.1:4010
+  crp enroll stores.csv --report failures.csv --report run.jsonl
+  crp enroll stores.csv --resume run.jsonl --report run2.jsonl`;
+
+/** How many rows each report line counted, CSV-refused rows included. */
+type Tally = EnrollCounts & { total: number };
+
+async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {
+    report: { type: 'string', multiple: true },
+    resume: { type: 'string' },
+    concurrency: { type: 'string' },
+  });
+  const [file, ...extra] = positionals;
+  if (!file) throw new UsageError('crp enroll needs the CSV file of stores.');
+  if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
+  const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
+  const json = values.json === true;
+  const reports = (values.report ?? []).map((path) => ({ path, writer: undefined as ReportWriter | undefined }));
+  const client = clientFrom(values, io);
+  const total = await countStores(file);
+  for (const report of reports) report.writer = openReport(report.path, io.stdout);
+
+  const tally: Tally = { total: 0, created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
+  const problems: ReportRecord[] = [];
+  const bar = progress(io.stderr, !json, { unit: 'rows', total });
+  const record = async (entry: ReportRecord) => {
+    tally.total += 1;
+    tally[entry.status] += 1;
+    if (isProblem(entry.status) && problems.length < 20) problems.push(entry);
+    for (const report of reports) await report.writer?.write(entry);
+    bar.update(tally.total, tally.total - tally.created - tally.already_enrolled - tally.skipped);
+  };
+
+  // Lines of the rows handed to enrollMany and not finished yet (its outcomes carry the row's index).
+  const lines = new Map<number, number>();
+  async function* bodies(): AsyncGenerator<EnrollLocationBody> {
+    let index = 0;
+    for await (const row of readStores(file as string)) {
+      if ('problem' in row) {
+        await record({ line: row.line, partner_location_id: row.partner_location_id, status: 'invalid', code: 'bad_row', message: row.problem });
+        continue;
+      }
+      lines.set(index++, row.line);
+      yield row.body;
+    }
+  }
+
+  const controller = new AbortController();
+  const unhook = stopOnSignal(controller, io, 'enrolling');
+  let aborted = false;
+  try {
+    const summary = await client.locations.enrollMany(bodies(), {
+      signal: controller.signal,
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(values.resume ? { resume: readResume(values.resume) } : {}),
+      onOutcome: async (outcome) => {
+        const line = lines.get(outcome.index) ?? 0;
+        lines.delete(outcome.index);
+        await record(recordOf(outcome, line));
+      },
+    });
+    aborted = summary.aborted;
+  } finally {
+    unhook();
+    bar.stop();
+    // Written even when the run failed: every row that finished is in them.
+    for (const report of reports) await report.writer?.close();
+    await client.close();
+  }
+
+  const notDone = tally.total - tally.created - tally.already_enrolled - tally.skipped;
+  if (json) {
+    const { total: rows, ...counts } = tally;
+    io.stdout.write(`${JSON.stringify({ rows, counts, aborted, reports: reports.map((r) => r.path) })}\n`);
+  } else {
+    io.stdout.write(describe(tally, notDone, aborted, problems, reports.map((r) => r.path)));
+  }
+  return notDone > 0 ? EXIT.someFailed : EXIT.ok;
+}
+
+function describe(t: Tally, notDone: number, aborted: boolean, problems: ReportRecord[], reports: string[]): string {
+  const out = [
+    `${aborted ? 'Stopped. ' : ''}${t.total} rows: ${t.created} enrolled, ${t.already_enrolled} already enrolled, ${t.skipped} skipped (resumed), ` +
+      `${t.invalid} invalid, ${t.conflict} conflicts, ${t.failed} failed, ${t.not_attempted} not attempted`,
+  ];
+  for (const p of problems) out.push(`  line ${p.line}  ${p.partner_location_id ?? '(no id)'}  ${p.status}${p.code ? ` ${p.code}` : ''}${p.field ? ` ${p.field}` : ''}: ${p.message ?? ''}`);
+  if (notDone > problems.length) out.push(`  … and ${notDone - problems.length} more${reports.length ? '' : ' (write them all with --report failures.csv)'}`);
+  if (reports.length) out.push(`Report${reports.length > 1 ? 's' : ''}: ${reports.join(', ')}`);
+  return `${out.join('\n')}\n`;
+}
+
+export const enroll: Command = { usage, run };

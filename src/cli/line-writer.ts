@@ -1,0 +1,33 @@
+/** Text out to a file or stdout, waiting when the stream is full so that memory stays flat. */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+
+export interface LineWriter {
+  /** Resolves once the stream can take more. */
+  write(text: string): Promise<void>;
+  /** Flush and close a file (stdout is left open). */
+  close(): Promise<void>;
+}
+
+/** A writer for `path`, or for `stdout` when `path` is undefined or `-`. */
+export function lineWriter(path: string | undefined, stdout: NodeJS.WritableStream): LineWriter {
+  const toStdout = path === undefined || path === '-';
+  const stream: NodeJS.WritableStream = toStdout ? stdout : createWriteStream(path);
+  let failed: Error | undefined;
+  stream.on('error', (error: Error) => {
+    failed = error;
+  });
+  return {
+    async write(text) {
+      if (failed) throw failed;
+      if (!stream.write(text)) await Promise.race([once(stream, 'drain'), once(stream, 'error')]);
+      if (failed) throw failed;
+    },
+    async close() {
+      if (failed) throw failed;
+      if (toStdout) return;
+      stream.end();
+      await once(stream, 'finish');
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/** Stores from a CSV file (csv-parse, streamed): a header row names the columns, one store per row. */
+import { createReadStream } from 'node:fs';
+import { parse } from 'csv-parse';
+import type { EnrollLocationBody } from '../schemas/locations.js';
+import { UsageError } from './command.js';
+
+const REQUIRED = ['partner_location_id', 'name', 'line1', 'city', 'state', 'postal_code', 'country'] as const;
+const OPTIONAL = ['preferred_language', 'time_zone'] as const;
+export const STORE_COLUMNS = `${REQUIRED.join(',')}[,${OPTIONAL.join(',')}]`;
+
+/** A row of the file: its body to enroll, or why it cannot be one (a broken CSV row, never sent). */
+export type StoreRow = { line: number; body: EnrollLocationBody } | { line: number; partner_location_id: string | undefined; problem: string };
+
+interface Parsed {
+  record: string[];
+  info: { lines: number; raw?: string };
+}
+
+function records(path: string): AsyncIterable<Parsed> {
+  // A UTF-8 BOM (spreadsheet exports) is dropped; blank lines are skipped.
+  return createReadStream(path).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, raw: true, trim: true }));
+}
+
+/** Check the header; the positions of the columns, by name. */
+function columnsOf(header: string[], path: string): Map<string, number> {
+  const known = new Set<string>([...REQUIRED, ...OPTIONAL]);
+  const unknown = header.filter((name) => !known.has(name));
+  if (unknown.length) throw new UsageError(`${path}: unknown column ${unknown.join(', ')}. The columns are ${STORE_COLUMNS}.`);
+  const missing = REQUIRED.filter((name) => !header.includes(name));
+  if (missing.length) throw new UsageError(`${path}: the header lacks ${missing.join(', ')}. The columns are ${STORE_COLUMNS}.`);
+  return new Map(header.map((name, i) => [name, i]));
+}
+
+/** Rows in the file (after the header), reading it once; refuses a bad header before anything is sent. */
+export async function countStores(path: string): Promise<number> {
+  let count = -1;
+  for await (const { record } of records(path)) {
+    if (count === -1) columnsOf(record, path);
+    count += 1;
+  }
+  if (count === -1) throw new UsageError(`${path} is empty: it needs a header row (${STORE_COLUMNS}) and one row per store.`);
+  return count;
+}
+
+/** Every row of the file, read as it is needed. */
+export async function* readStores(path: string): AsyncGenerator<StoreRow> {
+  let columns: Map<string, number> | undefined;
+  for await (const { record, info } of records(path)) {
+    if (!columns) {
+      columns = columnsOf(record, path);
+      continue;
+    }
+    // Where the row starts: a quoted field may span lines.
+    const line = info.lines - ((info.raw ?? '').replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
+    const cell = (name: string) => {
+      const i = columns?.get(name);
+      return i === undefined ? undefined : record[i];
+    };
+    if (record.length !== columns.size) {
+      const problem = `the row has ${record.length} fields and the header ${columns.size}; check for a missing field or an unquoted comma`;
+      yield { line, partner_location_id: record[columns.get('partner_location_id') ?? 0], problem };
+      continue;
+    }
+    const body: Record<string, unknown> = {
+      partner_location_id: cell('partner_location_id'),
+      name: cell('name'),
+      address: { line1: cell('line1'), city: cell('city'), state: cell('state'), postal_code: cell('postal_code'), country: cell('country') },
+    };
+    // Optional columns left empty are not sent; the SDK checks every value before sending.
+    for (const name of OPTIONAL) if (cell(name)) body[name] = cell(name);
+    yield { line, body: body as EnrollLocationBody };
+  }
+}

@@ -1,0 +1,246 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, TSX, crp, spawnCrp, startCrpSandbox, type CrpSandbox, type Finished } from './processes.js';
+
+const SAMPLE = join(ROOT, 'examples/data/stores.csv');
+const HEADER = 'partner_location_id,name,line1,city,state,postal_code,country';
+const ESCAPES = /\r|\x1b\[/; // a redrawn bar: not for logs
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'crp-cli-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const lines = (text: string) => text.split('\n').filter(Boolean);
+const jsonLines = (path: string) => lines(readFileSync(path, 'utf8')).map((l) => JSON.parse(l) as Record<string, unknown>);
+function storesCsv(name: string, count: number, prefix: string): string {
+  const path = join(dir, name);
+  const rows = Array.from({ length: count }, (_, i) => `${prefix}-${i},Store ${i},${i} Congress Ave,Austin,TX,78704,US`);
+  writeFileSync(path, `${HEADER}\n${rows.join('\n')}\n`);
+  return path;
+}
+/** Nothing a command prints may contain the key. */
+function expectNoKey(run: Finished, key: string): void {
+  expect(run.stdout).not.toContain(key);
+  expect(run.stderr).not.toContain(key);
+}
+
+/** Every module a file loads, following relative imports. */
+function importGraph(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  for (const m of readFileSync(entry, 'utf8').matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)) {
+    const spec = m[1] as string;
+    if (spec.startsWith('.')) importGraph(join(dirname(entry), spec.replace(/\.js$/, '.ts')), seen);
+    else seen.add(spec);
+  }
+  return seen;
+}
+
+describe('the libraries of the crp command', () => {
+  it('are loaded by the command only, never by the SDK entry', () => {
+    const sdk = [...importGraph(join(ROOT, 'src/index.ts'))];
+    expect(sdk.filter((m) => /csv-parse|csv-stringify|cli-progress|\/cli\//.test(m))).toEqual([]);
+    const command = [...importGraph(join(ROOT, 'src/cli/crp.ts'))];
+    expect(command).toEqual(expect.arrayContaining(['csv-parse', 'csv-stringify/sync', 'cli-progress']));
+  });
+});
+
+describe('crp, as a child process against crp-sandbox', () => {
+  let sandbox: CrpSandbox;
+  beforeAll(async () => {
+    // Time flows (10 simulated hours every 40 ms) so that enrolled stores get bookings to export.
+    sandbox = await startCrpSandbox(['--advance-every-ms', '40', '--advance-minutes', '600']);
+  }, 30_000);
+  afterAll(() => sandbox?.stop());
+
+  it('has --help on every command, each with an example, and exit 1 for what it cannot run', async () => {
+    for (const args of [['--help'], ['enroll', '--help'], ['bookings', 'export', '--help'], ['billing', 'export', '--help'], ['summary', '--help']]) {
+      const run = await crp(args, {});
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: crp/);
+      expect(run.stdout).toContain('Example:');
+    }
+    const unknown = await crp(['enroll-all'], sandbox.env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown command "enroll-all"');
+
+    const noKey = await crp(['summary'], { PATH: process.env.PATH, PARTNER_API_BASE_URL: sandbox.url });
+    expect(noKey).toMatchObject({ code: 1, stdout: '' });
+    expect(noKey.stderr).toContain('No API key: set PARTNER_API_KEY');
+
+    const wrongKey = await crp(['summary', '--json'], { ...sandbox.env, PARTNER_API_KEY: 'crp_test_wrong' });
+    expect(wrongKey.code).toBe(1);
+    expect(JSON.parse(wrongKey.stderr)).toMatchObject({ error: { name: 'AuthenticationError', code: 'unauthorized', status: 401 } });
+    expect(wrongKey.stderr).not.toContain('crp_test_wrong');
+
+    const badHeader = join(dir, 'bad-header.csv');
+    writeFileSync(badHeader, 'id,name\nx,y\n');
+    const refused = await crp(['enroll', badHeader], sandbox.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('unknown column id');
+    expectNoKey(refused, sandbox.key);
+  });
+
+  it('enroll: exit 2 with both reports, plain progress lines, then resumes from its .jsonl report', async () => {
+    const failures = join(dir, 'failures.csv');
+    const report = join(dir, 'run.jsonl');
+    const run = await crp(['enroll', SAMPLE, '--report', failures, '--report', report], sandbox.env, dir);
+    expect(run.code).toBe(2);
+    expectNoKey(run, sandbox.key);
+    expect(run.stdout).toMatch(/^12 rows: 7 enrolled, 0 already enrolled, 0 skipped \(resumed\), 4 invalid, 1 conflicts, 0 failed, 0 not attempted/);
+    expect(run.stdout).toMatch(/line 7 {2}pdx-alberta-06 {2}invalid validation_error address\.country: /);
+    // Not a terminal: plain lines, no bar redrawn in place.
+    expect(run.stderr).toMatch(/^12\/12 rows \(100%\), [\d.]+ rows\/s, 5 not done$/m);
+    expect(run.stderr).not.toMatch(ESCAPES);
+
+    const csvRows = parse(readFileSync(failures, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(csvRows.map((r) => r.line).sort()).toEqual(expect.arrayContaining(['11', '7', '8', '9']));
+    expect(csvRows).toHaveLength(5);
+    const byLine = new Map(csvRows.map((r) => [r.line, r]));
+    expect(byLine.get('7')).toMatchObject({ partner_location_id: 'pdx-alberta-06', status: 'invalid', code: 'validation_error', field: 'address.country' });
+    expect(byLine.get('9')).toMatchObject({ partner_location_id: 'chi-clark-08', field: 'preferred_language' });
+    expect(byLine.get('11')).toMatchObject({ partner_location_id: 'bos-hanover-09', status: 'invalid', code: 'bad_row' });
+    expect(byLine.get('11')?.message).toContain('5 fields and the header 8');
+    const conflict = csvRows.find((r) => r.status === 'conflict');
+    expect(conflict).toMatchObject({ partner_location_id: 'sf-mission-01', code: 'conflict' });
+    expect(['2', '10']).toContain(conflict?.line);
+    expect(conflict?.message).toContain('client.locations.update("sf-mission-01"');
+
+    const records = jsonLines(report);
+    expect(records).toHaveLength(12);
+    expect(records.map((r) => r.line).sort((a, b) => Number(a) - Number(b))).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    expect(records.filter((r) => r.status === 'created')).toHaveLength(7);
+    for (const r of records.filter((r) => r.status === 'created')) expect(r.request_id).toEqual(expect.any(String));
+
+    // Resumed: the enrolled rows are skipped without a call (rows match by id, so the second row of
+    // sf-mission-01 too); the bad ones are tried, and refused, again.
+    const again = await crp(['enroll', SAMPLE, '--resume', report, '--json'], sandbox.env, dir);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toBe(''); // --json: no progress
+    expect(JSON.parse(again.stdout)).toEqual({
+      rows: 12,
+      counts: { created: 0, already_enrolled: 0, skipped: 8, invalid: 4, conflict: 0, failed: 0, not_attempted: 0 },
+      aborted: false,
+      reports: [],
+    });
+
+    // A file whose every row enrolls (or was already enrolled): exit 0.
+    const good = storesCsv('good.csv', 5, 'good');
+    const ok = await crp(['enroll', good], sandbox.env, dir);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^5 rows: 5 enrolled/);
+    const twice = await crp(['enroll', good, '--json'], sandbox.env, dir);
+    expect(twice.code).toBe(0);
+    expect(JSON.parse(twice.stdout).counts).toMatchObject({ already_enrolled: 5 });
+  });
+
+  it('summary, bookings export and billing export write what the service holds', async () => {
+    // Wait for the flowing clock to give the enrolled stores some bookings.
+    let summary: { locations: { total: number }; reservations: Record<string, number> } | undefined;
+    for (let i = 0; i < 50; i++) {
+      const run = await crp(['summary', '--json'], sandbox.env);
+      expect(run.code).toBe(0);
+      summary = JSON.parse(run.stdout) as typeof summary;
+      const r = summary?.reservations ?? {};
+      if ((r.pending ?? 0) + (r.confirmed ?? 0) + (r.completed ?? 0) > 3) break;
+    }
+    expect(summary?.locations.total).toBe(12);
+    const text = await crp(['summary'], sandbox.env);
+    expect(text.stdout).toMatch(/^As of \d{4}-\d\d-\d\dT/);
+    expect(text.stdout).toMatch(/Stores: +12 \(/);
+
+    const all = await crp(['bookings', 'export', '--format', 'jsonl'], sandbox.env);
+    expect(all.code).toBe(0);
+    const bookings = lines(all.stdout).map((l) => JSON.parse(l) as { reservation_id: string; status: string });
+    expect(bookings.length).toBeGreaterThan(3);
+    expect(new Set(bookings.map((b) => b.reservation_id)).size).toBe(bookings.length);
+
+    const out = join(dir, 'bookings.csv');
+    const status = bookings[0]?.status as string;
+    const filtered = await crp(['bookings', 'export', '--status', status, '--out', out], sandbox.env);
+    expect(filtered.code).toBe(0);
+    const rows = parse(readFileSync(out, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    // Simulated time keeps flowing between the two exports, so compare shapes, not counts.
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.status === status)).toBe(true);
+    expect(Object.keys(rows[0] ?? {})).toEqual(['reservation_id', 'partner_location_id', 'status', 'visit_at', 'time_zone', 'party_size', 'creator_handle', 'creator_platforms', 'creator_follower_count', 'acknowledged_kind', 'created_at']);
+    expect(filtered.stderr).toContain(`crp: ${rows.length} bookings written to ${out}`);
+
+    const refused = await crp(['bookings', 'export', '--from', '2026-13-01'], sandbox.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/from/);
+
+    // The current simulated month: every store was enrolled by then.
+    const month = (JSON.parse((await crp(['summary', '--json'], sandbox.env)).stdout) as { generated_at: string }).generated_at.slice(0, 7);
+    const billing = await crp(['billing', 'export', month], sandbox.env);
+    expect(billing.code).toBe(0);
+    const billed = parse(billing.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(billed).toHaveLength(12);
+    expect(billed.every((r) => r.month === month)).toBe(true);
+    const billingJsonl = await crp(['billing', 'export', month, '--format', 'jsonl'], sandbox.env);
+    expect(lines(billingJsonl.stdout).map((l) => (JSON.parse(l) as { partner_location_id: string }).partner_location_id).sort()).toEqual(billed.map((r) => r.partner_location_id).sort());
+  });
+
+  it.runIf(existsSync('/usr/bin/script'))('enroll on a terminal: a bar redrawn in place with rate and ETA', async () => {
+    const good = storesCsv('tty.csv', 30, 'tty');
+    // script(1) gives the command a pseudo-terminal; its output comes back through script's stdout.
+    const command = [process.execPath, ...TSX, join(ROOT, 'src/cli/crp.ts'), 'enroll', good].map((a) => `'${a}'`).join(' ');
+    const run = await new Promise<Finished>((done) => {
+      const child = spawn('script', ['-qfec', command, '/dev/null'], { env: sandbox.env, cwd: dir });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.once('close', (code) => done({ code, stdout, stderr: '' }));
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(ESCAPES);
+    expect(run.stdout).toMatch(/100% \| 30\/30 rows \| [\d.]+ rows\/s \| ETA \S+ \| 0 not done/);
+    expect(run.stdout).toMatch(/30 rows: 30 enrolled/);
+  });
+});
+
+describe('crp enroll stopped with Ctrl-C', () => {
+  it('cancels the calls waiting for the budget, reports every row, writes the reports, exits 2', async () => {
+    // A fresh key: 600 calls a minute. The 601st row waits for the next window, and then comes Ctrl-C.
+    const sandbox = await startCrpSandbox();
+    try {
+      const csv = storesCsv('many.csv', 650, 'many');
+      const report = join(dir, 'stopped.jsonl');
+      const failures = join(dir, 'stopped.csv');
+      const child = spawnCrp(['enroll', csv, '--report', report, '--report', failures], sandbox.env, dir);
+      const started = Date.now();
+      for (;;) {
+        const done = (() => {
+          try {
+            return lines(readFileSync(report, 'utf8')).length;
+          } catch {
+            return 0;
+          }
+        })();
+        if (done >= 600) break;
+        if (Date.now() - started > 40_000) throw new Error(`only ${done} rows done in 40 s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      child.kill('SIGINT');
+      const run = await child.finished;
+      expect(Date.now() - started).toBeLessThan(45_000); // not the minute the window needed
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('crp: SIGINT: stopping enrolling');
+      expect(run.stdout).toMatch(/^Stopped\. 650 rows: 600 enrolled, .* 50 not attempted/);
+      const records = jsonLines(report);
+      expect(records).toHaveLength(650);
+      expect(new Set(records.map((r) => r.partner_location_id)).size).toBe(650);
+      expect(records.filter((r) => r.status === 'created')).toHaveLength(600);
+      expect(records.filter((r) => r.status === 'not_attempted')).toHaveLength(50);
+      expect(lines(readFileSync(failures, 'utf8'))).toHaveLength(51);
+      expectNoKey(run, sandbox.key);
+    } finally {
+      await sandbox.stop();
+    }
+  }, 60_000);
+});
