@@ -198,13 +198,15 @@ describe('booking simulation', () => {
     expect(count('cancelled') / decided).toBeLessThan(0.08);
   });
 
-  it('advances four weeks over 2,000 stores in well under two seconds', async () => {
+  it('advances four weeks over 2,000 stores in well under two seconds of CPU', async () => {
     const sandbox = createSandbox({ seed: 1 });
     const key = sandbox.issueKey();
     sandbox.populate(key, { locations: 2000 });
-    const started = performance.now();
+    // CPU time, not wall time: on a shared machine the wall clock measures the neighbours.
+    const started = process.cpuUsage();
     sandbox.clock.advance({ days: 28 });
-    expect(performance.now() - started).toBeLessThan(2000);
+    const cpu = process.cpuUsage(started);
+    expect((cpu.user + cpu.system) / 1000).toBeLessThan(2000);
     expect(sandbox.inspect.reservations(key).length).toBeGreaterThan(2000 * 3 * 3);
   });
 });

@@ -5,9 +5,11 @@ describe('populate, paging at scale and the request log', () => {
   it('creates 100,000 bookings in well under a few seconds and pages them over HTTP in O(page)', async () => {
     const sandbox = createSandbox({ seed: 3 });
     const key = sandbox.issueKey({ rateLimit: { limit: 100_000, windowMs: 60_000 } });
-    const started = performance.now();
+    // CPU time, not wall time: on a shared machine the wall clock measures the neighbours.
+    const started = process.cpuUsage();
     const result = sandbox.populate(key, { locations: 1000, reservationsPerLocation: 100 });
-    expect(performance.now() - started).toBeLessThan(2500);
+    const cpu = process.cpuUsage(started);
+    expect((cpu.user + cpu.system) / 1000).toBeLessThan(2500);
     expect(result.reservations).toBe(100_000);
     expect(result.locationIds).toHaveLength(1000);
 
