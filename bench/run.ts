@@ -19,6 +19,7 @@ const CASES: Record<string, () => Promise<{ run(): Promise<CaseResult> }>> = {
   startup: () => import('./startup.js'),
   bundle: () => import('./bundle.js'),
   telemetry: () => import('./telemetry.js'),
+  'enroll-many': () => import('./enroll-many.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
