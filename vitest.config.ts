@@ -15,6 +15,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Type tests (expectTypeOf, @ts-expect-error) run with the suite: tsc checks test/types/*.test-d.ts.
+    typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

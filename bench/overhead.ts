@@ -1,7 +1,8 @@
 /**
- * Case 3, per-call overhead: `client.locations.get` vs raw fetch + JSON.parse vs ky, sequential,
- * over loopback to a sandbox in another process. The SDK as partners run it (limiter on), and
- * with `rateLimit: false`.
+ * Case 3, per-call overhead: `client.locations.get` vs raw fetch + JSON.parse vs a bare ky call,
+ * sequential, over loopback to a sandbox in another process; then the same with 5 ms of server
+ * latency (what a call costs next to a real network). The SDK as partners run it (limiter on),
+ * and with `rateLimit: false`.
  */
 import { startWorker } from './lib/children.js';
 import { startSandbox, UNLIMITED } from './lib/sandbox.js';
@@ -10,7 +11,18 @@ import { fmt, median, percentile, type CaseResult } from './lib/stats.js';
 const WARMUP = Number(process.env.BENCH_OVERHEAD_WARMUP ?? 300);
 const ROUNDS = Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 5);
 const PER_ROUND = Number(process.env.BENCH_OVERHEAD_PER_ROUND ?? 400);
-const TARGET = 1.1;
+const KY_TARGET = 1.1;
+const LATENCY_MS = 5;
+const LATENCY_TARGET = 1.02;
+const LATENCY_PER_ROUND = Number(process.env.BENCH_OVERHEAD_LATENCY_PER_ROUND ?? 100);
+
+type Stats = Record<string, { median: number; p10: number; p90: number; n: number }>;
+
+function summarize(samples: Record<string, number[]>): Stats {
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, xs]) => [name, { median: median(xs), p10: percentile(xs, 10), p90: percentile(xs, 90), n: xs.length }]),
+  );
+}
 
 export async function run(): Promise<CaseResult> {
   const sandbox = await startSandbox();
@@ -19,27 +31,37 @@ export async function run(): Promise<CaseResult> {
     const key = await sandbox.key(UNLIMITED);
     const { locationIds } = await sandbox.populate(key, { locations: 1 });
     await worker.next('ready');
-    const samples = await worker.call<Record<string, number[]>>({ type: 'run', url: sandbox.url, key, locationId: locationIds[0], warmup: WARMUP, rounds: ROUNDS, perRound: PER_ROUND });
-    const stats = Object.fromEntries(
-      Object.entries(samples).map(([name, xs]) => [name, { median: median(xs), p10: percentile(xs, 10), p90: percentile(xs, 90), n: xs.length }]),
-    );
-    const base = stats.fetch?.median ?? Number.NaN;
-    const ratio = (name: string) => (stats[name]?.median ?? Number.NaN) / base;
-    const line = (name: string) => {
-      const s = stats[name];
-      return s ? `${fmt.us(s.median)} median (p10 ${fmt.us(s.p10)}, p90 ${fmt.us(s.p90)}) = ${fmt.x(ratio(name))} fetch` : 'n/a';
+    const job = { type: 'run', url: sandbox.url, key, locationId: locationIds[0], warmup: WARMUP, rounds: ROUNDS, perRound: PER_ROUND };
+    const stats = summarize(await worker.call<Record<string, number[]>>(job));
+    await sandbox.latency(LATENCY_MS, `/partner/v1/locations/${encodeURIComponent(locationIds[0] as string)}`);
+    const slow = summarize(await worker.call<Record<string, number[]>>({ ...job, warmup: 20, perRound: LATENCY_PER_ROUND }));
+    await sandbox.latency(0, '');
+    const ratio = (s: Stats, name: string, base = 'fetch') => (s[name]?.median ?? Number.NaN) / (s[base]?.median ?? Number.NaN);
+    const line = (s: Stats, name: string) => {
+      const x = s[name];
+      return x ? `${fmt.us(x.median)} median (p10 ${fmt.us(x.p10)}, p90 ${fmt.us(x.p90)}) = ${fmt.x(ratio(s, name))} fetch, ${fmt.x(ratio(s, name, 'ky'))} ky` : 'n/a';
     };
     return {
       id: 'overhead',
       title: '3. Per-call overhead',
-      setup: `${ROUNDS * PER_ROUND} sequential locations.get per client after ${WARMUP} warm-up calls, interleaved in ${ROUNDS} rounds; sandbox in another process over loopback`,
+      setup: `${ROUNDS * PER_ROUND} sequential locations.get per client after ${WARMUP} warm-up calls, interleaved in ${ROUNDS} rounds; sandbox in another process over loopback; then ${ROUNDS * LATENCY_PER_ROUND} each with ${LATENCY_MS} ms of server latency`,
       rows: [
-        { variant: 'fetch + JSON.parse', result: line('fetch') },
-        { variant: 'ky', result: line('ky') },
-        { variant: 'SDK (limiter on, default)', result: line('sdk'), target: `≤ ${TARGET.toFixed(2)}× fetch`, met: ratio('sdk') <= TARGET },
-        { variant: 'SDK, rateLimit: false', result: line('sdk-no-limiter') },
+        { variant: 'fetch + JSON.parse', result: line(stats, 'fetch') },
+        { variant: 'bare ky call (instance, retry and timeout off)', result: line(stats, 'ky') },
+        { variant: 'SDK (limiter on, default)', result: line(stats, 'sdk'), target: `≤ ${KY_TARGET.toFixed(2)}× bare ky`, met: ratio(stats, 'sdk', 'ky') <= KY_TARGET },
+        { variant: 'SDK, rateLimit: false', result: line(stats, 'sdk-no-limiter') },
+        { variant: `${LATENCY_MS} ms latency: fetch + JSON.parse`, result: line(slow, 'fetch') },
+        { variant: `${LATENCY_MS} ms latency: bare ky call`, result: line(slow, 'ky') },
+        { variant: `${LATENCY_MS} ms latency: SDK`, result: line(slow, 'sdk'), target: `≤ ${LATENCY_TARGET.toFixed(2)}× fetch`, met: ratio(slow, 'sdk') <= LATENCY_TARGET },
       ],
-      data: { warmup: WARMUP, rounds: ROUNDS, perRound: PER_ROUND, stats, ratios: { sdk: ratio('sdk'), sdkNoLimiter: ratio('sdk-no-limiter'), ky: ratio('ky') } },
+      data: {
+        warmup: WARMUP,
+        rounds: ROUNDS,
+        perRound: PER_ROUND,
+        stats,
+        latency: { ms: LATENCY_MS, perRound: LATENCY_PER_ROUND, stats: slow },
+        ratios: { sdkOverKy: ratio(stats, 'sdk', 'ky'), sdk: ratio(stats, 'sdk'), sdkNoLimiter: ratio(stats, 'sdk-no-limiter'), ky: ratio(stats, 'ky'), sdkWithLatency: ratio(slow, 'sdk') },
+      },
     };
   } finally {
     await worker.stop();

@@ -17,6 +17,10 @@ import { cleanText } from './sanitize.js';
 
 type ApiErrorClass = new (init: PartnerApiErrorInit) => PartnerApiError;
 
+/**
+ * The class for each documented code. A class is chosen by code only, so each class's `code` type
+ * is true; a code not listed here is a plain `PartnerApiError`, whatever its status.
+ */
 const BY_CODE: Record<string, ApiErrorClass> = {
   validation_error: ValidationError,
   unauthorized: AuthenticationError,
@@ -27,14 +31,23 @@ const BY_CODE: Record<string, ApiErrorClass> = {
   invalid_state: ConflictError,
   prohibited_rule: ProhibitedRuleError,
   internal_error: InternalServerError,
+  bad_gateway: InternalServerError,
+  unavailable: InternalServerError,
+  gateway_timeout: InternalServerError,
 };
 
-const BY_STATUS: Record<number, ApiErrorClass> = {
-  400: ValidationError,
-  401: AuthenticationError,
-  404: NotFoundError,
-  409: ConflictError,
-  422: ProhibitedRuleError,
+/** The code a response without the contract's error body (an HTML page, nothing) is given, by status. */
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'validation_error',
+  401: 'unauthorized',
+  404: 'not_found',
+  409: 'conflict',
+  422: 'prohibited_rule',
+  429: 'rate_limited',
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'unavailable',
+  504: 'gateway_timeout',
 };
 
 /** What to do next, by status, appended to messages the service did not phrase itself. */
@@ -79,7 +92,7 @@ export function errorFromResponse(response: ErrorResponse): PartnerApiError {
     retryAfterMs: response.retryAfterMs,
   };
   if (status === 429 || code === 'rate_limited') return new RateLimitError(init);
-  const ErrorClass = BY_CODE[code] ?? BY_STATUS[status] ?? (status >= 500 ? InternalServerError : PartnerApiError);
+  const ErrorClass = BY_CODE[code] ?? PartnerApiError;
   return new ErrorClass(init);
 }
 
@@ -94,9 +107,7 @@ function parseErrorBody(body: string): { code: string; message: string; field?: 
 }
 
 function codeForStatus(status: number): string {
-  if (status === 429) return 'rate_limited';
-  if (status >= 500) return 'internal_error';
-  return `http_${status}`;
+  return CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : `http_${status}`);
 }
 
 /** A readable message for a body that is not the contract's error shape: an HTML page, nothing, or garbage. */

@@ -6,7 +6,10 @@
 
 const BRAND = Symbol.for('@crp/partner-sdk.PartnerError');
 
-/** Error codes of the service (spec §7 and the contract), plus the SDK's own for failures outside HTTP. */
+/**
+ * Error codes the service documents. A code it adds later arrives as a string on a plain
+ * `PartnerApiError`, so `PartnerApiError['code']` is this union or any string.
+ */
 export type ApiErrorCode =
   | 'validation_error'
   | 'unauthorized'
@@ -17,7 +20,9 @@ export type ApiErrorCode =
   | 'invalid_state'
   | 'prohibited_rule'
   | 'rate_limited'
-  | 'internal_error';
+  | ServerErrorCode;
+/** Codes of a failure of the service or a proxy in front of it (5xx); a body without a code gets the status's own. */
+export type ServerErrorCode = 'internal_error' | 'bad_gateway' | 'unavailable' | 'gateway_timeout';
 /** Codes of the failures the SDK itself detects, outside an HTTP error response. */
 export type ClientErrorCode =
   | 'connection_error'
@@ -119,8 +124,13 @@ export interface PartnerApiErrorInit extends PartnerErrorOptions {
   retryAfterMs?: number | undefined;
 }
 
-/** The service answered with an error status. */
+/**
+ * The service answered with an error status. Its subclasses carry the documented codes; a plain
+ * `PartnerApiError` is a status or code this version has no class for (a 418, a new code), with
+ * `code` as the service sent it.
+ */
 export class PartnerApiError extends PartnerError {
+  /** The service's error code: one of {@link ApiErrorCode}, or any string the service adds later. */
   declare readonly code: ApiErrorCode | (string & {});
   /** HTTP status of the response (for a refusal made before sending, the status the service would give). */
   readonly status: number;
@@ -154,30 +164,37 @@ export class PartnerApiError extends PartnerError {
 
 /** 400 `validation_error`: the input was refused, by the service or before sending. See `field`. */
 export class ValidationError extends PartnerApiError {
+  /** `validation_error`. */
   declare readonly code: 'validation_error';
 }
 /** 401 `unauthorized`: the key is missing, unknown or revoked. */
 export class AuthenticationError extends PartnerApiError {
+  /** `unauthorized`. */
   declare readonly code: 'unauthorized';
 }
 /** 403 `forbidden_ip`: the caller's address is not on the key's allow-list. */
 export class ForbiddenIpError extends PartnerApiError {
+  /** `forbidden_ip`. */
   declare readonly code: 'forbidden_ip';
 }
 /** 403 `feature_not_enabled`: the endpoint exists but is not switched on for this account. */
 export class FeatureNotEnabledError extends PartnerApiError {
+  /** `feature_not_enabled`. */
   declare readonly code: 'feature_not_enabled';
 }
 /** 404 `not_found`: no such store, booking or batch. */
 export class NotFoundError extends PartnerApiError {
+  /** `not_found`. */
   declare readonly code: 'not_found';
 }
 /** 409 `conflict` or `invalid_state`: the request clashes with the current state. */
 export class ConflictError extends PartnerApiError {
+  /** `conflict` (the request clashes with the store as enrolled) or `invalid_state` (not allowed in the store's current state). */
   declare readonly code: 'conflict' | 'invalid_state';
 }
 /** 422 `prohibited_rule`: rules may not select creators by ethnicity, age or gender. */
 export class ProhibitedRuleError extends PartnerApiError {
+  /** `prohibited_rule`. */
   declare readonly code: 'prohibited_rule';
 }
 
@@ -187,13 +204,18 @@ export class ProhibitedRuleError extends PartnerApiError {
  * `retryAfterMs` says when to try again.
  */
 export class RateLimitError extends PartnerApiError {
+  /** `rate_limited`. */
   declare readonly code: 'rate_limited';
 }
 
-/** 5xx: the service failed. `reference` is the support reference from the message, when given. */
+/**
+ * 5xx: the service, or a proxy in front of it, failed; repeating is safe. `reference` is the
+ * support reference from the message, when given. A 5xx with a code other than these four is a
+ * plain `PartnerApiError` (its `status` still says 5xx).
+ */
 export class InternalServerError extends PartnerApiError {
-  /** `internal_error` per the contract (a proxy's 502/503/504 gets it too). */
-  declare readonly code: 'internal_error';
+  /** `internal_error` (500), `bad_gateway` (502), `unavailable` (503) or `gateway_timeout` (504): the service's code, or the status's own when the body has none (an HTML page from a proxy). */
+  declare readonly code: ServerErrorCode;
   /** Support reference quoted by the service, e.g. `7F3A9C21`. */
   readonly reference: string | undefined;
 
@@ -210,6 +232,7 @@ export class InternalServerError extends PartnerApiError {
 
 /** The request could not be completed at the network level. */
 export class ConnectionError extends PartnerError {
+  /** `connection_error`. */
   declare readonly code: 'connection_error';
   /**
    * False only when the connection was refused before anything was sent, so the service
@@ -226,6 +249,7 @@ export class ConnectionError extends PartnerError {
 
 /** An attempt took longer than `timeout` (headers and body together). */
 export class TimeoutError extends PartnerError {
+  /** `timeout`. */
   declare readonly code: 'timeout';
   /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
   constructor(message: string, options: PartnerErrorOptions = {}) {
@@ -235,6 +259,7 @@ export class TimeoutError extends PartnerError {
 
 /** The caller's AbortSignal stopped the call. `cause` is the signal's reason. */
 export class AbortedError extends PartnerError {
+  /** `aborted`. */
   declare readonly code: 'aborted';
   /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
   constructor(message: string, options: PartnerErrorOptions = {}) {
@@ -244,6 +269,7 @@ export class AbortedError extends PartnerError {
 
 /** The client was set up wrongly; the message says what to change. */
 export class ConfigurationError extends PartnerError {
+  /** `configuration_error`. */
   declare readonly code: 'configuration_error';
   /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
   constructor(message: string) {
@@ -253,6 +279,7 @@ export class ConfigurationError extends PartnerError {
 
 /** A successful response lacked something the SDK needs, or was not JSON. */
 export class UnexpectedResponseError extends PartnerError {
+  /** `unexpected_response`. */
   declare readonly code: 'unexpected_response';
   /** HTTP status of the response that could not be read. */
   readonly status: number;
@@ -309,9 +336,21 @@ export class HookError extends PartnerError {
 }
 
 /**
- * The SDK's error classes, discriminated by `code`, so `switch (err.code)` narrows to the class.
- * A status or code this version does not know arrives as a plain `PartnerApiError`; handle it
- * in the `default` branch.
+ * A plain `PartnerApiError`: a status or code this version has no class for. In a `switch` on
+ * `err.code` it may reach any branch (TypeScript cannot exclude the codes that have a class), so
+ * it lists the subclasses' own fields as absent: `err.reference` in `case 'unavailable'` is then
+ * `string | undefined`, as it is on an `InternalServerError` that quoted no reference.
+ */
+export type OtherApiError = PartnerApiError & {
+  readonly code: string & {};
+  readonly reference?: undefined;
+  readonly mayHaveReachedServer?: undefined;
+};
+
+/**
+ * Every error the SDK throws, discriminated by `code`, so `switch (err.code)` narrows to the class.
+ * A status or code this version does not know arrives as a plain `PartnerApiError`
+ * ({@link OtherApiError}), which is part of this union: an exhaustive `switch` needs a `default`.
  */
 export type AnyPartnerError =
   | ValidationError
@@ -328,7 +367,8 @@ export type AnyPartnerError =
   | AbortedError
   | ConfigurationError
   | UnexpectedResponseError
-  | HookError;
+  | HookError
+  | OtherApiError;
 
 /**
  * True for any error thrown by this SDK, even one from another copy of the package

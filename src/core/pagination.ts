@@ -1,4 +1,5 @@
-import type { APIPromise } from './api-promise.js';
+import type { APIPromise, WithResponse } from './api-promise.js';
+import { UnexpectedResponseError, ValidationError } from './errors.js';
 import type { ResponseMeta } from './response-meta.js';
 
 /** The wire form of a page: `{ items, next_cursor }`. */
@@ -7,8 +8,22 @@ export interface PageData<Item> {
   next_cursor?: string | null | undefined;
 }
 
-/** Fetches the page that starts at `cursor` (the first page when undefined). */
-export type PageFetcher<Item> = (cursor: string | undefined) => APIPromise<PageData<Item>>;
+/**
+ * Fetches the page that starts at `cursor` (the first page when undefined). `limit`, when given,
+ * is the page size to ask for instead of the caller's (the item walk asks for the largest page).
+ */
+export type PageFetcher<Item> = (cursor: string | undefined, limit?: number) => APIPromise<PageData<Item>>;
+
+/** How a list method's walk is set up. */
+export interface PageSource<Item> {
+  fetchPage: PageFetcher<Item>;
+  /** The cursor the caller passed (a saved `nextCursor`), where every walk starts. */
+  cursor?: string | undefined;
+  /** The page size a `for await` over items asks for; undefined when the caller set `limit`. */
+  itemWalkLimit?: number | undefined;
+  /** Ask for page n+1 as soon as page n is handed over. */
+  prefetch?: boolean;
+}
 
 /** One page of a list. Keep `nextCursor` to resume a long walk later with `list({ cursor })`. */
 export class Page<Item> {
@@ -16,17 +31,20 @@ export class Page<Item> {
   readonly items: Item[];
   /** Cursor of the page after this one; null on the last page. */
   readonly nextCursor: string | null;
-  /** The HTTP response this page came from. */
+  /**
+   * The HTTP response this page came from: `status`, `headers`, `requestId` (quote it to support)
+   * and the key's `rateLimit` as this response reported it.
+   */
   readonly response: ResponseMeta;
-  readonly #fetch: PageFetcher<Item>;
+  readonly #fetch: FetchFrom<Item>;
 
   /** @internal Pages are made by the list methods. */
-  constructor(data: PageData<Item>, response: ResponseMeta, fetchPage: PageFetcher<Item>) {
+  constructor(data: PageData<Item>, response: ResponseMeta, fetchNext: FetchFrom<Item>) {
     this.items = data.items;
     // The contract treats null, empty and missing alike: the last page.
     this.nextCursor = data.next_cursor ? data.next_cursor : null;
     this.response = response;
-    this.#fetch = fetchPage;
+    this.#fetch = fetchNext;
   }
 
   /** True unless this is the last page. */
@@ -34,21 +52,38 @@ export class Page<Item> {
     return this.nextCursor !== null;
   }
 
-  /** The next page; rejects when there is none (check `hasNextPage()` first). */
+  /**
+   * The next page. On the last page it rejects with a `ValidationError` (field `cursor`) and sends
+   * nothing: check `hasNextPage()` first.
+   */
   async getNextPage(): Promise<Page<Item>> {
-    if (this.nextCursor === null) throw new RangeError('This is the last page: check hasNextPage() before getNextPage().');
+    if (this.nextCursor === null) {
+      throw new ValidationError({
+        status: 400,
+        code: 'validation_error',
+        field: 'cursor',
+        message: 'This is the last page (nextCursor is null): check page.hasNextPage() before page.getNextPage(). Nothing was sent.',
+      });
+    }
     return loadPage(this.#fetch, this.nextCursor);
   }
 }
 
-async function loadPage<Item>(fetchPage: PageFetcher<Item>, cursor: string | undefined): Promise<Page<Item>> {
+type FetchFrom<Item> = (cursor: string | undefined) => APIPromise<PageData<Item>>;
+
+async function loadPage<Item>(fetchPage: FetchFrom<Item>, cursor: string | undefined): Promise<Page<Item>> {
   const { data, response } = await fetchPage(cursor).withResponse();
   return new Page(data, response, fetchPage);
 }
 
 /**
- * What every list method returns: await it for the first page, or walk every item of every page
- * with `for await`. Only one page is held at a time, so memory stays flat however long the list.
+ * What every list method returns: a `Promise` of the first page that is also async-iterable over
+ * every item of every page (`for await`), with `.withResponse()` and `.pages()`. Only one page is
+ * held at a time, so memory stays flat however long the list. Nothing is sent until it is awaited
+ * or iterated.
+ *
+ * Iterating items asks for pages of 200 (the most the service allows) unless you set `limit`:
+ * a sync of 10,000 bookings is 50 calls instead of 200 within the key's 600 a minute.
  *
  * @example
  * ```ts
@@ -59,45 +94,73 @@ async function loadPage<Item>(fetchPage: PageFetcher<Item>, cursor: string | und
  * if (first.hasNextPage()) saveCheckpoint(first.nextCursor);
  * ```
  */
-export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable<Item> {
-  readonly #fetch: PageFetcher<Item>;
-  readonly #startCursor: string | undefined;
-  readonly #prefetch: boolean;
+export class PagePromise<Item> extends Promise<Page<Item>> implements AsyncIterable<Item> {
+  // `then` on a subclass would otherwise build a PagePromise through this constructor.
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  readonly #source: PageSource<Item>;
+  #settle: ((first: Promise<Page<Item>>) => void) | undefined;
   #first: Promise<Page<Item>> | undefined;
 
   /** @internal Made by the list methods. */
-  constructor(fetchPage: PageFetcher<Item>, options: { cursor?: string | undefined; prefetch?: boolean } = {}) {
-    this.#fetch = fetchPage;
-    this.#startCursor = options.cursor;
-    this.#prefetch = options.prefetch ?? false;
+  constructor(source: PageSource<Item>) {
+    let resolve!: (page: Page<Item>) => void;
+    let reject!: (reason: unknown) => void;
+    super((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    this.#source = source;
+    this.#settle = (first) => first.then(resolve, reject);
   }
 
+  /** The first page with the caller's query, requested once however often it is read. */
   #firstPage(): Promise<Page<Item>> {
-    this.#first ??= loadPage(this.#fetch, this.#startCursor);
+    const { fetchPage, cursor } = this.#source;
+    this.#first ??= loadPage((c) => fetchPage(c), cursor);
     return this.#first;
   }
 
-  /** Resolves to the first page (`const page = await client.reservations.list()`). */
-  then<R1 = Page<Item>, R2 = never>(
+  /** Resolves to the first page (`const page = await client.reservations.list()`); sends its request on first use. */
+  override then<R1 = Page<Item>, R2 = never>(
     onfulfilled?: ((value: Page<Item>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#firstPage().then(onfulfilled, onrejected);
+    // Lazy: this promise settles from the first page once something awaits it (a walk with
+    // `for await` alone never settles it, so its failure is reported once, by the walk).
+    const settle = this.#settle;
+    this.#settle = undefined;
+    settle?.(this.#firstPage());
+    return super.then(onfulfilled, onrejected);
   }
 
-  /** Handles a failure of the first page's request: the reason is a `PartnerError`. */
-  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<Page<Item> | R> {
-    return this.#firstPage().catch(onrejected);
+  /** The first page together with the HTTP response it came from (the same as `page.response`). */
+  withResponse(): Promise<WithResponse<Page<Item>>> {
+    return this.#firstPage().then((page) => ({ data: page, response: page.response }));
   }
 
   /**
-   * Every page in turn. With prefetch on, page n+1 is requested as soon as page n is handed
-   * over, so the wait for it overlaps the caller's work on page n.
+   * Every page in turn, starting with the first page as awaited. With prefetch on, page n+1 is
+   * requested as soon as page n is handed over, so the wait for it overlaps the caller's work.
+   * A page whose `next_cursor` was already seen in this walk ends it with an
+   * `UnexpectedResponseError` instead of looping forever.
    */
-  async *pages(): AsyncGenerator<Page<Item>, void, undefined> {
-    let page = await this.#firstPage();
+  pages(): AsyncGenerator<Page<Item>, void, undefined> {
+    return this.#walk(() => this.#firstPage());
+  }
+
+  async *#walk(first: () => Promise<Page<Item>>): AsyncGenerator<Page<Item>, void, undefined> {
+    const seen = new Set<string>();
+    if (this.#source.cursor !== undefined) seen.add(this.#source.cursor);
+    let page = await first();
     for (;;) {
-      const upcoming = this.#prefetch && page.hasNextPage() ? page.getNextPage() : undefined;
+      if (page.nextCursor !== null) {
+        if (seen.has(page.nextCursor)) throw repeatedCursor(page);
+        seen.add(page.nextCursor);
+      }
+      const upcoming = this.#source.prefetch && page.hasNextPage() ? page.getNextPage() : undefined;
       // If the caller stops early, a prefetched page's failure is nobody's business.
       upcoming?.catch(() => undefined);
       yield page;
@@ -106,14 +169,27 @@ export class PagePromise<Item> implements PromiseLike<Page<Item>>, AsyncIterable
     }
   }
 
-  /** Every item of every page: `for await (const item of client.reservations.list())`. One page is held at a time. */
+  /**
+   * Every item of every page: `for await (const item of client.reservations.list())`. Asks for
+   * pages of 200 unless the call set `limit`. One page is held at a time.
+   */
   [Symbol.asyncIterator](): AsyncIterableIterator<Item> {
-    return new ItemIterator(this.pages());
+    const { fetchPage, cursor, itemWalkLimit } = this.#source;
+    const first = itemWalkLimit === undefined ? () => this.#firstPage() : () => loadPage((c) => fetchPage(c, itemWalkLimit), cursor);
+    return new ItemIterator(this.#walk(first));
   }
 
-  get [Symbol.toStringTag](): string {
+  override get [Symbol.toStringTag](): string {
     return 'PagePromise';
   }
+}
+
+function repeatedCursor(page: Page<unknown>): UnexpectedResponseError {
+  return new UnexpectedResponseError(
+    `The service returned next_cursor ${JSON.stringify(page.nextCursor)}, which this walk already followed; ` +
+      'following it again would loop forever, so the walk stops here. Resume from a saved cursor later, and report it with the request id.',
+    { status: page.response.status, requestId: page.response.requestId },
+  );
 }
 
 const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
@@ -121,7 +197,7 @@ const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
 /**
  * Items of `pages()`, handed out without a generator per item: `yield*` through two async
  * generators cost ~0.3 µs per item in promise plumbing (a fifth of a 200-item page's validation).
- * Pages still come from `pages()`, so the first request, prefetch, errors and an early `break`
+ * Pages still come from the page walk, so the first request, prefetch, errors and an early `break`
  * behave exactly as there; only the items of the page in hand skip the generator.
  */
 class ItemIterator<Item> implements AsyncIterableIterator<Item> {

@@ -1,28 +1,20 @@
-import * as z from 'zod/mini';
-import { locationId } from '../schemas/locations.js';
-import { check } from '../schemas/validate.js';
 import { ValidationError } from './errors.js';
 
-/** Each path parameter of the contract and what it must look like. */
-const PARAMS: Record<string, z.ZodMiniType> = {
-  partner_location_id: locationId,
-  reservation_id: z.string().check(z.minLength(1, 'must not be empty')),
-  batch_id: z.string().check(z.minLength(1, 'must not be empty')),
-};
+/** A path segment a URL parser would drop (`.`) or climb (`..`); percent-encoding leaves dots as they are. */
+const DOT_SEGMENT = /^\.{1,2}$/;
 
 /**
- * Fill a route template such as `/locations/{partner_location_id}/pause`, checking and
- * percent-encoding each value so an id can never change the path's shape.
+ * Fill a route template such as `/locations/{partner_location_id}/pause`, percent-encoding each
+ * value so an id can never change the path's shape. The resources check each id against its
+ * schema first; this is the last guard, for any route: an empty value or a dot-segment is refused.
  */
 export function fillRoute(route: string, params: Record<string, string> = {}): string {
   return route.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const schema = PARAMS[name];
     const value = params[name];
-    const result = schema ? check(schema, value, name) : { ok: typeof value === 'string' } as const;
-    if (!result.ok) {
-      const problem = 'problem' in result ? result.problem : { field: name, message: `${name} is required` };
-      throw new ValidationError({ status: 400, code: 'validation_error', message: problem.message, field: problem.field });
+    if (typeof value !== 'string' || value === '' || DOT_SEGMENT.test(value)) {
+      const message = typeof value === 'string' && value !== '' ? `${name} must not be "." or ".."` : `${name} is required`;
+      throw new ValidationError({ status: 400, code: 'validation_error', message: `${message}. Nothing was sent.`, field: name });
     }
-    return encodeURIComponent(value as string);
+    return encodeURIComponent(value);
   });
 }

@@ -239,6 +239,8 @@ export class Transport {
       now: this.#config.clock.now,
       logger: this.#config.logger,
       onPause: (ms) => this.#gate.pauseFromElsewhere(ms),
+      budget: () => this.#gate.state,
+      onBudget: (state) => this.#gate.learn(state),
     });
     this.#gate.share(sharing);
   }

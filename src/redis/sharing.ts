@@ -39,7 +39,7 @@ export interface RedisBudgetOptions {
 /** How often each process says it is there; a process not heard from for 3 beats has gone. */
 const BEAT_MS = 1000;
 /** After connecting, how long to listen for the other processes before the first send. */
-const SETTLE_MS = 60;
+const SETTLE_MS = 250;
 const PREFIX = 'crp1';
 
 interface Parts {
@@ -72,7 +72,8 @@ export class RedisSharing implements Sharing {
     this.#parts = connect(redis, this.#timeoutMs, context.id).then(
       (parts) => {
         parts.limiter.on('message', (message: string) => this.#receive(message));
-        // Connection errors repeat on every reconnect attempt; the heartbeats decide what is down.
+        // Errors repeat on every reconnect attempt of either connection, even after the other is
+        // back: the heartbeats alone decide what is down.
         parts.limiter.on('error', () => undefined);
         parts.connection.on('error', () => undefined);
         if (this.#closed) void shutdown(parts);
@@ -83,15 +84,16 @@ export class RedisSharing implements Sharing {
         return undefined;
       },
     );
-    this.#beat = setInterval(() => void this.#publish('hello'), BEAT_MS);
+    this.#beat = setInterval(() => void this.#hello(), BEAT_MS);
     (this.#beat as { unref?: () => void }).unref?.();
-    this.ready = this.#publish('hello').then((ok) => (ok ? sleep(SETTLE_MS) : undefined));
+    this.ready = this.#hello().then((ok) => (ok ? sleep(SETTLE_MS) : undefined));
   }
 
   sharers(): number {
     if (!this.#online) return this.#lastKnown ?? this.#assume;
     const now = Date.now();
-    for (const [peer, seenAt] of this.#peers) if (now - seenAt > 3 * BEAT_MS) this.#peers.delete(peer);
+    // Gone after 3 beats missed, counted from when a beat of ours would have noticed an outage.
+    for (const [peer, seenAt] of this.#peers) if (now - seenAt > 3 * BEAT_MS + this.#timeoutMs) this.#peers.delete(peer);
     const counted = this.#peers.size + 1;
     // Just back: the others' hellos may not all have arrived yet, so do not count fewer than before.
     this.#lastKnown = this.#goodBeats < 3 ? Math.max(counted, this.#lastKnown ?? 1) : counted;
@@ -113,8 +115,15 @@ export class RedisSharing implements Sharing {
     await shutdown(parts);
   }
 
+  /** Say we are here, with the budget we last saw (limit,remaining,ms to reset), so a newcomer need not probe. */
+  #hello(): Promise<boolean> {
+    const state = this.#context.budget();
+    const value = state ? `${state.limit},${state.remaining},${Math.max(0, state.resetAt.getTime() - this.#context.now())}` : '';
+    return this.#publish('hello', value);
+  }
+
   /** Publish on the key's channel; false (and offline) when Redis does not take it within the timeout. */
-  async #publish(kind: 'hello' | 'pause', value = ''): Promise<boolean> {
+  async #publish(kind: 'hello' | 'pause', value: string): Promise<boolean> {
     if (this.#closed) return false;
     try {
       const parts = await within(this.#timeoutMs, this.#parts);
@@ -144,7 +153,13 @@ export class RedisSharing implements Sharing {
     const isNew = !this.#peers.has(peer);
     this.#peers.set(peer, Date.now());
     // A newcomer missed our last hello: answer at once so it counts us before its first send.
-    if (isNew && kind === 'hello') void this.#publish('hello');
+    if (isNew && kind === 'hello') void this.#hello();
+    if (kind === 'hello' && value) {
+      const [limit, remaining, resetMs] = value.split(',').map(Number) as [number, number, number];
+      if ([limit, remaining, resetMs].every((n) => Number.isSafeInteger(n) && n >= 0) && resetMs <= 86_400_000) {
+        this.#context.onBudget({ limit, remaining, resetAt: new Date(this.#context.now() + resetMs) });
+      }
+    }
     const ms = Number(value);
     if (kind === 'pause' && Number.isFinite(ms) && ms > 0) this.#context.onPause(ms);
   }
@@ -186,13 +201,18 @@ async function connect(redis: RedisLike | RedisOptionsLike, timeoutMs: number, i
   // ESM has no `require` for Bottleneck to find ioredis with: hand it the constructor.
   const connection = new BottleneckFull.IORedisConnection({ client, Redis });
   const limiter = new BottleneckFull({ id, datastore: 'ioredis', connection });
+  // Bottleneck's start-up promise rejects when Redis does not answer; our heartbeats report that,
+  // and an unhandled rejection would end the process.
+  limiter.ready().catch(() => undefined);
   return { limiter, connection, client };
 }
 
 async function shutdown(parts: Parts): Promise<void> {
-  // Without flushing: a dead Redis must not hold close() up. Bottleneck leaves its duplicated
-  // subscriber open unless the connection is disconnected too.
-  await within(500, Promise.all([parts.limiter.disconnect(false), parts.connection.disconnect(false)])).catch(() => undefined);
+  // The connection, not the limiter: on a connection we made, limiter.disconnect() unsubscribes
+  // without awaiting (an unhandled rejection when Redis is down), while connection.disconnect()
+  // stops every limiter's heartbeat and closes both clients (Bottleneck's duplicated subscriber
+  // too) without flushing, so a dead Redis cannot hold close() up.
+  await within(500, parts.connection.disconnect(false)).catch(() => undefined);
   parts.client.disconnect();
 }
 

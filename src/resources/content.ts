@@ -2,7 +2,14 @@ import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
 import { listQuery, type ListQuery } from '../schemas/common.js';
 import { video, type Video } from '../schemas/content.js';
-import { Resource } from './resource.js';
+import { Resource, pageOf, type ListSpec } from './resource.js';
+
+const LIST: ListSpec<Video, ListQuery> = {
+  operation: 'content.list',
+  route: '/locations/{partner_location_id}/content',
+  page: pageOf(video),
+  query: listQuery,
+};
 
 /** Videos creators published for a store. */
 export class Content extends Resource {
@@ -15,6 +22,6 @@ export class Content extends Resource {
    * ```
    */
   list(partnerLocationId: string, query?: ListQuery, options?: RequestOptions): PagePromise<Video> {
-    return this.paginate('content.list', '/locations/{partner_location_id}/content', { partner_location_id: partnerLocationId }, video, listQuery, query, options);
+    return this.paginate(LIST, { partner_location_id: partnerLocationId }, query, options);
   }
 }

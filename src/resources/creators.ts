@@ -4,7 +4,14 @@ import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
 import { listQuery, type ListQuery } from '../schemas/common.js';
 import { creator, sampleBatch, sampleDecisionBody, type Creator, type SampleBatch, type SampleDecision } from '../schemas/creators.js';
-import { Resource } from './resource.js';
+import { Resource, pageOf, type ListSpec } from './resource.js';
+
+const LIST: ListSpec<Creator, ListQuery> = {
+  operation: 'creators.list',
+  route: '/locations/{partner_location_id}/creators',
+  page: pageOf(creator),
+  query: listQuery,
+};
 
 /** Creators named for a store, and sample review. */
 export class Creators extends Resource {
@@ -17,7 +24,7 @@ export class Creators extends Resource {
    * ```
    */
   list(partnerLocationId: string, query?: ListQuery, options?: RequestOptions): PagePromise<Creator> {
-    return this.paginate('creators.list', '/locations/{partner_location_id}/creators', { partner_location_id: partnerLocationId }, creator, listQuery, query, options);
+    return this.paginate(LIST, { partner_location_id: partnerLocationId }, query, options);
   }
 
   /**

@@ -1,4 +1,3 @@
-import { parseInput } from '../core/input.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
 import {
@@ -12,6 +11,7 @@ import {
   type UpdateLocationBody,
 } from '../schemas/locations.js';
 import { Resource } from './resource.js';
+import { STATE_ADVICE, enrollAdvice, storeBody } from './store-body.js';
 import { enrollMany, type EnrollManyOptions, type EnrollRows, type EnrollSummary } from './enroll-many/index.js';
 
 const ONE = '/locations/{partner_location_id}';
@@ -19,9 +19,11 @@ const ONE = '/locations/{partner_location_id}';
 /** Stores: enroll, read, change, pause, resume and terminate. */
 export class Locations extends Resource {
   /**
-   * Enroll a store. Sending the same id, name and address again returns the same store, so a
-   * retried enrollment never creates two; a different name or address gives `ConflictError`.
-   * Opening hours are looked up when omitted (`hours.state` is `missing` until they are known).
+   * Enroll a store. Idempotent on `partner_location_id`: sending the same id, name and address
+   * again returns the same store (HTTP 200 instead of 201; `.withResponse()` tells them apart), so
+   * a retried enrollment never creates two; a different name or address gives `ConflictError`,
+   * whose message says to use `update()`. Opening hours are looked up when omitted
+   * (`hours.state` is `missing` until they are known).
    *
    * @example
    * ```ts
@@ -30,6 +32,8 @@ export class Locations extends Resource {
    *   name: 'Noodle Bar',
    *   address: { line1: '1 Main St', city: 'Seattle', state: 'WA', postal_code: '98101', country: 'US' },
    * });
+   * const { response } = await client.locations.enroll(body).withResponse();
+   * console.log(response.status === 201 ? 'enrolled' : 'already enrolled');
    * ```
    */
   enroll(body: EnrollLocationBody, options?: RequestOptions): APIPromise<Location> {
@@ -37,10 +41,10 @@ export class Locations extends Resource {
       operation: 'locations.enroll',
       method: 'POST',
       route: '/locations',
-      body: parseInput(enrollLocationBody, body),
+      body: storeBody(enrollLocationBody, body),
       response: location,
       retry: 'safe',
-    }));
+    }), enrollAdvice(body?.partner_location_id));
   }
 
   /**
@@ -88,7 +92,7 @@ export class Locations extends Resource {
       method: 'PATCH',
       route: ONE,
       params: { partner_location_id: partnerLocationId },
-      body: parseInput(updateLocationBody, patch),
+      body: storeBody(updateLocationBody, patch),
       response: location,
       retry: 'safe',
     }));
@@ -159,6 +163,6 @@ export class Locations extends Resource {
       params: { partner_location_id: partnerLocationId },
       response: location,
       retry: 'safe',
-    }));
+    }), STATE_ADVICE);
   }
 }

@@ -1,7 +1,7 @@
 import { parseInput } from '../core/input.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
-import { quote, quoteQuery, type Quote, type QuoteQuery } from '../schemas/pricing.js';
+import { priceQuote, quoteQuery, type PriceQuote, type QuoteQuery } from '../schemas/pricing.js';
 import { Resource } from './resource.js';
 
 /** Prices, before a store is enrolled. */
@@ -15,13 +15,13 @@ export class Pricing extends Resource {
    * console.log(q.total_cents / 100, q.currency);
    * ```
    */
-  quote(query: QuoteQuery, options?: RequestOptions): APIPromise<Quote> {
+  quote(query: QuoteQuery, options?: RequestOptions): APIPromise<PriceQuote> {
     return this.request(options, () => ({
       operation: 'pricing.quote',
       method: 'GET',
       route: '/pricing/quote',
       query: parseInput(quoteQuery, query),
-      response: quote,
+      response: priceQuote,
       retry: 'safe',
     }));
   }

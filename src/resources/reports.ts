@@ -2,8 +2,15 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
 import type { ListQuery } from '../schemas/common.js';
-import { billingQuery, billingRow, summary, type BillingRow, type Summary } from '../schemas/reports.js';
-import { Resource } from './resource.js';
+import { billingQuery, billingRow, summary, type BillingQuery, type BillingRow, type Summary } from '../schemas/reports.js';
+import { Resource, pageOf, type ListSpec } from './resource.js';
+
+const BILLING: ListSpec<BillingRow, BillingQuery> = {
+  operation: 'reports.billingMonthly',
+  route: '/billing/monthly',
+  page: pageOf(billingRow),
+  query: billingQuery,
+};
 
 /** Account-wide summaries and monthly billing counts. */
 export class Reports extends Resource {
@@ -31,6 +38,6 @@ export class Reports extends Resource {
    * ```
    */
   billingMonthly(month: string, query?: ListQuery, options?: RequestOptions): PagePromise<BillingRow> {
-    return this.paginate('reports.billingMonthly', '/billing/monthly', {}, billingRow, billingQuery, { ...query, month }, options);
+    return this.paginate(BILLING, {}, { ...query, month }, options);
   }
 }

@@ -12,7 +12,22 @@ import {
   type Reservation,
   type ReservationsQuery,
 } from '../schemas/reservations.js';
-import { Resource } from './resource.js';
+import { Resource, pageOf, type ListSpec } from './resource.js';
+
+const page = pageOf(reservation);
+const LIST: ListSpec<Reservation, ReservationsQuery> = {
+  operation: 'reservations.list',
+  route: '/reservations',
+  page,
+  query: reservationsQuery,
+  toWire: (q) => ({ ...q, status: Array.isArray(q.status) ? q.status.join(',') : q.status }),
+};
+const LIST_FOR_LOCATION: ListSpec<Reservation, LocationReservationsQuery> = {
+  operation: 'reservations.listForLocation',
+  route: '/locations/{partner_location_id}/reservations',
+  page,
+  query: locationReservationsQuery,
+};
 
 /** Creator bookings at the partner's stores. */
 export class Reservations extends Resource {
@@ -29,10 +44,7 @@ export class Reservations extends Resource {
    * ```
    */
   list(query?: ReservationsQuery, options?: RequestOptions): PagePromise<Reservation> {
-    return this.paginate('reservations.list', '/reservations', {}, reservation, reservationsQuery, query, options, (q) => ({
-      ...q,
-      status: Array.isArray(q.status) ? q.status.join(',') : q.status,
-    }));
+    return this.paginate(LIST, {}, query, options);
   }
 
   /**
@@ -45,15 +57,7 @@ export class Reservations extends Resource {
    * ```
    */
   listForLocation(partnerLocationId: string, query?: LocationReservationsQuery, options?: RequestOptions): PagePromise<Reservation> {
-    return this.paginate(
-      'reservations.listForLocation',
-      '/locations/{partner_location_id}/reservations',
-      { partner_location_id: partnerLocationId },
-      reservation,
-      locationReservationsQuery,
-      query,
-      options,
-    );
+    return this.paginate(LIST_FOR_LOCATION, { partner_location_id: partnerLocationId }, query, options);
   }
 
   /**

@@ -1,10 +1,13 @@
 import type * as z from 'zod/mini';
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/api-promise.js';
+import { PartnerApiError } from '../core/errors.js';
+import { parseInput } from '../core/input.js';
 import { PagePromise, type PageData } from '../core/pagination.js';
 import type { RequestOptions, RequestSpec } from '../core/request.js';
 import type { Transport } from '../core/transport.js';
-import { parseInput } from '../core/input.js';
-import { listPage } from '../schemas/common.js';
+import { MAX_PAGE_SIZE, listPage } from '../schemas/common.js';
+import type { Schema } from '../schemas/fields.js';
+import { checkPathParams } from './path-params.js';
 
 export interface ResourceContext {
   transport: Transport;
@@ -14,6 +17,26 @@ export interface ResourceContext {
 /** Query values as they go on the wire: a list becomes comma-separated, booleans `true`/`false`. */
 export type WireQuery = Record<string, string | number | boolean | undefined>;
 
+/**
+ * What to add to an error's message, by its code, to say what to do in terms of this SDK
+ * (`client.locations.update()`) rather than the HTTP the service speaks of.
+ */
+export type ErrorAdvice = Partial<Record<string, (error: PartnerApiError) => string>>;
+
+/** A paged list: its page schema (built once per list, not per call), route and query. */
+export interface ListSpec<Item, Q> {
+  operation: string;
+  route: string;
+  page: z.ZodMiniType<PageData<Item>>;
+  query: z.ZodMiniType<Q>;
+  toWire?: (query: Q) => WireQuery;
+}
+
+/** The schema of a page of `item`s; call once per list, at module level. */
+export function pageOf<Item>(item: Schema<Item>): z.ZodMiniType<PageData<Item>> {
+  return listPage(item) as unknown as z.ZodMiniType<PageData<Item>>;
+}
+
 /** Shared plumbing of the namespaces; each method is a line or two naming route, schemas and retry safety. */
 export abstract class Resource {
   readonly #context: ResourceContext;
@@ -22,33 +45,58 @@ export abstract class Resource {
     this.#context = context;
   }
 
-  protected request<S extends z.ZodMiniType>(options: RequestOptions | undefined, build: () => RequestSpec<S>): APIPromise<z.infer<S>> {
-    return this.#context.transport.request(options, build);
+  /**
+   * One call. `build` runs inside the returned promise, after the path ids are checked, so refused
+   * input rejects it with nothing sent.
+   */
+  protected request<T>(options: RequestOptions | undefined, build: () => RequestSpec<Schema<T>>, advice?: ErrorAdvice): APIPromise<T> {
+    const call = this.#context.transport.request(options, () => {
+      const spec = build();
+      checkPathParams(spec.params);
+      return spec;
+    }) as APIPromise<T>;
+    if (!advice) return call;
+    return new APIPromise(
+      call.withResponse().catch((error: unknown) => {
+        if (error instanceof PartnerApiError) {
+          const extra = advice[error.code]?.(error);
+          if (extra) error.message = `${error.message} ${extra}`;
+        }
+        throw error;
+      }),
+    );
   }
 
   /**
-   * A paged GET. `query` is checked against `querySchema` before the first request; its `cursor`
-   * (if any) is where the walk starts, so a saved `nextCursor` resumes it.
+   * A paged GET. `query` is checked before the first request; its `cursor` (if any) is where every
+   * walk starts, so a saved `nextCursor` resumes it. A `for await` over items asks for the largest
+   * page unless the caller set `limit`.
    */
-  protected paginate<Item extends z.ZodMiniType, Q extends { cursor?: string | undefined }>(
-    operation: string,
-    route: string,
+  protected paginate<Item, Q extends { cursor?: string | undefined; limit?: number | undefined }>(
+    list: ListSpec<Item, Q>,
     params: Record<string, string>,
-    item: Item,
-    querySchema: z.ZodMiniType<Q>,
     query: Q | undefined,
     options: RequestOptions | undefined,
-    toWire: (query: Q) => WireQuery = (q) => q as WireQuery,
-  ): PagePromise<z.infer<Item>> {
-    const page = listPage(item);
-    const startCursor = query?.cursor;
-    return new PagePromise<z.infer<Item>>(
-      (cursor) =>
+  ): PagePromise<Item> {
+    const toWire = list.toWire ?? ((q: Q) => q as WireQuery);
+    return new PagePromise<Item>({
+      fetchPage: (cursor, limit) =>
         this.request(options, () => {
-          const checked = parseInput(querySchema, query ?? {});
-          return { operation, method: 'GET', route, params, query: { ...toWire(checked), cursor }, response: page, retry: 'safe' };
-        }) as APIPromise<PageData<z.infer<Item>>>,
-      { cursor: startCursor, prefetch: this.#context.prefetchPages },
-    );
+          const checked = parseInput(list.query, query ?? {});
+          const wire = toWire(checked);
+          return {
+            operation: list.operation,
+            method: 'GET',
+            route: list.route,
+            params,
+            query: { ...wire, ...(limit === undefined ? {} : { limit }), cursor },
+            response: list.page,
+            retry: 'safe',
+          };
+        }),
+      cursor: query?.cursor,
+      itemWalkLimit: query?.limit === undefined ? MAX_PAGE_SIZE : undefined,
+      prefetch: this.#context.prefetchPages,
+    });
   }
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { looseObject } from './loose-object.js';
+import type { InputSchema, RequestFields, ResponseFields, Schema } from './fields.js';
 
 /**
  * A string enum that also accepts values this version does not know yet.
@@ -26,63 +27,134 @@ export const countryCode = z.string().check(z.regex(/^[A-Z]{2}$/, 'must be an IS
 
 const nonEmpty = z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(500, 'must be at most 500 characters'));
 
-export const addressInput = z.strictObject({
+const addressInputFields = {
+  /** Street and number. */
   line1: nonEmpty,
+  /** City. */
   city: nonEmpty,
+  /** State, province or region. */
   state: nonEmpty,
+  /** Postal code. */
   postal_code: nonEmpty,
+  /** Country, ISO 3166-1 alpha-2 in upper case, e.g. `US`. */
   country: countryCode,
-});
-export type AddressInput = z.infer<typeof addressInput>;
+};
+/** A store's street address as sent. */
+export interface AddressInput extends RequestFields<typeof addressInputFields> {}
+export const addressInput: InputSchema<AddressInput> = z.strictObject(addressInputFields);
 
-export const address = looseObject({
+const addressFields = {
+  /** Street and number. */
   line1: z.string(),
+  /** City. */
   city: z.string(),
+  /** State, province or region. */
   state: z.string(),
+  /** Postal code. */
   postal_code: z.string(),
+  /** Country, ISO 3166-1 alpha-2, e.g. `US`. */
   country: z.string(),
-});
-export type Address = z.infer<typeof address>;
+};
+/** A store's street address as the service returns it. */
+export interface Address extends ResponseFields<typeof addressFields> {}
+export const address: Schema<Address> = looseObject(addressFields);
 
-const openingSpan = z.strictObject({ open: clockTime, close: clockTime });
+const openingSpanFields = {
+  /** Opening time, `HH:MM` (24-hour, store's local time). */
+  open: clockTime,
+  /** Closing time, `HH:MM` (24-hour, store's local time). */
+  close: clockTime,
+};
+/** One opening span of a day. */
+export interface OpeningSpan extends RequestFields<typeof openingSpanFields> {}
+const openingSpan: InputSchema<OpeningSpan> = z.strictObject(openingSpanFields);
 const day = z.optional(z.array(openingSpan));
 
-/** Opening hours by weekday, in the store's local time. A day left out is closed. */
-export const weeklyHours = z.strictObject({
+const weeklyHoursFields = {
+  /** Monday's opening spans; left out, closed. */
   mon: day,
+  /** Tuesday's opening spans; left out, closed. */
   tue: day,
+  /** Wednesday's opening spans; left out, closed. */
   wed: day,
+  /** Thursday's opening spans; left out, closed. */
   thu: day,
+  /** Friday's opening spans; left out, closed. */
   fri: day,
+  /** Saturday's opening spans; left out, closed. */
   sat: day,
+  /** Sunday's opening spans; left out, closed. */
   sun: day,
-});
-export type WeeklyHours = z.infer<typeof weeklyHours>;
+};
+/** Opening hours by weekday, in the store's local time. A day left out is closed. */
+export interface WeeklyHours extends RequestFields<typeof weeklyHoursFields> {}
+export const weeklyHours: InputSchema<WeeklyHours> = z.strictObject(weeklyHoursFields);
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-/** What a client sends: only the weekly hours; `state` belongs to the server. */
-export const hoursInput = z.strictObject({ weekly: weeklyHours });
-export type HoursInput = z.infer<typeof hoursInput>;
+const hoursInputFields = {
+  /** Opening hours by weekday. */
+  weekly: weeklyHours,
+};
+/** Opening hours as sent: only the weekly hours; `state` belongs to the server. */
+export interface HoursInput extends RequestFields<typeof hoursInputFields> {}
+export const hoursInput: InputSchema<HoursInput> = z.strictObject(hoursInputFields);
 
-export const hours = looseObject({
+const openingSpanOutFields = {
+  /** Opening time, `HH:MM` (24-hour, store's local time). */
+  open: z.string(),
+  /** Closing time, `HH:MM` (24-hour, store's local time). */
+  close: z.string(),
+};
+/** One opening span of a day, as returned. */
+export interface OpeningSpanRecord extends ResponseFields<typeof openingSpanOutFields> {}
+const dayOut = z.optional(z.nullable(z.array(looseObject(openingSpanOutFields) as Schema<OpeningSpanRecord>)));
+const weeklyOutFields = {
+  /** Monday's opening spans; absent, closed. */
+  mon: dayOut,
+  /** Tuesday's opening spans; absent, closed. */
+  tue: dayOut,
+  /** Wednesday's opening spans; absent, closed. */
+  wed: dayOut,
+  /** Thursday's opening spans; absent, closed. */
+  thu: dayOut,
+  /** Friday's opening spans; absent, closed. */
+  fri: dayOut,
+  /** Saturday's opening spans; absent, closed. */
+  sat: dayOut,
+  /** Sunday's opening spans; absent, closed. */
+  sun: dayOut,
+};
+/** Opening hours by weekday as returned, in the store's local time. */
+export interface WeeklyHoursRecord extends ResponseFields<typeof weeklyOutFields> {}
+
+const hoursFields = {
+  /** `found`: the hours are known; `missing`: none were sent or found, and the store is on hold until they are. */
   state: openEnum(['found', 'missing']),
-  weekly: z.optional(z.nullable(looseObject({}))),
-});
-export type Hours = z.infer<typeof hours>;
+  /** The weekly hours, when known. */
+  weekly: z.optional(z.nullable(looseObject(weeklyOutFields) as Schema<WeeklyHoursRecord>)),
+};
+/** Opening hours as the service returns them. */
+export interface Hours extends ResponseFields<typeof hoursFields> {}
+export const hours: Schema<Hours> = looseObject(hoursFields);
+
+const limit = z.int().check(z.gte(1, 'must be between 1 and 200'), z.lte(200, 'must be between 1 and 200'));
+/** The most items a page may hold: what a walk over every item asks for unless `limit` is given. */
+export const MAX_PAGE_SIZE = 200;
 
 /** Query parameters every paged list accepts. */
 export const pageQuery = {
-  limit: z.optional(
-    z.int().check(z.gte(1, 'must be between 1 and 200'), z.lte(200, 'must be between 1 and 200')),
-  ),
+  /** Items per page, 1..200 (the service's default is 50; a `for await` walk asks for 200 unless you set it). */
+  limit: z.optional(limit),
+  /** Where to start: a `nextCursor` saved from an earlier page. */
   cursor: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
 };
-export const listQuery = z.strictObject(pageQuery);
-export type ListQuery = z.infer<typeof listQuery>;
+/** Paging parameters every list accepts. */
+export interface ListQuery extends RequestFields<typeof pageQuery> {}
+export const listQuery: InputSchema<ListQuery> = z.strictObject(pageQuery);
 
 /** A page of a list: `{ items, next_cursor }`; a null, empty or missing cursor means the last page. */
-export function listPage<T extends z.ZodMiniType>(item: T) {
+export function listPage<T>(item: Schema<T>) {
   return looseObject({
     items: z.array(item),
     next_cursor: z.optional(z.nullable(z.string())),

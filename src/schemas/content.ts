@@ -1,12 +1,19 @@
 import * as z from 'zod/mini';
 import { looseObject } from './loose-object.js';
+import type { ResponseFields, Schema } from './fields.js';
 
-/** A video a creator published for a store. View and like counts are not returned yet (spec §1). */
-export const video = looseObject({
+const videoFields = {
+  /** The video's id. */
   video_id: z.string(),
+  /** The booking whose visit it came from. */
   reservation_id: z.string(),
+  /** Where to watch it. */
   url: z.string(),
+  /** The platform it was posted on, e.g. `instagram`. */
   platform: z.string(),
+  /** When it was posted, ISO 8601 UTC. */
   posted_at: z.string(),
-});
-export type Video = z.infer<typeof video>;
+};
+/** A video a creator published for a store. View and like counts are not returned yet. */
+export interface Video extends ResponseFields<typeof videoFields> {}
+export const video: Schema<Video> = looseObject(videoFields);

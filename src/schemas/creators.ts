@@ -1,27 +1,48 @@
 import * as z from 'zod/mini';
 import { looseObject } from './loose-object.js';
 import { openEnum } from './common.js';
+import type { InputSchema, RequestFields, ResponseFields, Schema } from './fields.js';
 
-/** A creator named for a store, from acceptance on. Never any contact details (spec §1). */
-export const creator = looseObject({
+const creatorFields = {
+  /** The creator's id. */
   creator_id: z.string(),
+  /** The creator's handle. */
   handle: z.string(),
+  /** Platforms the creator posts on. */
   platforms: z.array(z.string()),
+  /** The creator's followers. */
   follower_count: z.number(),
+  /** When the creator accepted the store, ISO 8601 UTC. */
   accepted_at: z.string(),
-});
-export type Creator = z.infer<typeof creator>;
+};
+/** A creator named for a store, from acceptance on. Never any contact details. */
+export interface Creator extends ResponseFields<typeof creatorFields> {}
+export const creator: Schema<Creator> = looseObject(creatorFields);
 
-export const sampleBatch = looseObject({
+export const SAMPLE_BATCH_STATUSES = ['awaiting_decision', 'approved', 'replaced'] as const;
+const sampleBatchFields = {
+  /** The batch's id. */
   batch_id: z.string(),
-  status: openEnum(['awaiting_decision', 'approved', 'replaced']),
+  /** `awaiting_decision`, `approved` or `replaced`. */
+  status: openEnum(SAMPLE_BATCH_STATUSES),
+  /** The creators offered. */
   creators: z.array(creator),
+  /** When the batch was made, ISO 8601 UTC. */
   created_at: z.string(),
-});
-export type SampleBatch = z.infer<typeof sampleBatch>;
+};
+/** A batch of sample creators offered for review. */
+export interface SampleBatch extends ResponseFields<typeof sampleBatchFields> {}
+export const sampleBatch: Schema<SampleBatch> = looseObject(sampleBatchFields);
 
 export const SAMPLE_DECISIONS = ['approve', 'new_batch'] as const;
-export const sampleDecisionBody = z.strictObject({
+const sampleDecisionFields = {
+  /** `approve` the batch, or ask for a `new_batch`. */
   decision: z.enum(SAMPLE_DECISIONS, 'must be "approve" or "new_batch"'),
-});
-export type SampleDecision = z.infer<typeof sampleDecisionBody>['decision'];
+};
+export interface SampleDecisionBody extends RequestFields<typeof sampleDecisionFields> {}
+export const sampleDecisionBody: InputSchema<SampleDecisionBody> = z.strictObject(sampleDecisionFields);
+/** The answer to a sample batch: `approve` or `new_batch`.
+ *
+ * @useDeclaredType
+ */
+export type SampleDecision = SampleDecisionBody['decision'];

@@ -1,4 +1,6 @@
 export * from './common.js';
+export * from './fields.js';
+export * from './ids.js';
 export * from './locations.js';
 export * from './reservations.js';
 export * from './content.js';

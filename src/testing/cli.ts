@@ -1,73 +1,104 @@
 #!/usr/bin/env node
 /**
- * crp-sandbox: serve the sandbox emulator on a real port.
- *
- *   npx crp-sandbox --port 4010 --seed 42 [--host 127.0.0.1] [--advance-every-ms N] [--advance-minutes M]
- *
- * Prints the base URL and a test key, then serves until SIGINT or SIGTERM. With
- * --advance-every-ms, simulated time moves on by --advance-minutes (default 60) every N real
- * milliseconds, so bookings keep arriving while you watch. Never loads msw.
+ * crp-sandbox: the sandbox emulator on a real port, with its control API under /_sandbox/.
+ * `crp-sandbox --help` lists the options. Never loads msw.
  */
-import { parseArgs } from 'node:util';
-import { DIALECT_NAMES, type DialectName } from './access/dialects.js';
-import { createEmulator } from './emulator.js';
+import { createEmulator, isLoopback } from './emulator.js';
+import { reportActivity } from './cli/activity.js';
+import { helpText, parseOptions, USAGE, UsageError, type CliOptions } from './cli/options.js';
+import { describePace, flowTime, stepTime } from './cli/time-flow.js';
+import type { ListeningSandbox } from './transports/node-server.js';
 
-const USAGE = 'Usage: crp-sandbox [--port 4010] [--seed 1] [--host 127.0.0.1] [--advance-every-ms N] [--advance-minutes 60] [--dialect contract]';
-
-function number(name: string, text: string | undefined, fallback: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value < 0) {
-    console.error(`crp-sandbox: --${name} must be a number of 0 or more, got ${JSON.stringify(text)}\n${USAGE}`);
-    process.exit(2);
-  }
-  return value;
+function usage(message: string): never {
+  console.error(`crp-sandbox: ${message}\n${USAGE}`);
+  process.exit(2);
 }
 
 async function main(): Promise<void> {
-  let values;
+  let options: CliOptions;
   try {
-    ({ values } = parseArgs({
-      options: {
-        port: { type: 'string' },
-        seed: { type: 'string' },
-        host: { type: 'string' },
-        'advance-every-ms': { type: 'string' },
-        'advance-minutes': { type: 'string' },
-        dialect: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    options = parseOptions(process.argv.slice(2));
   } catch (error) {
-    console.error(`crp-sandbox: ${(error as Error).message}\n${USAGE}`);
-    process.exit(2);
+    if (error instanceof UsageError) usage(error.message);
+    throw error;
   }
-  if (values.help) {
-    console.log(USAGE);
+  if (options.help) {
+    console.log(helpText());
     return;
   }
-  const dialect = values.dialect ?? 'contract';
-  if (!(DIALECT_NAMES as readonly string[]).includes(dialect)) {
-    console.error(`crp-sandbox: --dialect must be one of ${DIALECT_NAMES.join(', ')}, got ${JSON.stringify(dialect)}\n${USAGE}`);
-    process.exit(2);
+  if (!isLoopback(options.host) && options.adminToken === undefined) {
+    usage(`--host ${options.host} would let other machines drive the sandbox: add --admin-token <secret> (or bind 127.0.0.1)`);
   }
-  const { emulator: sandbox } = createEmulator({ seed: number('seed', values.seed, 1), dialect: dialect as DialectName });
-  const key = sandbox.issueKey();
-  const server = await sandbox.listen(number('port', values.port, 4010), values.host ?? '127.0.0.1');
-  const every = number('advance-every-ms', values['advance-every-ms'], 0);
-  const minutes = number('advance-minutes', values['advance-minutes'], 60);
-  const ticker = every > 0 ? setInterval(() => sandbox.clock.advance({ minutes }), every) : undefined;
 
-  console.log(`crp-sandbox listening on ${server.url}  (API at ${server.url}/partner/v1)`);
-  console.log(`PARTNER_API_BASE_URL=${server.url}`);
-  console.log(`PARTNER_API_KEY=${key}`);
+  const { emulator: sandbox } = createEmulator({
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.visitsPerWeek === undefined ? {} : { visitsPerWeek: options.visitsPerWeek }),
+    ...(options.start === undefined ? {} : { now: options.start }),
+    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+    dialect: options.dialect,
+  });
+  const key = sandbox.issueKey();
+  if (options.stores > 0) sandbox.populate(key, { locations: options.stores, reservationsPerLocation: 20, idPrefix: 'demo-' });
+
+  let server: ListeningSandbox;
+  try {
+    server = await sandbox.listen(options.port, options.host);
+  } catch (error) {
+    usage(bindProblem(error, options));
+  }
+
+  const stops: Array<() => void> = [];
+  if (options.pace > 0) stops.push(flowTime(sandbox.clock, options.pace));
+  else if (options.advanceEveryMs > 0) stops.push(stepTime(sandbox.clock, options.advanceEveryMs, options.advanceMinutes));
+  const flowing = stops.length > 0;
+  if (flowing && !options.quiet) stops.push(reportActivity(sandbox.inspect, sandbox.clock, key, (line) => console.log(line)));
+
+  const control = `${server.url}/_sandbox`;
+  const time = options.pace > 0
+    ? `flows at ${options.pace}× (${describePace(options.pace)})`
+    : options.advanceEveryMs > 0
+      ? `moves ${options.advanceMinutes} simulated minutes every ${options.advanceEveryMs} real ms`
+      : 'stands still until you advance it (or start with --pace 3600)';
+  const adminHeader = options.adminToken === undefined ? '' : ` -H "X-Sandbox-Admin-Token: $CRP_SANDBOX_ADMIN_TOKEN"`;
+  console.log(
+    [
+      `crp-sandbox listening on ${server.host}:${server.port}  (API at ${server.url}/partner/v1)`,
+      `  control API  ${control}  ${options.adminToken === undefined ? '(no token: reachable from this machine only)' : '(every call needs X-Sandbox-Admin-Token)'}`,
+      `  dialect      ${options.dialect}`,
+      `  seed         ${options.seed === undefined ? 'none: the key below is random; data follows seed 1' : `${options.seed} (same seed, same key and data)`}`,
+      `  demo stores  ${options.stores === 0 ? 'none (--stores N adds some)' : `${options.stores} (demo-000001 …), with bookings`}`,
+      `  time         simulated, now ${sandbox.clock.now().toISOString()}; ${time}`,
+      `               advance it: curl -X POST ${control}/clock/advance${adminHeader} -d '{"by_ms":86400000}'`,
+      `PARTNER_API_BASE_URL=${server.url}`,
+      `PARTNER_API_KEY=${key}`,
+    ].join('\n'),
+  );
 
   const stop = (): void => {
-    if (ticker) clearInterval(ticker);
+    for (const s of stops) s();
     void server.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** Why listen() failed, in the terms of the command line. */
+function bindProblem(error: unknown, options: CliOptions): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'EADDRINUSE':
+      return `port ${options.port} is already in use on ${options.host}: choose another with --port, or --port 0 for a free one`;
+    case 'EACCES':
+      return `not allowed to bind port ${options.port} on ${options.host} (ports below 1024 need privileges): choose another with --port`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+    case 'EINVAL':
+      return `--host ${options.host} is not an address of this machine: use 127.0.0.1, ::1, 0.0.0.0 or one of its interface addresses`;
+    default:
+      return `could not serve on ${options.host}:${options.port}: ${(error as Error).message}`;
+  }
 }
 
 void main();

@@ -40,4 +40,20 @@ describe.skipIf(!redis)('examples/shared-key-redis.ts', () => {
     // 45 calls at 15 a second need at least three windows: the processes waited for each other.
     expect(elapsed).toBeGreaterThanOrEqual(2_000);
   });
+
+  it('without a reachable Redis, the workers neither hang nor fail: each goes on with its local part and exits', { timeout: 60_000 }, async () => {
+    const apiKey = env.sandbox.issueKey({ rateLimit: { limit: 30, windowMs: 1_000 } });
+    const started = Date.now();
+    const reports = await runSharedKey({
+      workers: 2,
+      callsPerWorker: 5,
+      apiKey,
+      baseUrl: env.baseUrl,
+      redisUrl: 'redis://127.0.0.1:1',
+      execArgv: ['--import', 'tsx'],
+    });
+    expect(reports.map((r) => r.calls)).toEqual([5, 5]);
+    expect(reports.map((r) => r.rateLimited)).toEqual([0, 0]);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
 });

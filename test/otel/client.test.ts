@@ -104,6 +104,17 @@ describe.each(TRANSPORTS)('OpenTelemetry with real clients (%s)', (kind) => {
     expect(points(recorded.get('crp.client.wait.duration')).map((p) => p.attributes['crp.wait.reason'])).toContain('retry_after');
   });
 
+  it("a pause another call received: the waiting call's span shows a shared_pause wait of the Retry-After", async () => {
+    const client = traced();
+    env.sandbox.faults.next({ status: 429, headers: { 'retry-after': '1' }, times: 1, path: SUMMARY });
+    await Promise.all([client.reports.summary(), client.settings.get()]);
+    const settings = otel.spans().find((s) => s.name === 'settings.get');
+    expect(events(settings)).toEqual([{ name: 'crp.wait', attributes: { 'crp.wait.reason': 'shared_pause', 'crp.wait.duration_ms': 1000 } }]);
+    expect(settings?.attributes).toMatchObject({ 'crp.attempts': 1, 'http.response.status_code': 200 });
+    const waits = points((await otel.metrics()).get('crp.client.wait.duration'));
+    expect(waits.find((p) => p.attributes['crp.wait.reason'] === 'shared_pause')?.attributes).toEqual({ 'crp.operation': 'settings.get', 'crp.wait.reason': 'shared_pause' });
+  });
+
   it('a wait for the rate budget: a rate_budget wait event and time waited in the histogram', async () => {
     const key = env.sandbox.issueKey({ rateLimit: { limit: 2, windowMs: 400 } });
     const limitedBefore = env.sandbox.requestCount({ status: 429 });

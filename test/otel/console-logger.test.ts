@@ -49,7 +49,7 @@ describe('PARTNER_SDK_LOG and logLevel', () => {
     await client.reports.summary();
     env.sandbox.faults.next({ status: 429, headers: { 'retry-after': '2' }, times: 1, path: SUMMARY });
     await client.reports.summary();
-    const error = await client.locations.get('no-such-store').catch((e: unknown) => e as { requestId: string });
+    const error = (await client.locations.get('no-such-store').catch((e: unknown) => e)) as { requestId: string };
     const text = lines.map((l) => l.slice(25)).join('\n');
     expect(text).toMatch(/^partner-sdk info {2}retrying reports\.summary attempt=1 reason=unavailable waitMs=\d+$/m);
     expect(text).toMatch(/^partner-sdk info {2}retrying reports\.summary attempt=1 reason=rate_limited waitMs=2000$/m);

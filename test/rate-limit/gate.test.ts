@@ -106,6 +106,25 @@ describe('Gate', () => {
     expect(clock.sleeps).toEqual([1000]);
   });
 
+  it('shrinks its part in proportion when more processes join mid-window', async () => {
+    const clock = manualClock();
+    const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
+    let sharers = 2;
+    gate.share({ sharers: () => sharers, announcePause: () => undefined, close: async () => undefined });
+    await gate.run({}, undefined, async () => ({ signals: budget(40, 1000, 40) })); // 20 ours
+    sharers = 4;
+    await gate.run({}, undefined, async () => ({ signals: budget(39, 1000, 40) })); // 19 left, now 9
+    const held = pending();
+    let started = 0;
+    const calls = Array.from({ length: 12 }, () => gate.run({}, undefined, () => (started++, held.promise)));
+    await flush();
+    // 9 at once; at the window's end one more (10 for each of 4, less the 9 still in flight).
+    expect(started).toBe(10);
+    expect(clock.sleeps).toEqual([1000]);
+    held.answer();
+    await Promise.all(calls);
+  });
+
   it('tells the other processes about a pause, and pauses for theirs', async () => {
     const clock = manualClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: false });

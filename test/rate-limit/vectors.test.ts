@@ -32,6 +32,9 @@ const OURS: Vector[] = [
   { name: 'ours: 400 nines of Retry-After are a day, not an overflow', headers: { 'Retry-After': '9'.repeat(400) }, expect: { retryAfterSeconds: 86_400 } },
   { name: 'ours: the year 9999 is a day, not an overflow', now: 'Mon, 23 Nov 2026 08:00:00 GMT', headers: { 'Retry-After': 'Fri, 31 Dec 9999 23:59:59 GMT' }, expect: { retryAfterSeconds: 86_400 } },
   { name: 'ours: a fraction of a second is not delay-seconds', headers: { 'Retry-After': '1.5' }, expect: { retryAfterSeconds: null } },
+  { name: 'ours: many digits after other text are garbage, not a day', headers: { 'Retry-After': `x${'9'.repeat(20)}` }, expect: { retryAfterSeconds: null } },
+  { name: 'ours: many digits before other text are garbage, not a day', headers: { 'Retry-After': `${'9'.repeat(20)}x` }, expect: { retryAfterSeconds: null } },
+  { name: 'ours: a date-shaped value that is no date is garbage', headers: { 'Retry-After': 'Mon, 45 Foo 2026 99:99:99 GMT' }, expect: { retryAfterSeconds: null } },
 ];
 
 const vectors = [...(fixture.vectors as Vector[]), ...OURS];
@@ -72,4 +75,19 @@ describe.each(vectors)('$name', (vector) => {
       expect(parseRetryAfter(headers.get('retry-after'), now)).toBe(want.waitSeconds! * 1000);
     });
   }
+});
+
+describe('an asctime Retry-After (no zone named) is read as GMT, whatever the local time zone', () => {
+  it('reads the same wait in New York as in UTC', () => {
+    const before = process.env.TZ;
+    const now = Date.UTC(1994, 10, 6, 8, 49, 30);
+    try {
+      process.env.TZ = 'America/New_York';
+      expect(parseRetryAfter('Sun Nov  6 08:49:37 1994', now)).toBe(7000);
+      expect(parseRetryAfter('Sunday, 06-Nov-94 08:49:37 GMT', now)).toBe(7000);
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
+  });
 });

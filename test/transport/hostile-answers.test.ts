@@ -11,6 +11,7 @@ import {
   PartnerClient,
   RedirectError,
   ResponseTooLargeError,
+  UnexpectedResponseError,
   ValidationError,
   type ClientOptions,
 } from '../../src/index.js';
@@ -92,6 +93,20 @@ describe("the service's error text is cleaned", () => {
     expect(error.message.length).toBeLessThan(450);
     expect(error.field).toBe('name');
     expect(visible(error)).not.toContain(KEY);
+  });
+});
+
+describe('a success the SDK cannot read', () => {
+  it('is an UnexpectedResponseError after one attempt: a body that is not JSON is not asked for again', async () => {
+    server.fallback = { status: 200, body: '<html>proxy</html>' };
+    try {
+      const error = (await client({ maxRetries: 2 }).request({ method: 'GET', path: '/x' }).catch((e: unknown) => e)) as UnexpectedResponseError;
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      expect(error.attempts).toBe(1);
+      expect(server.received).toHaveLength(1);
+    } finally {
+      server.fallback = { status: 200, body: '{"ok":true}' };
+    }
   });
 });
 

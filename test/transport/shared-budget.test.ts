@@ -58,7 +58,9 @@ describe.skipIf(!redis)(`a key's budget shared by ${WORKERS} processes through R
       results.push(JSON.parse(line.value as string) as WorkerResult);
       if (w.child.exitCode === null) await once(w.child, 'exit');
     }
-    const elapsed = Math.max(...results.map((r) => r.finished)) - Math.min(...results.map((r) => r.started));
+    // From the first request the server saw to the last: process start-up (tsx, Redis) is not the budget's doing.
+    const seen = sandbox.requests.filter((r) => r.path === '/partner/v1/summary').map((r) => r.at);
+    const elapsed = Math.max(...seen) - Math.min(...seen);
     const ideal = ((WORKERS * CALLS) / LIMIT) * WINDOW_MS;
     console.info(`shared budget: ${WORKERS * CALLS} calls in ${elapsed} ms; ideal ${ideal} ms; ratio ${(elapsed / ideal).toFixed(3)}`);
     expect(results.flatMap((r) => r.errors)).toEqual([]);
@@ -74,7 +76,7 @@ describe.skipIf(!redis)(`a key's budget shared by ${WORKERS} processes through R
     const faultKey = sandbox.issueKey({ rateLimit: { limit, windowMs } });
     const restartable = (await startRedisServer())!;
     const workers = Array.from({ length: WORKERS }, () =>
-      startWorker({ BASE_URL: url, API_KEY: faultKey, REDIS_URL: restartable.url, CALLS: String(calls), CONCURRENCY: '4' }),
+      startWorker({ BASE_URL: url, API_KEY: faultKey, REDIS_URL: restartable.url, CALLS: String(calls), CONCURRENCY: '4', MAX_RETRIES: '2' }),
     );
     let restarted: RedisServer | undefined;
     try {

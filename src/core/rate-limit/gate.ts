@@ -97,6 +97,8 @@ export class Gate {
   #pauseOwner: object | undefined;
   #timer: { at: number; stop: AbortController } | undefined;
   #closed = false;
+  /** How many processes shared the key when our count was last set. */
+  #sharedBy = 1;
 
   constructor(options: GateOptions) {
     this.#clock = options.clock;
@@ -140,6 +142,14 @@ export class Gate {
       this.#inFlight -= 1;
       this.#pump();
     }
+  }
+
+  /** The budget another process saw: used only while we have seen none ourselves (no probe needed). */
+  learn(state: RateLimitState): void {
+    if (this.#limit !== undefined || !this.#pacing) return;
+    const now = this.#clock.now();
+    this.#observe({ rateLimit: state }, now, undefined, false);
+    this.#pump();
   }
 
   /** A pause another process received (Retry-After of `ms`, from now). */
@@ -238,7 +248,7 @@ export class Gate {
     ticket.resolve();
   }
 
-  #observe(signals: Signals, sentAt: number, call: object): void {
+  #observe(signals: Signals, sentAt: number, call: object | undefined, ownAnswer = true): void {
     const now = this.#clock.now();
     if (signals.retryAfterMs !== undefined) {
       this.#pause(signals.retryAfterMs, call);
@@ -254,10 +264,10 @@ export class Gate {
     // its Remaining counts requests of the old window and says nothing of the new one.
     if (verdict === 'same' && (this.#refreshed || sentAt < this.#lastRefreshAt)) verdict = 'older';
     if (verdict === 'older') return;
-    const sharers = Math.max(1, this.#sharing?.sharers() ?? 1);
+    const sharers = this.#sharers();
     // This process's part of the server's Remaining, read pessimistically: none of our other
     // requests in flight counted yet.
-    const pessimistic = Math.floor(state.remaining / sharers) - (this.#inFlight - 1);
+    const pessimistic = Math.floor(state.remaining / sharers) - (this.#inFlight - (ownAnswer ? 1 : 0));
     if (verdict === 'first' || (verdict === 'newer' && !this.#refreshed)) {
       this.#tokens = pessimistic;
     } else {
@@ -277,8 +287,19 @@ export class Gate {
     this.#limit = state.limit;
   }
 
-  #refill(now: number): void {
+  /**
+   * How many processes share the key now. When more have joined, our count shrinks in proportion,
+   * so that the parts taken before they came and theirs do not add up to more than the window.
+   */
+  #sharers(): number {
     const sharers = Math.max(1, this.#sharing?.sharers() ?? 1);
+    if (sharers > this.#sharedBy && this.#tokens > 0) this.#tokens = Math.floor((this.#tokens * this.#sharedBy) / sharers);
+    this.#sharedBy = sharers;
+    return sharers;
+  }
+
+  #refill(now: number): void {
+    const sharers = this.#sharers();
     // Everything still in flight may be counted in the new window: leave room for it.
     this.#tokens = Math.max(1, Math.floor((this.#limit ?? 1) / sharers)) - this.#inFlight;
     this.#refreshed = true;

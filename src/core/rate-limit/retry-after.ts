@@ -22,7 +22,7 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   if (/^\d{16,}$/.test(text)) return MAX_SERVER_WAIT_MS;
   if (!HTTP_DATE.test(text)) return undefined;
   // HTTP-dates are always GMT; asctime's form does not say so, and Date.parse would read local time.
-  const at = Date.parse(/gmt|utc|[+-]\d{4}\b/i.test(text) ? text : `${text} GMT`);
+  const at = Date.parse(/gmt$/i.test(text) ? text : `${text} GMT`);
   if (Number.isNaN(at)) return undefined;
   // A date in the past means "now"; never a negative wait.
   return Math.min(Math.max(0, at - now), MAX_SERVER_WAIT_MS);

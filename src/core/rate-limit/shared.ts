@@ -6,6 +6,7 @@
  */
 import type { Logger } from '../logger.js';
 import type { Sharing } from './gate.js';
+import type { RateLimitState } from './headers.js';
 
 /**
  * A key's rate budget shared by every client that uses the key, in any process. Made by
@@ -24,6 +25,10 @@ export interface SharedBudgetContext {
   logger: Logger;
   /** Another process received a Retry-After of `ms`: pause this one too. */
   onPause: (ms: number) => void;
+  /** The budget this process last saw, to tell a newcomer. */
+  budget: () => RateLimitState | undefined;
+  /** The budget another process last saw: a start without a probe of our own. */
+  onBudget: (state: RateLimitState) => void;
 }
 
 type Start = (context: SharedBudgetContext) => Sharing;

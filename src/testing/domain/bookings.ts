@@ -1,12 +1,27 @@
 import { CHANGED_ACK, CHANGED_STATUS } from '../model/change-log.js';
 import { DomainError } from '../model/domain-error.js';
 import type { Account, AcknowledgedKind, Booking, BookingStatus, MonthCounts, Store } from '../model/model.js';
-import type { World } from '../model/world.js';
+import { World } from '../model/world.js';
 
 export function findBooking(account: Account, id: string): Booking {
-  const booking = account.bookings.get(id);
-  if (!booking) throw new DomainError({ kind: 'reservation_not_found', reservationId: id });
+  const seq = World.seqOf('res', id);
+  const booking = seq === undefined ? undefined : bySeq(account.bookingList, seq);
+  if (!booking || booking.id !== id) throw new DomainError({ kind: 'reservation_not_found', reservationId: id });
   return booking;
+}
+
+/** The record with this seq in a seq-ordered list. */
+function bySeq<T extends { seq: number }>(list: readonly T[], seq: number): T | undefined {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = (list[mid] as T).seq;
+    if (at === seq) return list[mid];
+    if (at < seq) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }
 
 /** Change a booking's status, keeping the store's counts and the change log in step. */
@@ -49,7 +64,6 @@ export function addBooking(world: World, store: Store, createdAt: number, fields
   booking.id = world.newId('res', booking.seq);
   store.bookings.push(booking);
   store.account.bookingList.push(booking);
-  store.account.bookings.set(booking.id, booking);
   store.counts[booking.status]++;
   store.unacknowledged++;
   store.account.changes.created(booking, logAt ?? createdAt);
@@ -80,28 +94,21 @@ export function publishVideo(world: World, booking: Booking, at: number, logAt =
   const platform = booking.store.rng.pick(booking.creator.platforms);
   const seq = world.nextSeq();
   const id = world.newId('vid', seq);
-  const video = { seq, id, booking, url: videoUrl(platform, booking.creator.handle, id), platform, postedAt: at };
+  const video = { seq, id, booking, platform, postedAt: at };
   booking.store.videos.push(video);
   countInMonth(booking.store, at, 'videos');
   booking.store.account.changes.published(video, logAt);
 }
 
-function videoUrl(platform: string, handle: string, id: string): string {
-  const name = handle.replace(/^@/, '');
-  switch (platform) {
-    case 'instagram':
-      return `https://www.instagram.com/reel/${id}/`;
-    case 'tiktok':
-      return `https://www.tiktok.com/@${name}/video/${id}`;
-    case 'youtube':
-      return `https://www.youtube.com/shorts/${id}`;
-    default:
-      return `https://www.xiaohongshu.com/explore/${id}`;
-  }
-}
-
 /** A UTC month as a number, 202612 for December 2026 (cheaper than a string in hot loops). */
 export function monthKey(at: number): number {
+  // Most calls fall in the month of the previous one (populate writes millions): no Date then.
+  if (at >= lastMonth.start && at < lastMonth.end) return lastMonth.key;
   const d = new Date(at);
-  return d.getUTCFullYear() * 100 + d.getUTCMonth() + 1;
+  const year = d.getUTCFullYear();
+  const month = d.getUTCMonth();
+  lastMonth = { start: Date.UTC(year, month, 1), end: Date.UTC(year, month + 1, 1), key: year * 100 + month + 1 };
+  return lastMonth.key;
 }
+
+let lastMonth = { start: 0, end: 0, key: 0 };

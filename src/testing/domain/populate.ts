@@ -3,7 +3,7 @@ import { DAY, HOUR } from '../simulation/clock.js';
 import type { Account, BookingStatus } from '../model/model.js';
 import { resumeBooking } from '../simulation/simulation.js';
 import { enroll } from './stores.js';
-import { pickVisitTime } from '../simulation/visit-slots.js';
+import { VisitSlots } from '../simulation/visit-slots.js';
 import type { World } from '../model/world.js';
 
 /** What `sandbox.populate()` creates. */
@@ -52,10 +52,12 @@ export function populate(world: World, account: Account, options: PopulateOption
     });
     locationIds.push(store.id);
     const rng = store.rng;
+    const past = new VisitSlots(store, now, -28, -1);
+    const upcoming = new VisitSlots(store, now, 2, 10);
     for (let j = 0; j < perStore; j++) {
       const status = drawStatus(rng.next());
-      const past = status === 'completed' || status === 'no_show' || status === 'cancelled';
-      const visitAt = status === 'pending' || status === 'rejected' ? null : pickVisitTime(store, rng, now, past ? -28 : 2, past ? -1 : 10);
+      const history = status === 'completed' || status === 'no_show' || status === 'cancelled';
+      const visitAt = status === 'pending' || status === 'rejected' ? null : (history ? past : upcoming).pick(rng);
       const createdAt = (visitAt ?? now) - rng.int(2 * 24, 10 * 24) * HOUR;
       const booking = addBooking(world, store, Math.min(createdAt, now), { status, visitAt }, now);
       reservations++;

@@ -52,7 +52,7 @@ export function bookingRecord(b: Booking) {
 }
 
 export function videoRecord(v: Video) {
-  return { video_id: v.id, reservation_id: v.booking.id, url: v.url, platform: v.platform, posted_at: formatUtc(v.postedAt) };
+  return { video_id: v.id, reservation_id: v.booking.id, url: videoUrl(v.platform, v.booking.creator.handle, v.id), platform: v.platform, posted_at: formatUtc(v.postedAt) };
 }
 
 export function creatorRecord(c: AcceptedCreator) {
@@ -67,4 +67,19 @@ export function creatorRecord(c: AcceptedCreator) {
 
 export function batchRecord(batch: SampleBatch) {
   return { batch_id: batch.id, status: batch.status, creators: batch.creators.map(creatorRecord), created_at: formatUtc(batch.createdAt) };
+}
+
+/** Where a creator's video lives, by platform (built when read: a million stored URLs would cost ~100 MB). */
+export function videoUrl(platform: string, handle: string, id: string): string {
+  const name = handle.replace(/^@/, '');
+  switch (platform) {
+    case 'instagram':
+      return `https://www.instagram.com/reel/${id}/`;
+    case 'tiktok':
+      return `https://www.tiktok.com/@${name}/video/${id}`;
+    case 'youtube':
+      return `https://www.youtube.com/shorts/${id}`;
+    default:
+      return `https://www.xiaohongshu.com/explore/${id}`;
+  }
 }

@@ -28,7 +28,6 @@ export interface Account {
   stores: Map<string, Store>;
   /** Stores in enrollment order (paged by `seq`). */
   storeList: Store[];
-  bookings: Map<string, Booking>;
   /** Bookings in creation order (paged by `seq`). */
   bookingList: Booking[];
   surchargePerVideoCents: number;
@@ -87,7 +86,6 @@ export interface Video {
   id: string;
   /** The completed visit the video came from. */
   booking: Booking;
-  url: string;
   platform: string;
   postedAt: number;
 }

@@ -7,29 +7,56 @@ const SLOT_MINUTES = 30;
 /** A visit starts at least this long before closing (unless the opening is shorter). */
 const VISIT_MINUTES = 60;
 
+interface Day {
+  date: CivilDate;
+  /** Opening spans in minutes after local midnight (close may pass 24:00). */
+  spans: Array<[open: number, close: number]>;
+}
+
 /**
- * A visit time inside the store's opening hours, on a local date between `minDays` and
- * `maxDays` after the local date at `fromMs`, on a half-hour slot. Null when the store's
- * weekly hours have no opening at all on those days.
+ * Visit times for one store: inside its opening hours, on a half-hour slot, on a local date
+ * between `minDays` and `maxDays` after the local date at `fromMs`. Each day's hours are worked
+ * out once, so drawing many visits (populate) costs a table lookup each.
  */
+export class VisitSlots {
+  readonly #days: Day[] = [];
+
+  constructor(
+    private readonly store: Store,
+    fromMs: number,
+    private readonly minDays: number,
+    maxDays: number,
+  ) {
+    const today = localDate(fromMs, store.timeZone);
+    for (let offset = minDays; offset <= maxDays; offset++) {
+      const date = addDays(today, offset);
+      const spans = store.weekly?.[WEEKDAYS[weekdayIndex(date)] ?? 'mon'] ?? [];
+      this.#days.push({ date, spans: spans.map((s) => [toMinutes(s.open), toMinutes(s.close)]) });
+    }
+  }
+
+  /** A visit time, or null when the weekly hours have no opening on any of the days. */
+  pick(rng: Rng): number | null {
+    const tryDay = (day: Day): number | null => {
+      if (day.spans.length === 0) return null;
+      const [open, close] = rng.pick(day.spans);
+      return slotIn(this.store.timeZone, day.date, open, close, rng);
+    };
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const found = tryDay(this.#days[rng.int(this.minDays, this.minDays + this.#days.length - 1) - this.minDays] as Day);
+      if (found !== null) return found;
+    }
+    for (const day of this.#days) {
+      const found = tryDay(day);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+}
+
+/** One visit time (see VisitSlots). */
 export function pickVisitTime(store: Store, rng: Rng, fromMs: number, minDays: number, maxDays: number): number | null {
-  const today = localDate(fromMs, store.timeZone);
-  const tryDay = (offset: number): number | null => {
-    const date = addDays(today, offset);
-    const spans = store.weekly?.[WEEKDAYS[weekdayIndex(date)] ?? 'mon'] ?? [];
-    if (spans.length === 0) return null;
-    const span = rng.pick(spans);
-    return slotIn(store.timeZone, date, toMinutes(span.open), toMinutes(span.close), rng);
-  };
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const found = tryDay(rng.int(minDays, maxDays));
-    if (found !== null) return found;
-  }
-  for (let offset = minDays; offset <= maxDays; offset++) {
-    const found = tryDay(offset);
-    if (found !== null) return found;
-  }
-  return null;
+  return new VisitSlots(store, fromMs, minDays, maxDays).pick(rng);
 }
 
 function slotIn(timeZone: string, date: CivilDate, open: number, close: number, rng: Rng): number {

@@ -4,6 +4,7 @@ import { bearerKey, type ControlRoute, noParams, readObject } from './control-ro
 
 const DEFAULT_CHANGES_LIMIT = 100;
 const MAX_CHANGES_LIMIT = 1000;
+const MAX_POPULATED = 2_000_000;
 
 const populateOptions = object({
   locations: integer(0, 100_000),
@@ -45,7 +46,11 @@ export const dataRoutes: ControlRoute[] = [
     handler: async ({ deps, world, query, request }) => {
       noParams(query);
       const { key } = bearerKey(world, request, 'populate');
-      return { status: 201, body: deps.populate(key, populateOptions(await readObject(request), '')) };
+      const options = populateOptions(await readObject(request), '');
+      if (options.locations * (options.reservationsPerLocation ?? 0) > MAX_POPULATED) {
+        throw validation('reservationsPerLocation', `locations × reservationsPerLocation may be at most ${MAX_POPULATED.toLocaleString('en-US')} bookings a call (each costs memory).`);
+      }
+      return { status: 201, body: deps.populate(key, options) };
     },
   },
   {

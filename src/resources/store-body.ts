@@ -1,0 +1,43 @@
+import type * as z from 'zod/mini';
+import { ProhibitedRuleError, ValidationError } from '../core/errors.js';
+import { parseInput } from '../core/input.js';
+import { findRulesProblem } from '../schemas/locations.js';
+import type { ErrorAdvice } from './resource.js';
+
+/**
+ * A store body (enrollment or update), checked as the service would: a rule that selects by
+ * ethnicity, age or gender is a `ProhibitedRuleError` (the service's 422, before the field check
+ * that would call it merely unknown), and rules that cannot be sent as JSON (circular, absurdly
+ * deep) a `ValidationError`, never a stack overflow.
+ */
+export function storeBody<S extends z.ZodMiniType>(schema: S, body: unknown): z.infer<S> {
+  const rules = typeof body === 'object' && body !== null ? (body as { rules?: unknown }).rules : undefined;
+  const problem = rules === undefined ? undefined : findRulesProblem(rules);
+  if (problem?.kind === 'prohibited') {
+    throw new ProhibitedRuleError({
+      status: 422,
+      code: 'prohibited_rule',
+      message: `${problem.field} selects creators by ethnicity, age or gender, which rules may not do. Remove it. Nothing was sent.`,
+      field: problem.field,
+    });
+  }
+  if (problem) {
+    const why = problem.kind === 'circular' ? 'contains itself (a circular structure cannot be sent as JSON)' : 'is nested too deeply to be rules (more than 32 levels)';
+    throw new ValidationError({ status: 400, code: 'validation_error', message: `${problem.field} ${why}. Nothing was sent.`, field: problem.field });
+  }
+  return parseInput(schema, body);
+}
+
+/** A 409 on enrollment: the id is taken by a store with another name or address. */
+export function enrollAdvice(partnerLocationId: unknown): ErrorAdvice {
+  const id = typeof partnerLocationId === 'string' ? `'${partnerLocationId}'` : 'partnerLocationId';
+  return {
+    conflict: () =>
+      `To change an enrolled store's name or address, call client.locations.update(${id}, { name, address }); to enroll another store, use another partner_location_id.`,
+  };
+}
+
+/** A 409 on a state change: the store's state does not allow it (a terminated store cannot be paused or resumed). */
+export const STATE_ADVICE: ErrorAdvice = {
+  invalid_state: () => 'Read the store with client.locations.get() to see its status; a terminated store stays terminated.',
+};

@@ -1,0 +1,31 @@
+// @ts-check
+/**
+ * Mutation testing of src/core (`npm run mutate`; not in CI: the whole of src/core takes hours on
+ * 2 cores). Run it file by file for the central ones:
+ *   npm run mutate -- --mutate src/core/retry-policy.ts
+ * Engineer Y's files (pagination, api-promise, path, input) are left to their owner's runs.
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts' },
+  plugins: ['@stryker-mutator/vitest-runner'],
+  coverageAnalysis: 'perTest',
+  // Module-level code (constants, schemas) reruns every related test per mutant; leave it out.
+  ignoreStatic: true,
+  concurrency: 2,
+  timeoutMS: 15_000,
+  mutate: [
+    'src/core/**/*.ts',
+    'src/redis/**/*.ts',
+    '!src/core/pagination.ts',
+    '!src/core/api-promise.ts',
+    '!src/core/path.ts',
+    '!src/core/input.ts',
+    '!src/core/instrumentation.ts',
+  ],
+  reporters: ['clear-text', 'progress', 'json'],
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};
