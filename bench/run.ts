@@ -18,6 +18,7 @@ const CASES: Record<string, () => Promise<{ run(): Promise<CaseResult> }>> = {
   lists: () => import('./lists.js'),
   startup: () => import('./startup.js'),
   bundle: () => import('./bundle.js'),
+  events: () => import('./events.js'),
   telemetry: () => import('./telemetry.js'),
   populate: () => import('./populate.js'),
   'enroll-many': () => import('./enroll-many.js'),

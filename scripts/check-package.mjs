@@ -124,8 +124,8 @@ try {
   const crpHelp = sh(join(consumer, 'node_modules', '.bin', 'crp'), ['--help'], { cwd: consumer });
   if (!/^Usage: crp /.test(crpHelp)) throw new Error(`crp --help printed:\n${crpHelp}`);
   console.log('    crp (bin): --help runs from the installed package');
-  typeCheck(consumer, ['types.mts', 'types.cts']);
-  console.log(`    tsc ${tscVersion()} (nodenext, strict, skipLibCheck false, no msw): types.mts (import condition) and types.cts (require condition) type-check`);
+  typeCheck(consumer, ['types.mts', 'types.cts', 'namespaces.mts']);
+  console.log(`    tsc ${tscVersion()} (nodenext, strict, skipLibCheck false, no msw): types.mts (import condition), types.cts (require condition) and namespaces.mts (every namespace) type-check`);
 
   section('consumer project WITH msw: sandbox.mswHandlers() from ESM and CJS');
   const mswVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'msw', 'package.json'), 'utf8')).version;

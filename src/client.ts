@@ -6,6 +6,7 @@ import type { RequestOptions } from './core/request.js';
 import { Transport } from './core/transport.js';
 import { Content } from './resources/content.js';
 import { Creators } from './resources/creators.js';
+import { Events, stopWatchers } from './resources/events.js';
 import { Locations } from './resources/locations.js';
 import { Pricing } from './resources/pricing.js';
 import { Reports } from './resources/reports.js';
@@ -41,6 +42,8 @@ export class PartnerClient {
   readonly settings: SettingsResource;
   /** Price quotes. */
   readonly pricing: Pricing;
+  /** Bookings and videos as a stream of events: `client.events.watch({ checkpoint })`. */
+  readonly events: Events;
   /** `production` for `crp_live_` keys, `sandbox` for `crp_test_` keys. */
   readonly environment: Environment;
   readonly #transport: Transport;
@@ -63,6 +66,7 @@ export class PartnerClient {
     this.reports = new Reports(context);
     this.settings = new SettingsResource(context);
     this.pricing = new Pricing(context);
+    this.events = new Events(this, config.clock);
   }
 
   /** The key's budget as the service last reported it (limit, remaining, reset), or undefined before any response. */
@@ -88,9 +92,10 @@ export class PartnerClient {
   /**
    * Settle every call still waiting (with `AbortedError`) and release timers and Redis
    * connections so the process can exit; resolves within about a second whatever state Redis is
-   * in. Safe to call twice.
+   * in. Watchers of `client.events` stop too (their loops end). Safe to call twice.
    */
   close(): Promise<void> {
+    stopWatchers(this.events);
     return this.#transport.close();
   }
 }

@@ -67,6 +67,8 @@ export type { Pricing } from './resources/pricing.js';
 export type { Reports } from './resources/reports.js';
 export type { Reservations } from './resources/reservations.js';
 export type { SettingsResource } from './resources/settings.js';
+export type { Events } from './resources/events.js';
+export * from './events/index.js';
 
 // Wire types: interfaces derived from the zod schemas that check requests and responses
 // (src/schemas), each field described once there.

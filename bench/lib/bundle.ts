@@ -1,7 +1,7 @@
 /** esbuild (bundle, minify, platform node: built-ins stay external) + gzip of a tiny app. */
 import { build, type Metafile } from 'esbuild';
 import { gzipSync } from 'node:zlib';
-import { ROOT } from './paths.js';
+import { BENCH_DIR } from './paths.js';
 
 export interface BundleSize {
   minified: number;
@@ -12,7 +12,8 @@ export interface BundleSize {
 
 export async function bundleSize(app: string, external: string[] = []): Promise<BundleSize> {
   const result = await build({
-    stdin: { contents: app, resolveDir: ROOT, sourcefile: 'app.mjs', loader: 'js' },
+    // Resolved from bench/: the clients compared against are installed there (bench/package.json).
+    stdin: { contents: app, resolveDir: BENCH_DIR, sourcefile: 'app.mjs', loader: 'js' },
     bundle: true,
     minify: true,
     platform: 'node',

@@ -1,0 +1,300 @@
+/**
+ * Finding changes: compare what the service shows with the watcher's state, as cheaply as the
+ * service allows. Each change becomes an event with the state records that confirm it; records
+ * are applied to the state at once (so one change is never found twice in a poll) and saved by
+ * the watcher only after the loop body has finished with the event.
+ *
+ * A quick poll reads the summary (one call) and looks further only where its counts moved:
+ * new bookings at the end of the account's booking list (a saved cursor: usually one call),
+ * pending bookings (`status=pending`; pending ones have no visit_at, so no date window), the
+ * stores of bookings that left `pending` or whose visit is due, and, when the video total moved,
+ * the month's billing counts per store and the content of the stores whose count moved.
+ * A full reconciliation reads every booking and the billing counts of this month and the last.
+ */
+import type { PartnerClient } from '../client.js';
+import type { Page, PagePromise, Reservation, Summary } from '../index.js';
+import type { RequestOptions } from '../core/request.js';
+import { ValidationError } from '../core/errors.js';
+import { eventId } from './event-id.js';
+import { entryOf, monthOf, packBooking, previousMonth, type StateRecord, type WatchState } from './state.js';
+import type { CallBudget } from './call-budget.js';
+import type { PartnerEvent } from './types.js';
+
+/** An event to deliver (or none, for bookkeeping) and the records that confirm it. */
+export interface Found {
+  event?: PartnerEvent;
+  records: StateRecord[];
+}
+
+export interface DetectorContext {
+  client: PartnerClient;
+  budget: CallBudget;
+  state: WatchState;
+  now: () => number;
+  signal: AbortSignal;
+  onCall: () => void;
+  /** Shortest time between two billing scans of a quick poll (ms). */
+  videoScanSpacing: number;
+}
+
+const PAGE = 200;
+type SummaryCounts = Summary['reservations'];
+
+export class Detector {
+  readonly #c: DetectorContext;
+  #lastSummary: string | undefined;
+  /** A video total that billing could not explain; not chased again until the total moves. */
+  #unexplainedVideos: number | undefined;
+  #videoScanAt = Number.NEGATIVE_INFINITY;
+  /** Counts still differed from the summary after a quick poll: something only a full pass finds. */
+  mismatch = false;
+  /** The saved end of the list was refused: only a full pass can find it again. */
+  needFull = false;
+
+  constructor(context: DetectorContext) {
+    this.#c = context;
+  }
+
+  get #options(): RequestOptions {
+    return { signal: this.#c.signal };
+  }
+
+  async *quick(): AsyncGenerator<Found> {
+    const summary = await this.#call(() => this.#c.client.reports.summary(this.#options));
+    yield* this.#rollMonth();
+    const counts = summary.reservations;
+    const key = JSON.stringify(counts);
+    if (key !== this.#lastSummary || !this.#countsMatch(counts)) {
+      try {
+        yield* this.#tail();
+      } catch (error) {
+        if (!(error instanceof ValidationError && error.field === 'cursor')) throw error;
+        this.needFull = true;
+        return;
+      }
+      if (this.#c.state.counts.pending !== counts.pending) yield* this.#pending();
+      const s = this.#c.state.counts;
+      if (s.confirmed !== counts.confirmed || s.completed !== counts.completed || s.no_show !== counts.no_show) {
+        yield* this.#refreshStores(this.#storesWithDueVisits());
+      }
+    }
+    // Billing is one call per 200 stores: read it at most once per videoScanSpacing.
+    const videosDue = this.#c.now() - this.#videoScanAt >= this.#c.videoScanSpacing;
+    if (videosDue && this.#c.state.videoTotal !== summary.videos_published && this.#unexplainedVideos !== summary.videos_published) {
+      this.#videoScanAt = this.#c.now();
+      yield* this.#videos([this.#c.state.month], () => this.#c.state.videoTotal === summary.videos_published);
+      if (this.#c.state.videoTotal !== summary.videos_published) {
+        yield* this.#videos([previousMonth(this.#c.state.month)], () => this.#c.state.videoTotal === summary.videos_published);
+      }
+      if (this.#c.state.videoTotal !== summary.videos_published) this.#unexplainedVideos = summary.videos_published;
+    }
+    this.#lastSummary = key;
+    this.mismatch = !this.#countsMatch(counts);
+  }
+
+  /** Every booking, and the video counts of this month and the last (every month on a first sync). */
+  async *full(): AsyncGenerator<Found> {
+    const state = this.#c.state;
+    const startedAt = this.#c.now();
+    const firstSync = state.fullAt === null;
+    yield* this.#rollMonth();
+    let earliest = state.month;
+    const withCompletedVisits = new Set<string>();
+    let cursor: string | null = null;
+    let last: Page<Reservation> | undefined;
+    for await (const page of this.#walk((c) => this.#c.client.reservations.list({ limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options))) {
+      if (last?.nextCursor) cursor = last.nextCursor;
+      last = page;
+      for (const item of page.items) {
+        // Videos follow visits, so none is older than the oldest booking.
+        const month = item.created_at.slice(0, 7);
+        if (firstSync && month < earliest && /^\d{4}-\d{2}$/.test(month)) earliest = month;
+        if (firstSync && item.status === 'completed') withCompletedVisits.add(item.partner_location_id);
+        yield* this.#diff(item);
+      }
+    }
+    const tail: Found = { records: [] };
+    state.record(['t', cursor, last?.items.length ?? 0], tail.records);
+    yield tail;
+    const months = firstSync ? monthsFrom(earliest, state.month) : [previousMonth(state.month), state.month];
+    // On a first sync, also every store with a completed visit (videos follow completed visits):
+    // billing lists a store only for months it was enrolled in, and its history may be older.
+    yield* this.#videos(months, undefined, firstSync ? withCompletedVisits : undefined);
+    const done: Found = { records: [] };
+    state.record(['f', startedAt], done.records);
+    yield done;
+    this.mismatch = false;
+    this.needFull = false;
+  }
+
+  async *#rollMonth(): AsyncGenerator<Found> {
+    const month = monthOf(this.#c.now());
+    if (month === this.#c.state.month) return;
+    const found: Found = { records: [] };
+    this.#c.state.record(['m', month], found.records);
+    yield found;
+  }
+
+  /** Bookings added since the saved end of the list. */
+  async *#tail(): AsyncGenerator<Found> {
+    const state = this.#c.state;
+    let { cursor, seen } = state.tail;
+    const list = (c: string | undefined) => this.#c.client.reservations.list({ limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options);
+    for await (const page of this.#walk(list, cursor ?? undefined)) {
+      for (const item of page.items.slice(seen)) yield* this.#diff(item);
+      if (page.nextCursor) ({ cursor, seen } = { cursor: page.nextCursor, seen: 0 });
+      else seen = page.items.length;
+    }
+    const found: Found = { records: [] };
+    state.record(['t', cursor, seen], found.records);
+    yield found;
+  }
+
+  /** Every pending booking; the stores of known pending ones that are gone from the list are read again. */
+  async *#pending(): AsyncGenerator<Found> {
+    const listed = new Set<string>();
+    const list = (c: string | undefined) => this.#c.client.reservations.list({ limit: PAGE, status: 'pending', ...(c ? { cursor: c } : {}) }, this.#options);
+    for await (const page of this.#walk(list)) {
+      for (const item of page.items) {
+        listed.add(item.reservation_id);
+        yield* this.#diff(item);
+      }
+    }
+    const stores = new Set<number>();
+    for (const id of this.#c.state.open) {
+      const entry = this.#c.state.booking(id);
+      if (entry?.status === 'pending' && !listed.has(id)) stores.add(entry.store);
+    }
+    yield* this.#refreshStores(stores);
+  }
+
+  #storesWithDueVisits(): Set<number> {
+    const nowMinutes = this.#c.now() / 60_000;
+    const stores = new Set<number>();
+    for (const id of this.#c.state.open) {
+      const entry = this.#c.state.booking(id);
+      if (entry?.status === 'confirmed' && entry.visit !== null && entry.visit <= nowMinutes) stores.add(entry.store);
+    }
+    return stores;
+  }
+
+  async *#refreshStores(stores: Iterable<number>): AsyncGenerator<Found> {
+    for (const index of stores) {
+      const id = this.#c.state.stores[index] as string;
+      const list = (c: string | undefined) => this.#c.client.reservations.listForLocation(id, { limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options);
+      for await (const page of this.#walk(list)) for (const item of page.items) yield* this.#diff(item);
+    }
+  }
+
+  /** Compare billing's per-store video counts for `months` with the state; read the content of stores that differ. */
+  async *#videos(months: string[], enough: () => boolean = () => false, alsoStores?: Set<string>): AsyncGenerator<Found> {
+    const state = this.#c.state;
+    const stale = new Set<string>(alsoStores);
+    for (const month of months) {
+      const known = month === state.month ? 'cur' : month === previousMonth(state.month) ? 'prev' : undefined;
+      const list = (c: string | undefined) => this.#c.client.reports.billingMonthly(month, { limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options);
+      for await (const page of this.#walk(list)) {
+        for (const row of page.items) {
+          const index = state.storeIndex(row.partner_location_id);
+          const have = index === undefined || known === undefined ? 0 : state.videos(index)[known];
+          if (row.videos_published > have) stale.add(row.partner_location_id);
+          else if (row.videos_published < have && known !== undefined) stale.add(row.partner_location_id);
+        }
+      }
+    }
+    for (const id of stale) {
+      yield* this.#content(id);
+      if (enough()) return;
+    }
+  }
+
+  /** A store's videos: those after the ones already delivered (the list is in publishing order) are new. */
+  async *#content(storeId: string): AsyncGenerator<Found> {
+    const state = this.#c.state;
+    const videos = [];
+    const list = (c: string | undefined) => this.#c.client.content.list(storeId, { limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options);
+    for await (const page of this.#walk(list)) videos.push(...page.items);
+    const records: StateRecord[] = [];
+    const store = state.ensureStore(storeId, records);
+    const known = state.videos(store);
+    const tally = { seen: 0, cur: 0, prev: 0 };
+    const previous = previousMonth(state.month);
+    for (const video of videos) {
+      tally.seen++;
+      const month = monthOf(Date.parse(video.posted_at));
+      if (month === state.month) tally.cur++;
+      else if (month === previous) tally.prev++;
+      if (tally.seen <= known.seen) continue;
+      state.setVideos(store, tally, records);
+      yield {
+        event: {
+          id: eventId(`v|${video.video_id}`),
+          type: 'video.published',
+          created_at: new Date(this.#c.now()).toISOString(),
+          partner_location_id: storeId,
+          data: video,
+        },
+        records: records.splice(0),
+      };
+    }
+    // Nothing new, but the month's counts may need correcting (so billing stops pointing here).
+    if (tally.seen !== known.seen || tally.cur !== known.cur || tally.prev !== known.prev) {
+      if (tally.seen >= known.seen) state.setVideos(store, tally, records);
+    }
+    if (records.length > 0) yield { records };
+  }
+
+  /** The event (if any) that `item` makes against the state, with its records. */
+  *#diff(item: Reservation): Generator<Found> {
+    const state = this.#c.state;
+    const records: StateRecord[] = [];
+    const store = state.ensureStore(item.partner_location_id, records);
+    const before = state.booking(item.reservation_id);
+    const after = entryOf(item, store);
+    const packed = packBooking(after);
+    if (before && packBooking(before) === packed) return;
+    state.record(['b', item.reservation_id, packed], records);
+    const base = { created_at: new Date(this.#c.now()).toISOString(), partner_location_id: item.partner_location_id, data: item };
+    if (!before) {
+      yield { event: { ...base, id: eventId(`c|${item.reservation_id}`), type: 'reservation.created' }, records };
+      return;
+    }
+    const previous: Partial<Pick<Reservation, 'status' | 'acknowledged_kind'>> = {};
+    if (before.status !== after.status) previous.status = before.status;
+    if (before.ack !== after.ack) previous.acknowledged_kind = before.ack;
+    if (Object.keys(previous).length === 0) {
+      yield { records }; // only the visit time moved: tracked, not an event of its own
+      return;
+    }
+    const id = eventId(`u|${item.reservation_id}|${before.status}>${after.status}|${before.ack ?? ''}>${after.ack ?? ''}`);
+    yield { event: { ...base, id, type: 'reservation.updated', previous }, records };
+  }
+
+  #countsMatch(counts: SummaryCounts): boolean {
+    const s = this.#c.state.counts;
+    return s.pending === counts.pending && s.confirmed === counts.confirmed && s.completed === counts.completed && s.no_show === counts.no_show && s.unacknowledged === counts.unacknowledged;
+  }
+
+  async #call<T>(send: () => PromiseLike<T>): Promise<T> {
+    await this.#c.budget.take(this.#c.signal);
+    this.#c.onCall();
+    return send();
+  }
+
+  /** Pages of a list, each call inside the watcher's budget. */
+  async *#walk<T>(list: (cursor: string | undefined) => PagePromise<T>, start?: string): AsyncGenerator<Page<T>> {
+    let page = await this.#call(() => list(start));
+    yield page;
+    while (page.hasNextPage()) {
+      const current = page;
+      page = await this.#call(() => current.getNextPage());
+      yield page;
+    }
+  }
+}
+
+function monthsFrom(first: string, last: string): string[] {
+  const months = [last];
+  while (months.length < 120 && (months[0] as string) > first) months.unshift(previousMonth(months[0] as string));
+  return months;
+}

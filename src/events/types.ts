@@ -1,0 +1,107 @@
+import type { Reservation, Video } from '../index.js';
+import type { Checkpoint } from './checkpoint.js';
+
+/** The kinds of event the watcher delivers, named as the coming webhooks will name them. */
+export type PartnerEventType = 'reservation.created' | 'reservation.updated' | 'video.published';
+
+/** What every event carries. */
+export interface PartnerEventBase {
+  /**
+   * Deterministic: the same change always has the same id (a hash of the booking or video and the
+   * values it went from and to), so `id` is the key to drop duplicates by.
+   */
+  id: string;
+  /** When the watcher found the change (ISO 8601 UTC, by the client's clock): not when it happened. */
+  created_at: string;
+  /** The store the booking or video belongs to. */
+  partner_location_id: string;
+}
+
+/** A booking the watcher has not delivered before, in whatever status it is now (any status). */
+export interface ReservationCreatedEvent extends PartnerEventBase {
+  /** The kind of event. */
+  type: 'reservation.created';
+  /** The booking as the service returned it. */
+  data: Reservation;
+}
+
+/** A booking's `status` or `acknowledged_kind` changed since it was last delivered. */
+export interface ReservationUpdatedEvent extends PartnerEventBase {
+  /** The kind of event. */
+  type: 'reservation.updated';
+  /** The booking as it is now. */
+  data: Reservation;
+  /** The fields that changed, with the values they had in the last event delivered for this booking. */
+  previous: Partial<Pick<Reservation, 'status' | 'acknowledged_kind'>>;
+}
+
+/** A video the watcher has not delivered before. */
+export interface VideoPublishedEvent extends PartnerEventBase {
+  /** The kind of event. */
+  type: 'video.published';
+  /** The video as the service returned it. */
+  data: Video;
+}
+
+/** One change, shaped like the webhooks the service plans: switch on `type` to narrow `data`. */
+export type PartnerEvent = ReservationCreatedEvent | ReservationUpdatedEvent | VideoPublishedEvent;
+
+/**
+ * Options of `client.events.watch()`. Durations are in milliseconds, like every option of the client.
+ *
+ * @example
+ * ```ts
+ * const watcher = client.events.watch({ checkpoint: fileCheckpoint('./crp-events.json'), budgetShare: 0.3, signal });
+ * ```
+ */
+export interface WatchOptions {
+  /** Where the watcher keeps its position: `fileCheckpoint(path)`, `memoryCheckpoint()` or your own. */
+  checkpoint: Checkpoint;
+  /** Stops the watcher: the loop ends (without an error) after the call in progress. */
+  signal?: AbortSignal;
+  /**
+   * Where an empty checkpoint starts. `'beginning'`: first deliver what already exists (every booking
+   * as `reservation.created`, every video as `video.published`), a full sync. `'now'`: deliver only
+   * changes made after the watcher starts. Ignored when the checkpoint holds a position.
+   * @default 'beginning'
+   */
+  startFrom?: 'beginning' | 'now';
+  /**
+   * Largest share of the key's rate budget the watcher uses (0 < share <= 1); the rest stays free for
+   * your own calls through the same client. The limit is read from the service's RateLimit headers.
+   * @default 0.5
+   */
+  budgetShare?: number;
+  /**
+   * Longest time a change can go unnoticed: a full reconciliation of every booking and every store's
+   * video count runs at least this often (cheap signals find most changes much sooner). Milliseconds.
+   * @default 900_000 (15 minutes)
+   */
+  maxLag?: number;
+  /** Wait between polls while changes flow, in milliseconds. @default 10_000 */
+  minInterval?: number;
+  /** Wait between polls when idle (the wait doubles from `minInterval` up to this), in milliseconds. @default 60_000 */
+  maxInterval?: number;
+}
+
+/** What a watcher has done so far (`watcher.stats`). */
+export interface WatchStats {
+  /** API calls the watcher made (pages count one each; the transport's retries are not counted). */
+  calls: number;
+  /** Events handed to the loop. */
+  events: number;
+  /** Polls made, full reconciliations included. */
+  polls: number;
+  /** Full reconciliations completed (the first full sync is one). */
+  reconciliations: number;
+  /** Time spent waiting for the watcher's share of the budget, in milliseconds. */
+  budgetWaitMs: number;
+  /** The wait before the next poll, in milliseconds. */
+  intervalMs: number;
+  /** Polls that failed (network, 5xx, 429 after retries); the watcher backs off and tries again. */
+  errors: number;
+  /** Bookings and stores the watcher's state holds. */
+  tracked: { reservations: number; stores: number };
+  /** When the last full reconciliation finished (ISO 8601 UTC), or null before the first. */
+  lastReconciledAt: string | null;
+}

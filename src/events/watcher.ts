@@ -1,0 +1,197 @@
+import type { PartnerClient } from '../client.js';
+import type { Clock } from '../core/config.js';
+import { ConfigurationError, isPartnerApiError, isPartnerError } from '../core/errors.js';
+import { CallBudget } from './call-budget.js';
+import type { Checkpoint } from './checkpoint.js';
+import { Detector } from './detector.js';
+import { CheckpointLockedError } from './errors.js';
+import { WatchState } from './state.js';
+import type { PartnerEvent, WatchOptions, WatchStats } from './types.js';
+
+/** Checkpoints a watcher in this process is using (catches two watchers on one custom checkpoint). */
+const inUse = new WeakSet<Checkpoint>();
+
+/** Failures worth another try after a pause; anything else ends the loop with the error. */
+const TRANSIENT = new Set(['connection_error', 'timeout', 'internal_error', 'rate_limited', 'unexpected_response']);
+const transient = (error: unknown): boolean =>
+  isPartnerError(error) && (TRANSIENT.has(error.code) || (isPartnerApiError(error) && error.status >= 500));
+
+interface Settings {
+  checkpoint: Checkpoint;
+  startFrom: 'beginning' | 'now';
+  budgetShare: number;
+  maxLag: number;
+  minInterval: number;
+  maxInterval: number;
+}
+
+/**
+ * A running stream of events: iterate it once with `for await`. The checkpoint moves past an event
+ * when your loop body has finished with it (when the loop asks for the next one); an event whose
+ * body threw, or that you left with `break`, comes again next time. Stops with the `signal`,
+ * `break`, `watcher.stop()` or `client.close()`.
+ *
+ * @example
+ * ```ts
+ * const watcher = client.events.watch({ checkpoint: fileCheckpoint('./crp-events.json'), signal });
+ * for await (const event of watcher) await handle(event);
+ * console.log(watcher.stats.calls);
+ * ```
+ */
+export class Watcher implements AsyncIterable<PartnerEvent> {
+  /** What the watcher has done so far: calls, events, polls, reconciliations. */
+  readonly stats: WatchStats = {
+    calls: 0,
+    events: 0,
+    polls: 0,
+    reconciliations: 0,
+    budgetWaitMs: 0,
+    intervalMs: 0,
+    errors: 0,
+    tracked: { reservations: 0, stores: 0 },
+    lastReconciledAt: null,
+  };
+  readonly #client: PartnerClient;
+  readonly #clock: Clock;
+  readonly #settings: Settings;
+  readonly #stop = new AbortController();
+  readonly #running: Set<Watcher>;
+  #iterated = false;
+
+  /** @internal Made by `client.events.watch()`. */
+  constructor(client: PartnerClient, clock: Clock, options: WatchOptions, running: Set<Watcher>) {
+    this.#client = client;
+    this.#clock = clock;
+    this.#settings = settingsOf(options);
+    this.#running = running;
+    const signal = options.signal;
+    if (signal?.aborted) this.#stop.abort(signal.reason);
+    else signal?.addEventListener('abort', () => this.#stop.abort(signal.reason), { once: true });
+  }
+
+  /** Stop the watcher: the loop ends (without an error) after the call in progress. */
+  stop(): void {
+    this.#stop.abort();
+  }
+
+  /** The events, in the order found. One iteration per watcher. */
+  [Symbol.asyncIterator](): AsyncIterator<PartnerEvent> {
+    if (this.#iterated) throw new TypeError('A watcher can be iterated once. Call client.events.watch() again for a new loop.');
+    this.#iterated = true;
+    return this.#run();
+  }
+
+  async *#run(): AsyncGenerator<PartnerEvent, void, undefined> {
+    const { checkpoint, maxLag, minInterval, maxInterval } = this.#settings;
+    const signal = this.#stop.signal;
+    if (inUse.has(checkpoint)) {
+      throw new CheckpointLockedError('This checkpoint is in use by another watcher in this process. Stop that watcher first, or give each watcher its own checkpoint.');
+    }
+    inUse.add(checkpoint);
+    this.#running.add(this);
+    let release: (() => Promise<void>) | undefined;
+    try {
+      release = await checkpoint.lock?.();
+      const state = await WatchState.load(checkpoint);
+      const silentFirstSync = this.#settings.startFrom === 'now' && state.fullAt === null && state.bookingCount === 0 && state.stores.length === 0;
+      const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
+      const detector = new Detector({
+        client: this.#client,
+        budget,
+        state,
+        now: () => this.#clock.now(),
+        signal,
+        onCall: () => this.stats.calls++,
+        videoScanSpacing: Math.min(60_000, maxInterval),
+      });
+      let interval = minInterval;
+      // How long a full pass takes, so the next starts early enough to end within maxLag.
+      let fullDuration = maxLag / 10;
+      while (!signal.aborted) {
+        const started = this.#clock.now();
+        const first = state.fullAt === null;
+        const silent = first && silentFirstSync;
+        const due = state.fullAt === null || started >= state.fullAt + maxLag - fullDuration;
+        const early = detector.needFull || (detector.mismatch && state.fullAt !== null && started - state.fullAt >= maxLag / 10);
+        const full = due || early;
+        let found = 0;
+        try {
+          for await (const item of full ? detector.full() : detector.quick()) {
+            if (item.event && !silent) {
+              this.stats.events++;
+              found++;
+              yield item.event;
+            }
+            if (!silent) await state.commit(checkpoint, item.records);
+          }
+          this.stats.polls++;
+          if (full) {
+            this.stats.reconciliations++;
+            fullDuration = this.#clock.now() - started;
+            this.stats.lastReconciledAt = new Date(this.#clock.now()).toISOString();
+          }
+          await state.compact(checkpoint, silent);
+        } catch (error) {
+          if (signal.aborted) break;
+          if (!transient(error)) throw error;
+          this.stats.errors++;
+        } finally {
+          this.stats.budgetWaitMs = budget.waitedMs;
+          this.stats.tracked = { reservations: state.bookingCount, stores: state.stores.length };
+        }
+        // While changes flow the wait stays short; each poll that finds nothing doubles it.
+        if (found > 0) interval = minInterval;
+        const untilFull = state.fullAt === null ? 0 : state.fullAt + maxLag - fullDuration - this.#clock.now();
+        const wait = Math.max(0, Math.min(interval, untilFull));
+        if (found === 0) interval = Math.min(interval * 2, maxInterval);
+        this.stats.intervalMs = wait;
+        if (wait > 0) {
+          try {
+            await this.#clock.sleep(wait, signal);
+          } catch (error) {
+            if (signal.aborted) break;
+            throw error;
+          }
+        }
+      }
+    } finally {
+      inUse.delete(checkpoint);
+      this.#running.delete(this);
+      await release?.();
+    }
+  }
+}
+
+function settingsOf(options: WatchOptions): Settings {
+  const o = (options ?? {}) as Partial<WatchOptions>;
+  const known = new Set(['checkpoint', 'signal', 'startFrom', 'budgetShare', 'maxLag', 'minInterval', 'maxInterval']);
+  for (const key of Object.keys(o)) {
+    if (!known.has(key)) throw new ConfigurationError(`events.watch() has no option ${JSON.stringify(key)}. Options: ${[...known].join(', ')}.`);
+  }
+  const checkpoint = o.checkpoint;
+  if (!checkpoint || typeof checkpoint.load !== 'function' || typeof checkpoint.save !== 'function') {
+    throw new ConfigurationError("events.watch() needs a checkpoint: fileCheckpoint('./crp-events.json'), memoryCheckpoint(), or your own { load, save }.");
+  }
+  if (o.startFrom !== undefined && o.startFrom !== 'beginning' && o.startFrom !== 'now') {
+    throw new ConfigurationError(`The option startFrom must be 'beginning' or 'now'; got ${JSON.stringify(o.startFrom)}.`);
+  }
+  const budgetShare = o.budgetShare ?? 0.5;
+  if (!(typeof budgetShare === 'number' && budgetShare > 0 && budgetShare <= 1)) {
+    throw new ConfigurationError(`The option budgetShare must be a number above 0 and at most 1 (a share of the key's budget); got ${String(budgetShare)}.`);
+  }
+  const maxLag = duration('maxLag', o.maxLag, 900_000);
+  const minInterval = duration('minInterval', o.minInterval, 10_000);
+  const maxInterval = duration('maxInterval', o.maxInterval, Math.max(minInterval, Math.min(60_000, maxLag)));
+  if (minInterval > maxInterval || maxInterval > maxLag) {
+    throw new ConfigurationError(`The options must satisfy minInterval <= maxInterval <= maxLag; got ${minInterval}, ${maxInterval}, ${maxLag} (milliseconds).`);
+  }
+  return { checkpoint, startFrom: o.startFrom ?? 'beginning', budgetShare, maxLag, minInterval, maxInterval };
+}
+
+function duration(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new ConfigurationError(`The option ${name} must be a positive number of milliseconds; got ${String(value)}.`);
+  }
+  return value;
+}

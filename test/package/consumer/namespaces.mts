@@ -1,0 +1,73 @@
+// Type-checked by scripts/check-package.mjs as a strict consumer would (nodenext, strict,
+// skipLibCheck false, without msw): every namespace, the named wire types, Promise lists and
+// typed error codes, from the published declarations.
+import {
+  PartnerClient,
+  isPartnerError,
+  unknownField,
+  type BillingRow,
+  type Creator,
+  type DashboardToken,
+  type Location,
+  type Page,
+  type PriceQuote,
+  type Reservation,
+  type SampleBatch,
+  type Settings,
+  type Summary,
+  type Video,
+} from '@crp/partner-sdk';
+
+const client = new PartnerClient({ apiKey: 'crp_test_x', baseUrl: 'http://127.0.0.1:4010' });
+const address = { line1: '1 Main St', city: 'Seattle', state: 'WA', postal_code: '98101', country: 'US' };
+
+export async function everyNamespace(): Promise<void> {
+  const { data, response } = await client.locations.enroll({ partner_location_id: 'store-1', name: 'Noodle Bar', address }).withResponse();
+  const created: boolean = response.status === 201;
+  const store: Location = data;
+  const updated: Location = await client.locations.update('store-1', { preferred_language: 'zh', rules: { platforms: ['instagram'] } });
+  await client.locations.pause('store-1');
+  await client.locations.resume('store-1');
+  await client.locations.terminate('store-1');
+  const token: DashboardToken = await client.locations.createDashboardToken('store-1');
+  const firstPage: Promise<Page<Reservation>> = client.reservations.list({ status: ['confirmed'], acknowledged: false });
+  const page = await firstPage.finally(() => undefined);
+  const listed = await client.reservations.listForLocation('store-1').withResponse();
+  for await (const booking of client.reservations.list()) {
+    const kind: 'forwarded_to_manager' | 'acknowledged_self' | (string & {}) | null = booking.acknowledged_kind;
+    await client.reservations.acknowledge(booking.reservation_id, 'acknowledged_self');
+    void kind;
+  }
+  for await (const video of client.content.list('store-1')) void (video satisfies Video);
+  for await (const creator of client.creators.list('store-1')) void (creator satisfies Creator);
+  const batch: SampleBatch = await client.creators.getSamples('store-1');
+  await client.creators.decideSamples('store-1', batch.batch_id, 'approve');
+  const summary: Summary = await client.reports.summary();
+  for await (const row of client.reports.billingMonthly('2026-12').pages()) void (row.items satisfies BillingRow[]);
+  const settings: Settings = await client.settings.update({ surcharge_per_video_cents: 250 });
+  const quote: PriceQuote = await client.pricing.quote({ plan: 'growth', videos_per_month: 8, country: 'US' });
+  const extra: unknown = unknownField(store, 'tip_cents');
+  void [created, updated, token, page.nextCursor, listed.response.requestId, summary.reservations.unacknowledged, settings, quote.total_cents, extra];
+}
+
+export function typos(booking: Reservation, store: Location): void {
+  // @ts-expect-error: the field is acknowledged_kind (no index signature)
+  void booking.acknowledged;
+  // @ts-expect-error: hours has state and weekly
+  void store.hours.status;
+}
+
+export function codes(error: unknown): string {
+  if (!isPartnerError(error)) return 'not ours';
+  switch (error.code) {
+    case 'rate_limited':
+      return `wait ${error.retryAfterMs ?? 0} ms`;
+    case 'unavailable':
+    case 'bad_gateway':
+      return `retry later (ref ${error.reference ?? '-'})`;
+    case 'conflict':
+      return error.message;
+    default:
+      return error.code;
+  }
+}
