@@ -1,7 +1,7 @@
 import { acceptCreator, addBooking, countInMonth, publishVideo } from './bookings.js';
 import { DAY, HOUR } from '../simulation/clock.js';
 import type { Account, BookingStatus } from '../model/model.js';
-import { resumeBooking } from '../simulation/simulation.js';
+import { publishStep, resumeBooking } from '../simulation/simulation.js';
 import { enroll } from './stores.js';
 import { VisitSlots } from '../simulation/visit-slots.js';
 import type { World } from '../model/world.js';
@@ -67,7 +67,7 @@ export function populate(world: World, account: Account, options: PopulateOption
         countInMonth(store, visitAt, 'completed');
         const postAt = visitAt + DAY + rng.next() * 4 * DAY;
         if (postAt <= now) publishVideo(world, booking, postAt, now);
-        else world.clock.schedule(postAt, () => publishVideo(world, booking, postAt));
+        else world.clock.schedule(postAt, publishStep, booking);
       }
       resumeBooking(world, booking);
     }

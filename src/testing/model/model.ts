@@ -1,6 +1,7 @@
 /** The emulator's in-memory state: accounts, stores, bookings, videos, creators, sample batches. */
 import type { Address, Contact, Plan, Rules, WeeklyHours } from './store-fields.js';
 import type { ChangeLog } from './change-log.js';
+import type { World } from './world.js';
 import type { Rng } from './random.js';
 
 export type StoreStatus = 'active' | 'paused' | 'terminated';
@@ -34,6 +35,8 @@ export interface Account {
   currency: string;
   /** Every booking and video change of the account, with its simulated time. */
   changes: ChangeLog;
+  /** The world the account lives in (what scheduled steps of its bookings run against). */
+  world: World;
 }
 
 export interface Store {

@@ -56,6 +56,7 @@ export class World {
       surchargePerVideoCents: 0,
       currency: 'USD',
       changes: new ChangeLog(this.#changeSequence),
+      world: this,
     };
     this.accounts.push(account);
     return account;

@@ -19,7 +19,8 @@ export function durationMs(d: Duration): number {
 interface TimedEvent {
   at: number;
   order: number;
-  run: () => void;
+  run: (subject: never, at: number) => void;
+  subject: unknown;
 }
 
 /**
@@ -53,15 +54,21 @@ export class SimulatedClock {
     for (let next = this.#queue.peek(); next && next.at <= target; next = this.#queue.peek()) {
       this.#queue.pop();
       this.#now = Math.max(this.#now, next.at);
-      next.run();
+      (next.run as (subject: unknown, at: number) => void)(next.subject, next.at);
     }
     this.#now = target;
     return this.now();
   }
 
-  /** Run `run` when simulated time reaches `at` (immediately on the next advance if already past). */
-  schedule(at: number, run: () => void): void {
-    this.#queue.push({ at, order: this.#order++, run });
+  /**
+   * Run `run(subject, at)` when simulated time reaches `at` (on the next advance if already past).
+   * A shared `run` with a `subject` instead of a closure per event: populate schedules hundreds of
+   * thousands, and a closure each (with its context) doubled what they cost the garbage collector.
+   */
+  schedule<S>(at: number, run: (subject: S, at: number) => void, subject: S): void;
+  schedule(at: number, run: () => void): void;
+  schedule(at: number, run: (subject: never, at: number) => void, subject?: unknown): void {
+    this.#queue.push({ at, order: this.#order++, run, subject });
   }
 
   /** Events waiting on the timeline. */

@@ -41,12 +41,17 @@ export function startArrivals(world: World, store: Store): void {
         return;
       }
       const booking = addBooking(world, store, world.clock.nowMs());
-      world.clock.schedule(world.clock.nowMs() + store.rng.int(1, 23) * HOUR, () => decide(world, booking));
+      world.clock.schedule(world.clock.nowMs() + store.rng.int(1, 23) * HOUR, decideStep, booking);
       next();
     });
   };
   next();
 }
+
+/** Scheduled steps of a booking: one function each, the booking as the event's subject. */
+const decideStep = (booking: Booking): void => decide(booking.store.account.world, booking);
+const visitStep = (booking: Booking): void => visit(booking.store.account.world, booking);
+export const publishStep = (booking: Booking, at: number): void => publishVideo(booking.store.account.world, booking, at);
 
 function decide(world: World, booking: Booking): void {
   if (booking.status !== 'pending') return;
@@ -71,7 +76,7 @@ export function confirm(world: World, booking: Booking, visitAt: number, now: nu
       if (booking.status === 'confirmed') setStatus(world, booking, 'cancelled');
     });
   }
-  world.clock.schedule(visitAt, () => visit(world, booking));
+  world.clock.schedule(visitAt, visitStep, booking);
 }
 
 function visit(world: World, booking: Booking): void {
@@ -81,7 +86,7 @@ function visit(world: World, booking: Booking): void {
     setStatus(world, booking, 'completed');
     countInMonth(booking.store, booking.visitAt, 'completed');
     const postAt = booking.visitAt + DAY + rng.next() * 4 * DAY;
-    world.clock.schedule(postAt, () => publishVideo(world, booking, postAt));
+    world.clock.schedule(postAt, publishStep, booking);
   } else {
     setStatus(world, booking, 'no_show');
     countInMonth(booking.store, booking.visitAt, 'noShows');
@@ -98,8 +103,8 @@ export function cancelOpenBookings(world: World, store: Store): void {
 /** Schedule the next step of a booking created outside the arrival process (populate). */
 export function resumeBooking(world: World, booking: Booking): void {
   if (booking.status === 'pending') {
-    world.clock.schedule(world.clock.nowMs() + booking.store.rng.int(1, 23) * HOUR, () => decide(world, booking));
+    world.clock.schedule(world.clock.nowMs() + booking.store.rng.int(1, 23) * HOUR, decideStep, booking);
   } else if (booking.status === 'confirmed' && booking.visitAt !== null) {
-    world.clock.schedule(booking.visitAt, () => visit(world, booking));
+    world.clock.schedule(booking.visitAt, visitStep, booking);
   }
 }
