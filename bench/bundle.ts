@@ -8,7 +8,7 @@ import { bundleSize, ourApp, ourRedisApp, type BundleSize } from './lib/bundle.j
 import { BUILD, ROOT, sdkEntry } from './lib/paths.js';
 import { fmt, type CaseResult, type Row } from './lib/stats.js';
 
-export const TARGET_BYTES = 20 * 1024;
+export const TARGET_BYTES = 24 * 1024;
 
 const OTHERS: Record<string, string> = {
   openai: `import OpenAI from 'openai';

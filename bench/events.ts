@@ -54,8 +54,12 @@ export async function run(): Promise<CaseResult> {
   const end = start + DAYS * 24 * 60 * MINUTE;
   const events: DeliveredEvent[] = [];
   const watcher = client.events.watch({ checkpoint: fileCheckpoint(path), startFrom: 'now', budgetShare: BUDGET_SHARE, maxLag: MAX_LAG });
+  // startFrom 'now' learns the existing state first (every store's videos: 10,000 calls at this size),
+  // and what changes while it does becomes part of that state: lag is measured from the end of it.
+  let measuredFrom: number | undefined;
   try {
     for await (const event of watcher) {
+      measuredFrom ??= Date.parse(watcher.stats.lastReconciledAt ?? event.created_at);
       const d = event.data as unknown as DeliveredEvent['data'];
       events.push({ id: event.id, type: event.type, created_at: event.created_at, data: { reservation_id: d.reservation_id, status: d.status, acknowledged_kind: d.acknowledged_kind, video_id: d.video_id } });
       if (clock.now() >= end) break;
@@ -68,9 +72,12 @@ export async function run(): Promise<CaseResult> {
   rmSync(dir, { recursive: true, force: true });
 
   // Changes made early enough that a full reconciliation (maxLag) had time to find them.
-  const changes = sandbox.inspect.changes(key).filter((c) => Date.parse(c.at) > start);
+  const from = measuredFrom ?? start;
+  const changes = sandbox.inspect.changes(key).filter((c) => Date.parse(c.at) > from);
   const report = coverage(changes, events, end - MAX_LAG);
+  if (process.env.BENCH_EVENTS_DEBUG) for (const c of report.missing) console.error('missing', JSON.stringify(c));
   const hours = (end - start) / (60 * MINUTE);
+  const syncMinutes = (from - start) / MINUTE;
   const calls = watcher.stats.calls;
   const budgetPerHour = LIMIT * 60;
   const busiest = Math.max(...perMinute.values());
@@ -81,7 +88,7 @@ export async function run(): Promise<CaseResult> {
   return {
     id: 'events',
     title: 'events.watch',
-    setup: `${fmt.int(STORES)} stores, ${DAYS} simulated days (${fmt.int(report.changes)} changes), budgetShare ${BUDGET_SHARE}, maxLag 15 min, default intervals, fileCheckpoint; in-process sandbox on simulated time; ${fmt.ms(elapsedMs)} real`,
+    setup: `${fmt.int(STORES)} stores, ${DAYS} simulated days (${fmt.int(report.changes)} changes after the first sync, which took ${syncMinutes.toFixed(0)} simulated min), budgetShare ${BUDGET_SHARE}, maxLag 15 min, default intervals, fileCheckpoint; in-process sandbox on simulated time; ${fmt.ms(elapsedMs)} real`,
     rows: [
       { variant: 'changes delivered', result: `${fmt.int(report.changes - report.missing.length)} of ${fmt.int(report.changes)} (${report.collapsed} seen only in a later state), ${fmt.int(events.length)} events, ${report.duplicates} duplicates`, target: 'every change', met: report.missing.length === 0 },
       { variant: 'calls per simulated hour', result: `${fmt.int(calls / hours)} (${fmt.int(calls)} in all; ${fmt.int(watcher.stats.reconciliations)} full reconciliations)` },
@@ -91,6 +98,6 @@ export async function run(): Promise<CaseResult> {
       { variant: 'checkpoint on disk', result: `${fmt.kb(stateBytes)} (${fmt.int(watcher.stats.tracked.reservations)} bookings, ${fmt.int(watcher.stats.tracked.stores)} stores tracked)` },
       { variant: 'peak RSS (process, sandbox included)', result: fmt.mb(rss) },
     ],
-    data: { stores: STORES, days: DAYS, changes: report.changes, missing: report.missing.length, collapsed: report.collapsed, events: events.length, duplicates: report.duplicates, calls, callsPerHour: calls / hours, busiestMinute: busiest, p50, p99, stateBytes, rss, stats: watcher.stats, elapsedMs },
+    data: { stores: STORES, days: DAYS, syncMinutes, changes: report.changes, missing: report.missing.length, collapsed: report.collapsed, events: events.length, duplicates: report.duplicates, calls, callsPerHour: calls / hours, busiestMinute: busiest, p50, p99, stateBytes, rss, stats: watcher.stats, elapsedMs },
   };
 }

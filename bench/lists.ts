@@ -1,5 +1,5 @@
 /**
- * Case 4, lists: 100,000 bookings (500 pages of 200) walked by a hand-written fetch loop and by
+ * Case 4, lists: 20,000 bookings (100 pages of 200) walked by a hand-written fetch loop and by
  * the SDK's `for await`, with and without prefetch; first as fast as the sandbox serves, then with
  * 20 ms of latency per page and 20 ms of awaited work per page in the caller. Each walk runs in a
  * fresh process, which also measures its RSS growth.
@@ -8,7 +8,7 @@ import { startWorker } from './lib/children.js';
 import { startSandbox, UNLIMITED } from './lib/sandbox.js';
 import { fmt, type CaseResult, type Row } from './lib/stats.js';
 
-const LOCATIONS = Number(process.env.BENCH_LIST_LOCATIONS ?? 500);
+const LOCATIONS = Number(process.env.BENCH_LIST_LOCATIONS ?? 100);
 const PER_LOCATION = 200;
 const LATENCY_MS = 20;
 const WORK_MS = 20;

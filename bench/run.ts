@@ -3,7 +3,7 @@
  * config), runs every case in turn, prints one table and writes bench/results.json.
  *
  *   npm run bench                    all cases
- *   npm run bench -- overhead lists  only these (ids: rate-budget shared-budget overhead lists startup bundle telemetry populate)
+ *   npm run bench -- overhead lists  only these (ids: rate-budget shared-budget overhead lists startup bundle telemetry populate enroll-many)
  */
 import { cpus, totalmem } from 'node:os';
 import { writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ const CASES: Record<string, () => Promise<{ run(): Promise<CaseResult> }>> = {
   events: () => import('./events.js'),
   telemetry: () => import('./telemetry.js'),
   populate: () => import('./populate.js'),
+  'enroll-many': () => import('./enroll-many.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

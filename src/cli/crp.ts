@@ -5,16 +5,18 @@
  */
 import { COMMON_HELP, EXIT, UsageError, reportFailure, type Command, type Io } from './command.js';
 import { enroll } from './enroll.js';
+import { events } from './events.js';
 import { billing, bookings } from './exports.js';
 import { summary } from './summary.js';
 
-const COMMANDS: Record<string, Command> = { enroll, bookings, billing, summary };
+const COMMANDS: Record<string, Command> = { enroll, bookings, billing, events, summary };
 
 const USAGE = `Usage: crp COMMAND [options]
 
   crp enroll STORES.csv [--report FILE] [--resume REPORT.jsonl]   enroll every store of a CSV file
   crp bookings export [--status …] [--from …] [--to …] [--format csv|jsonl] [--out FILE]
   crp billing export YYYY-MM [--format csv|jsonl] [--out FILE]
+  crp events tail [--checkpoint FILE]                              bookings and videos as JSON lines
   crp summary                                                      the account at a glance
 
 The key and the service address come from PARTNER_API_KEY and PARTNER_API_BASE_URL (or the

@@ -30,7 +30,13 @@ export function consoleLogging(option: LogLevel | undefined, env: string | undef
   const level = option === undefined ? levelOf(env, 'The environment variable PARTNER_SDK_LOG') : levelOf(option, 'The option logLevel');
   if (level === 'off') return undefined;
   const print = (method: Method, message: string, fields?: Record<string, unknown>) => {
-    if (RANK[method] >= RANK[level]) write(formatLine(new Date(), method, message, fields));
+    if (RANK[method] < RANK[level]) return;
+    // Logging must never fail a call (a closed stderr, a field that cannot be serialised).
+    try {
+      write(formatLine(new Date(), method, message, fields));
+    } catch {
+      // Nowhere left to report it.
+    }
   };
   return { logger: callFreeLogger(print), telemetry: { startCall: (call) => printCall(call, print) } };
 }

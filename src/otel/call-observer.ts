@@ -31,8 +31,13 @@ export function observeCall(call: CallStart, tracer: Tracer, instruments: Instru
   return {
     attemptStart({ headers }) {
       // Through the application's registered propagator (W3C traceparent in a standard setup), on
-      // every attempt, so each one the service sees joins this span.
-      propagation.inject(spanContext, headers);
+      // every attempt, so each one the service sees joins this span. A propagator that throws
+      // costs the attempt its trace context, not the call.
+      try {
+        propagation.inject(spanContext, headers);
+      } catch {
+        // Nothing to report to: the transport's observer contract has no error channel.
+      }
     },
     attemptEnd({ status, requestId, rateLimit }) {
       last = { status, requestId };

@@ -60,7 +60,7 @@ describe('crp, as a child process against crp-sandbox', () => {
   afterAll(() => sandbox?.stop());
 
   it('has --help on every command, each with an example, and exit 1 for what it cannot run', async () => {
-    for (const args of [['--help'], ['enroll', '--help'], ['bookings', 'export', '--help'], ['billing', 'export', '--help'], ['summary', '--help']]) {
+    for (const args of [['--help'], ['enroll', '--help'], ['bookings', 'export', '--help'], ['billing', 'export', '--help'], ['events', 'tail', '--help'], ['summary', '--help']]) {
       const run = await crp(args, {});
       expect(run.code, args.join(' ')).toBe(0);
       expect(run.stdout).toMatch(/^Usage: crp/);
@@ -186,6 +186,30 @@ describe('crp, as a child process against crp-sandbox', () => {
     const billingJsonl = await crp(['billing', 'export', month, '--format', 'jsonl'], sandbox.env);
     expect(lines(billingJsonl.stdout).map((l) => (JSON.parse(l) as { partner_location_id: string }).partner_location_id).sort()).toEqual(billed.map((r) => r.partner_location_id).sort());
   });
+
+  it('events tail: JSON lines from client.events.watch() until Ctrl-C, exit 0, the checkpoint kept', async () => {
+    const checkpoint = join(dir, 'events.checkpoint');
+    const child = spawnCrp(['events', 'tail', '--checkpoint', checkpoint], sandbox.env, dir);
+    let seen = '';
+    await new Promise<void>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no event in 30 s:\n${seen}`)), 30_000);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (seen.includes('\n')) {
+          clearTimeout(timer);
+          done();
+        }
+      });
+    });
+    child.kill('SIGINT');
+    const run = await child.finished;
+    expect(run.code).toBe(0);
+    const events = lines(run.stdout).map((l) => JSON.parse(l) as { type: string });
+    expect(events.length).toBeGreaterThan(0);
+    for (const e of events) expect(e.type).toMatch(/^(reservation\.(created|updated)|video\.published)$/);
+    expect(existsSync(checkpoint)).toBe(true);
+    expectNoKey(run, sandbox.key);
+  }, 45_000);
 
   it.runIf(existsSync('/usr/bin/script'))('enroll on a terminal: a bar redrawn in place with rate and ETA', async () => {
     const good = storesCsv('tty.csv', 30, 'tty');

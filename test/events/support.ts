@@ -4,12 +4,8 @@
  * on the same simulated time, so the budget the service reports and enforces is the one the
  * watcher paces itself against.
  */
-import { setupServer } from 'msw/node';
-import { PartnerClient, type ClientOptions, type Clock } from '../../src/index.js';
-import { createSandbox } from '../../src/testing/index.js';
-import type { TransportKind } from '../helpers/sdk-env.js';
-
-export type Sandbox = ReturnType<typeof createSandbox>;
+import type { ClientOptions, Clock, PartnerClient } from '../../src/index.js';
+import { startSdkEnv, type Sandbox, type SandboxOptions, type TransportKind } from '../helpers/sdk-env.js';
 
 export interface SimEnv {
   sandbox: Sandbox;
@@ -18,8 +14,6 @@ export interface SimEnv {
   client(options?: ClientOptions): PartnerClient;
   close(): Promise<void>;
 }
-
-const MSW_BASE = 'https://sandbox.crp.test';
 
 /** Sleeping advances the sandbox's clock; `sleeps` records each wait. */
 export function simulatedClock(sandbox: Sandbox): Clock & { sleeps: number[] } {
@@ -38,35 +32,8 @@ export function simulatedClock(sandbox: Sandbox): Clock & { sleeps: number[] } {
   };
 }
 
-export async function startSimEnv(kind: TransportKind, options: Parameters<typeof createSandbox>[0] = {}): Promise<SimEnv> {
-  const sandbox = createSandbox({ seed: 11, rateLimitClock: 'simulated', ...options });
-  const key = sandbox.issueKey();
-  const clock = simulatedClock(sandbox);
-  const clients: PartnerClient[] = [];
-  let baseUrl: string;
-  let stop: () => Promise<void>;
-  if (kind === 'msw') {
-    const server = setupServer(...sandbox.mswHandlers(MSW_BASE));
-    server.listen({ onUnhandledRequest: 'bypass' });
-    baseUrl = MSW_BASE;
-    stop = async () => server.close();
-  } else {
-    const listening = await sandbox.listen(0);
-    baseUrl = listening.url;
-    stop = () => listening.close();
-  }
-  return {
-    sandbox,
-    key,
-    clock,
-    client(extra = {}) {
-      const client = new PartnerClient({ apiKey: key, baseUrl, clock, ...extra });
-      clients.push(client);
-      return client;
-    },
-    async close() {
-      await Promise.all(clients.map((c) => c.close()));
-      await stop();
-    },
-  };
+export async function startSimEnv(kind: TransportKind, options: SandboxOptions = {}): Promise<SimEnv> {
+  const env = await startSdkEnv(kind, { seed: 11, rateLimitClock: 'simulated', ...options });
+  const clock = simulatedClock(env.sandbox);
+  return { sandbox: env.sandbox, key: env.key, clock, client: (extra = {}) => env.client({ clock, ...extra }), close: () => env.close() };
 }

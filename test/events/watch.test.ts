@@ -53,7 +53,7 @@ describe.each(TRANSPORTS)('client.events.watch() over %s', (kind) => {
     expect(second.stats.reconciliations).toBe(0); // still inside its first pass when the loop left
   });
 
-  it('delivers new bookings, every status change with `previous`, acknowledgements and new videos, covering the ground-truth change log', async () => {
+  it('delivers new bookings, every status change with `previous`, acknowledgements and new videos, covering the ground-truth change log', { timeout: 60_000 }, async () => {
     env = await startSimEnv(kind, { visitsPerWeek: 6 });
     env.sandbox.populate(env.key, { locations: 15, reservationsPerLocation: 4 });
     const client = env.client();
@@ -123,8 +123,16 @@ describe.each(TRANSPORTS)('client.events.watch() over %s', (kind) => {
     const controller = new AbortController();
     const idle = client.events.watch({ checkpoint, signal: controller.signal });
     let n = 0;
-    setTimeout(() => controller.abort(), 50);
-    for await (const _ of idle) n++;
+    const sleepsBefore = env.clock.sleeps.length;
+    for await (const _ of idle) {
+      // Once the four bookings are in, abort while the watcher idles between polls.
+      if (++n === 4) {
+        void (async () => {
+          while (env.clock.sleeps.length < sleepsBefore + 3) await new Promise((r) => setTimeout(r, 1));
+          controller.abort();
+        })();
+      }
+    }
     expect(n).toBe(4);
     expect(idle.stats.polls).toBeGreaterThan(1);
 

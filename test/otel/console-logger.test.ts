@@ -148,6 +148,20 @@ describe('the console logger on its own', () => {
     expect(consoleLogging(undefined, undefined)).toBeUndefined();
   });
 
+  it('never throws into the SDK: a write that fails, a field that cannot be serialised', () => {
+    const failing = consoleLogging('debug', undefined, () => {
+      throw new Error('EPIPE');
+    });
+    expect(() => failing?.logger.warn?.('partner-sdk: x', {})).not.toThrow();
+    const out: string[] = [];
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const working = consoleLogging('debug', undefined, (line) => out.push(line));
+    expect(() => working?.logger.warn?.('partner-sdk: x', { circular })).not.toThrow();
+    working?.logger.warn?.('partner-sdk: y', { ok: 1 });
+    expect(out.map((l) => l.slice(25))).toEqual(['partner-sdk warn  y ok=1']);
+  });
+
   it('formats method and path together, other fields as name=value, quoting only what needs it', () => {
     expect(formatLine(at, 'info', 'partner-sdk: retrying', { method: 'GET', path: '/partner/v1/summary', attempt: 1, waitMs: 200, reason: 'internal_error' })).toBe(
       '2026-11-23T11:45:01.234Z partner-sdk info  retrying GET /partner/v1/summary attempt=1 waitMs=200 reason=internal_error',

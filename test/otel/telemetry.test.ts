@@ -2,7 +2,8 @@
  * The otel adapter against the OpenTelemetry SDK's in-memory exporters, driven the way the
  * transport calls a Telemetry (driver.ts). End-to-end tests with real clients: client.test.ts.
  */
-import { context, metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, metrics, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InternalServerError, NotFoundError, RateLimitError, TimeoutError } from '../../src/core/errors.js';
 import { openTelemetry } from '../../src/otel/index.js';
@@ -174,6 +175,25 @@ describe('trace context on every attempt', () => {
       expect(otel.spans()).toHaveLength(1);
     } finally {
       registerGlobals();
+    }
+  });
+  it('a propagator that throws costs the attempt its trace context, never the call', () => {
+    // The API keeps the first propagator registered until it is disabled.
+    propagation.disable();
+    propagation.setGlobalPropagator({
+      inject: () => {
+        throw new Error('broken propagator');
+      },
+      extract: (ctx) => ctx,
+      fields: () => [],
+    });
+    try {
+      const sent = drive(telemetry(), [{ attempt: { status: 200 } }]);
+      expect(sent).toEqual([{ accept: 'application/json' }]);
+      expect(otel.spans()).toHaveLength(1);
+    } finally {
+      propagation.disable();
+      propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     }
   });
 });

@@ -34,7 +34,7 @@ const OURS: Vector[] = [
   { name: 'ours: a fraction of a second is not delay-seconds', headers: { 'Retry-After': '1.5' }, expect: { retryAfterSeconds: null } },
   { name: 'ours: many digits after other text are garbage, not a day', headers: { 'Retry-After': `x${'9'.repeat(20)}` }, expect: { retryAfterSeconds: null } },
   { name: 'ours: many digits before other text are garbage, not a day', headers: { 'Retry-After': `${'9'.repeat(20)}x` }, expect: { retryAfterSeconds: null } },
-  { name: 'ours: a date-shaped value that is no date is garbage', headers: { 'Retry-After': 'Mon, 45 Foo 2026 99:99:99 GMT' }, expect: { retryAfterSeconds: null } },
+  { name: 'ours: a date-shaped value that is no date is garbage', headers: { 'Retry-After': 'Mon, 45 Jan 2026 99:99:99 GMT' }, expect: { retryAfterSeconds: null } },
 ];
 
 const vectors = [...(fixture.vectors as Vector[]), ...OURS];
