@@ -3,7 +3,11 @@
  * CSV file (flat memory however many stores), with a totals line printed at the end.
  *
  *   PARTNER_API_KEY=crp_test_… PARTNER_API_BASE_URL=http://127.0.0.1:4010 \
- *     npx tsx examples/billing-export.ts [YYYY-MM (default: last month)] [billing-YYYY-MM.csv]
+ *     npx tsx examples/billing-export.ts [YYYY-MM] [file.csv]
+ *
+ * The month defaults to the service's current month against the sandbox (its clock is simulated,
+ * so "now" is the sandbox's, read from the summary) and to last month in production. The file
+ * defaults to examples/output/billing-YYYY-MM.csv (git-ignored).
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -11,6 +15,7 @@ import type { Writable } from 'node:stream';
 import type { PartnerClient } from '@crp/partner-sdk';
 import { runMain } from './support/main.js';
 import { toCsv } from './support/csv.js';
+import { outputPath } from './support/output.js';
 
 export const BILLING_COLUMNS = ['month', 'partner_location_id', 'videos_published', 'completed_visits', 'no_shows'] as const;
 
@@ -48,9 +53,15 @@ export async function exportBilling(client: PartnerClient, month: string, out: W
   return totals;
 }
 
+/** The month to export when none is given: the sandbox's current month, or last month in production. */
+export async function defaultMonth(client: PartnerClient): Promise<string> {
+  if (client.environment === 'sandbox') return (await client.reports.summary()).generated_at.slice(0, 7);
+  return previousMonth();
+}
+
 runMain(import.meta.url, async (client) => {
-  const month = process.argv[2] ?? previousMonth();
-  const path = process.argv[3] ?? `billing-${month}.csv`;
+  const month = process.argv[2] ?? (await defaultMonth(client));
+  const path = process.argv[3] ?? outputPath(`billing-${month}.csv`);
   const out = createWriteStream(path);
   const totals = await exportBilling(client, month, out);
   out.end();

@@ -3,7 +3,7 @@
  * system, acknowledge it, and checkpoint the cursor after each page so that a crash (or a deploy)
  * resumes where it stopped instead of starting over.
  *
- *   PARTNER_API_KEY=crp_test_… PARTNER_API_BASE_URL=http://127.0.0.1:4010 npx tsx examples/sync-bookings.ts [checkpoint.json]
+ *   PARTNER_API_KEY=crp_test_… PARTNER_API_BASE_URL=http://127.0.0.1:4010 npx tsx examples/sync-bookings.ts [checkpoint.json (default: examples/output/sync-checkpoint.json)]
  *
  * Delivery is at least once: a crash in the middle of a page replays that page on resume. The
  * handler therefore skips bookings that are already acknowledged (the service says so in
@@ -12,6 +12,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { PartnerClient, Reservation } from '@crp/partner-sdk';
 import { runMain } from './support/main.js';
+import { outputPath } from './support/output.js';
 
 /** Where the sync keeps its position. A file here; a database row in production. */
 export interface Checkpoint {
@@ -87,7 +88,7 @@ export async function syncBookings(client: PartnerClient, options: SyncOptions):
 }
 
 runMain(import.meta.url, async (client) => {
-  const checkpoint = fileCheckpoint(process.argv[2] ?? '.crp-sync-checkpoint.json');
+  const checkpoint = fileCheckpoint(process.argv[2] ?? outputPath('sync-checkpoint.json'));
   await syncBookings(client, {
     checkpoint,
     onBooking: (b) => console.log(`  new booking ${b.reservation_id} at ${b.partner_location_id}: ${b.status}, party of ${b.party_size}`),

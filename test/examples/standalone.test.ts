@@ -2,7 +2,7 @@
  * Every example also runs on its own, as a partner would start it: `tsx examples/<name>.ts` with
  * PARTNER_API_KEY and PARTNER_API_BASE_URL pointing at a sandbox on a real port.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -73,6 +73,21 @@ describe('examples run on their own (tsx, environment variables, real HTTP)', ()
     expect(out).toMatch(new RegExp(`billing-${month}.csv: \\d+ stores`));
     expect(code).toBe(0);
     expect(readFileSync(join(cwd, `billing-${month}.csv`), 'utf8')).toMatch(/^month,partner_location_id,videos_published,completed_visits,no_shows\n2026-12,/);
+  });
+
+  it('billing-export.ts with no arguments: the sandbox’s current month, into the git-ignored examples/output/', { timeout: 30_000 }, async () => {
+    const month = env.sandbox.clock.now().toISOString().slice(0, 7);
+    const file = join(root, 'examples', 'output', `billing-${month}.csv`);
+    rmSync(file, { force: true });
+    try {
+      const { code, out } = await runExample('billing-export.ts', [], vars);
+      expect(code).toBe(0);
+      expect(out).toContain(`${file}: `);
+      expect(readFileSync(file, 'utf8')).toMatch(new RegExp(`^month,partner_location_id,videos_published,completed_visits,no_shows\n${month},`));
+      expect(execFileSync('git', ['check-ignore', file], { cwd: root, encoding: 'utf8' }).trim()).toBe(file);
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 
   it('error-handling.ts', { timeout: 30_000 }, async () => {
