@@ -1,7 +1,6 @@
 // Type-checked by scripts/check-package.mjs as a strict consumer would (nodenext, strict,
 // skipLibCheck false, without msw): every namespace (events.watch and locations.enrollMany too),
-// the named wire types, Promise lists and
-// typed error codes, from the published declarations.
+// the named wire types, Promise lists and typed error codes, from the published declarations.
 import {
   PartnerClient,
   isPartnerError,

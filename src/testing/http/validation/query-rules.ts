@@ -1,4 +1,4 @@
-/** Query parameters as contract.md states them ("Lists", "GET /reservations filters", reports). */
+/** Query parameters as the wire contract states them ("Lists", "GET /reservations filters", reports). */
 import { validation } from '../api-error.js';
 import type { QueryRule } from '../query.js';
 import { LOCATION_ID, LOCATION_ID_FORM } from './location-id.js';

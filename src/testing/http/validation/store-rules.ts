@@ -1,5 +1,5 @@
 /**
- * Request bodies of the store endpoints, checked as contract.md states them ("Store",
+ * Request bodies of the store endpoints, checked as the wire contract states them ("Store",
  * "PATCH takes any of …"). Written here, not imported from the SDK's schemas.
  */
 import type { StoreChanges, StoreInput } from '../../model/store-fields.js';
