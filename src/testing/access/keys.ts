@@ -21,7 +21,7 @@ export interface KeyRecord {
   limits: KeyLimits;
 }
 
-/** Sandbox keys. Only a SHA-256 hash of each key is kept (spec §5 rule 3). */
+/** Sandbox keys. Only a SHA-256 hash of each key is kept (as the service's specification requires of the real service). */
 export class KeyRing {
   readonly #byHash = new Map<string, KeyRecord>();
 
