@@ -138,6 +138,7 @@ export function createEmulator(
     issueKey: emulator.issueKey,
     populate: emulator.populate,
     reset: emulator.reset,
+    log,
     adminToken: resolved.adminToken,
   });
   // The control API shares the port and every transport, but never the service's faults, limits or log.
