@@ -1,6 +1,6 @@
 /**
- * One HTTP attempt, through ky: `prefixUrl`, `searchParams`, `json`, headers, `fetch` and the
- * partners' hooks are ky's; its retry (0), HTTP errors (off), timeout (off) and redirects
+ * One HTTP attempt, through ky: `prefixUrl`, `json`, headers, `fetch` and the partners' hooks are
+ * ky's (the query string is built here, as ky would: see `withQuery`); its retry (0), HTTP errors (off), timeout (off) and redirects
  * (manual) are switched off because the transport owns them. ky's timeout stops at the headers, so
  * the attempt's limit is our own: one timer that aborts the attempt's controller (the caller's
  * signal aborts it too), armed when the attempt starts and cleared as soon as the body is read,
@@ -101,12 +101,11 @@ export class Http {
     let status = 0;
     let requestId: string | undefined;
     try {
-      const response = await this.#ky(input.path, {
+      const response = await this.#ky(withQuery(input.path, input.query), {
         method: input.method,
         ...(this.#direct ? { [DIRECT_SIGNAL]: controller.signal } : { signal: controller.signal }),
         ...(hasAny(input.headers) ? { headers: input.headers } : {}),
         ...(this.#hooked ? { context: input.context } : {}),
-        ...(input.query ? { searchParams: input.query as Record<string, string | number | boolean> } : {}),
         ...(input.body === undefined ? {} : { json: input.body }),
       });
       const now = this.#now();
@@ -116,7 +115,7 @@ export class Http {
         retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), now),
       };
       const idText = response.headers.get('x-request-id');
-      requestId = idText === null ? undefined : cleanText(idText, this.#secret, 100);
+      requestId = idText === null ? undefined : PLAIN_ID.test(idText) && !idText.includes(this.#secret) ? idText : cleanText(idText, this.#secret, 100);
       if (status >= 300 && status < 400) {
         cancel(response);
         outcome.error = this.#redirect(response, request, requestId);
@@ -167,6 +166,9 @@ export class Http {
   }
 }
 
+/** A request id that cleaning would leave as it is (printable ASCII, no spaces, within the cap): the usual case, checked in one step. */
+const PLAIN_ID = /^[\x21-\x7e]{1,100}$/;
+
 /** The option, unknown to ky, that carries the attempt's signal to `directFetch`. */
 const DIRECT_SIGNAL = 'attemptSignal';
 
@@ -179,7 +181,22 @@ function directFetch(request: Request | URL | string, options?: RequestInit): Pr
   return globalThis.fetch(request, { ...rest, signal });
 }
 
-function hasAny(headers: Record<string, string>): boolean {
-  for (const _ in headers) return true;
+/**
+ * The path with its query, serialised as ky's `searchParams` would be (URLSearchParams, undefined
+ * values left out, `?` whenever the query has keys). Given to ky as `searchParams`, the query makes
+ * ky build the Request twice, once without it and once with it: ~0.1 ms of a list page's time.
+ */
+function withQuery(path: string, query: AttemptInput['query']): string {
+  if (!query || !hasAny(query)) return path;
+  const params = new URLSearchParams();
+  for (const key in query) {
+    const value = query[key];
+    if (value !== undefined) params.append(key, String(value));
+  }
+  return `${path}?${params.toString()}`;
+}
+
+function hasAny(record: object): boolean {
+  for (const _ in record) return true;
   return false;
 }
