@@ -3,6 +3,9 @@
  * Mutation testing of src/core (`npm run mutate`; not in CI: the whole of src/core takes hours on
  * 2 cores). Run it file by file for the central ones:
  *   npm run mutate -- --mutate src/core/retry-policy.ts
+ * and narrow the tests run to those that matter (vitest.mutate.config.ts reads MUTATE_TESTS), e.g.
+ *   MUTATE_TESTS='test/rate-limit/gate.test.ts,test/rate-limit/headers.test.ts,test/rate-limit/vectors.test.ts,test/transport/wait-rules.test.ts,test/transport/retries.test.ts,test/transport/hostile-answers.test.ts' \
+ *     npx stryker run --timeoutMS 5000 --mutate src/core/rate-limit/gate.ts,src/core/rate-limit/headers.ts
  * Engineer Y's files (pagination, api-promise, path, input) are left to their owner's runs.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */

@@ -1,11 +1,11 @@
-import { resolve } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 
-const REDIS_ENTRY = resolve('src/redis/index.ts');
+const REDIS_DIR = dirname(resolve('src/redis/index.ts')) + sep;
 
 /**
- * The redis entry imports the main entry (`../index.js`) for ConfigurationError: kept as an import
+ * The redis entry's files import the main entry (`../index.js`) for ConfigurationError: kept as an import
  * of dist/index.js (dist/index.cjs in the CommonJS build) rather than bundled, so an application
  * has one copy of the client's classes and `instanceof` holds.
  */
@@ -14,7 +14,7 @@ const mainEntryExternal: Plugin = {
   setup(build) {
     // The main entry's file in this format's build (treeshake makes esbuild's `format` esm for both).
     const main = `../index${build.initialOptions.outExtension?.['.js'] ?? '.js'}`;
-    build.onResolve({ filter: /^\.\.\/index\.js$/ }, ({ importer }) => (importer === REDIS_ENTRY ? { path: main, external: true } : undefined));
+    build.onResolve({ filter: /^\.\.\/index\.js$/ }, ({ importer }) => (importer.startsWith(REDIS_DIR) ? { path: main, external: true } : undefined));
   },
 };
 

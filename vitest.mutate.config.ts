@@ -3,15 +3,23 @@
  * that spawn child processes (mutants are active only inside the test worker, so a child process
  * always runs unmutated code and its tests could kill nothing) and without the sandbox's own
  * contract tests (they never load src/core).
+ *
+ * MUTATE_TESTS narrows the run to the tests that matter for the files mutated (comma-separated
+ * globs), so that one file's run fits in minutes on 2 cores, e.g.
+ *   MUTATE_TESTS='test/rate-limit/*.test.ts' npx stryker run --mutate src/core/rate-limit/headers.ts
  */
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
+
+const only = process.env.MUTATE_TESTS?.split(',').map((glob) => glob.trim()).filter(Boolean);
 
 export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: ['test/transport/**/*.test.ts', 'test/rate-limit/**/*.test.ts', 'test/sdk/**/*.test.ts'],
+    // Type tests belong to `npm test`; per mutant they would only cost time.
+    typecheck: { enabled: false },
+    include: only?.length ? only : ['test/transport/**/*.test.ts', 'test/rate-limit/**/*.test.ts', 'test/sdk/**/*.test.ts'],
     exclude: ['test/rate-limit/exit.test.ts', 'test/transport/shared-budget.test.ts', '**/node_modules/**'],
   },
 });

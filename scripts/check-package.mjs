@@ -9,22 +9,24 @@
  *     must be inlined), so `require('@crp/partner-sdk')` works on Node 20.0-20.18 too.
  *  5. The Redis budget is only in `./redis`: dist/index.js and .cjs hold none of its Lua; and
  *     OpenTelemetry only in `./otel`.
- *  6. A consumer project installs the tarball WITHOUT msw and ioredis: the client, `./testing`
+ *  6. The declarations (every .d.ts and .d.cts under dist/) cite no file outside the repository and no
+ *     "spec §N": partners cannot open either.
+ *  7. A consumer project installs the tarball WITHOUT msw and ioredis: the client, `./testing`
  *     (`createSandbox().listen()`) and `./redis` work from ESM and CJS, the crp-sandbox bin serves, crp --help runs,
  *     and tsc (nodenext, strict, `skipLibCheck: false`) type-checks an ESM and a CJS file against the
  *     published types: msw, an optional peer, is not needed to compile the `/testing` declarations.
- *  7. msw is then added: `sandbox.mswHandlers()` works with the consumer's setupServer, ESM and CJS,
+ *  8. msw is then added: `sandbox.mswHandlers()` works with the consumer's setupServer, ESM and CJS,
  *     and is typed as msw's own `HttpHandler[]`.
- *  8. @opentelemetry/api is then added: `./otel` works from ESM and CJS with the application's own
+ *  9. @opentelemetry/api is then added: `./otel` works from ESM and CJS with the application's own
  *     API instance, and its types check (nodenext). OpenTelemetry is in dist/otel only (step 5).
- *  9. The same consumer (msw removed again) on Node 20.18 (npm's node@20.18.3), which cannot
+ * 10. The same consumer (msw removed again) on Node 20.18 (npm's node@20.18.3), which cannot
  *     require() ESM: the client from CJS and ESM, ./otel from CJS.
  *
  * Exits non-zero on the first failure. Uses a temporary directory; the npm cache makes the
  * consumer install take a few seconds.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,6 +108,17 @@ try {
     if (readFileSync(join(unpacked, 'package', file), 'utf8').includes('@opentelemetry')) throw new Error(`${file} refers to OpenTelemetry; only dist/otel may`);
   }
   console.log('    dist/index.*, dist/testing, dist/redis: nothing of OpenTelemetry; dist/otel: imports @opentelemetry/api (a peer)');
+
+  section('published declarations name no file outside the repository and no section of the service specification');
+  const outside = [/spec\/partner-api\.md/, /\bcontract\.md\b/, /\.\.\/shared\//, /\bspec §/, /\bcontract §/];
+  const declarations = readdirSync(join(unpacked, 'package', 'dist'), { recursive: true }).filter((f) => /\.d\.c?ts$/.test(f));
+  const cited = declarations.flatMap((f) =>
+    readFileSync(join(unpacked, 'package', 'dist', f), 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (outside.some((re) => re.test(line)) ? [`dist/${f}:${i + 1}: ${line.trim()}`] : [])),
+  );
+  if (cited.length) throw new Error(`declaration comments cite what partners cannot open (reword the source TSDoc):\n${cited.join('\n')}`);
+  console.log(`    ${declarations.length} declaration files: no spec/partner-api.md, contract.md, ../shared/ or "spec §N"`);
 
   section('consumer project WITHOUT msw and ioredis: ESM, CJS (with ./redis), crp-sandbox bin, types (nodenext)');
   const consumer = join(work, 'consumer');

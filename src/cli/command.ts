@@ -18,6 +18,17 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** `value` if it is one of `allowed`; else a UsageError that names the flag and lists the values. */
+export function oneOf<const T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} must be ${allowedList(allowed)}; got ${JSON.stringify(value)}.`);
+}
+
+/** `a, b or c`. */
+export function allowedList(values: readonly string[]): string {
+  return values.length < 2 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+}
+
 /** Options every command takes. */
 export const COMMON_OPTIONS = {
   'api-key': { type: 'string' },

@@ -40,6 +40,7 @@ async function run(args: string[], io: Io): Promise<number> {
   const [file, ...extra] = positionals;
   if (!file) throw new UsageError('crp enroll needs the CSV file of stores.');
   if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
+  if (values.concurrency !== undefined && !/^[1-9]\d*$/.test(values.concurrency)) throw new UsageError(`--concurrency must be a whole number, 1 or more; got ${JSON.stringify(values.concurrency)}.`);
   const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
   const json = values.json === true;
   const reports = (values.report ?? []).map((path) => ({ path, writer: undefined as ReportWriter | undefined }));

@@ -1,6 +1,6 @@
 /** `crp events tail`: bookings and videos as JSON lines, from `client.events.watch()`. */
 import { fileCheckpoint, memoryCheckpoint } from '../index.js';
-import { COMMON_HELP, EXIT, UsageError, clientFrom, parse, stopOnSignal, type Command } from './command.js';
+import { COMMON_HELP, EXIT, UsageError, clientFrom, oneOf, parse, stopOnSignal, type Command } from './command.js';
 import { lineWriter } from './line-writer.js';
 
 export const events: Command = {
@@ -23,8 +23,7 @@ Example:
     const [verb, ...extra] = positionals;
     if (verb !== 'tail') throw new UsageError(`crp events takes one command: tail${verb ? ` (got ${verb})` : ''}.`);
     if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
-    const from = values.from ?? (values.checkpoint ? 'beginning' : 'now');
-    if (from !== 'now' && from !== 'beginning') throw new UsageError('--from must be now or beginning');
+    const from = oneOf('--from', values.from ?? (values.checkpoint ? 'beginning' : 'now'), ['now', 'beginning']);
     const client = clientFrom(values, io);
     const out = lineWriter(undefined, io.stdout);
     const controller = new AbortController();

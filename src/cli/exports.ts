@@ -1,7 +1,8 @@
 /** `crp bookings export` and `crp billing export`: a list walked page by page into CSV or JSON lines. */
 import { stringify } from 'csv-stringify/sync';
-import type { BillingRow, Reservation, ReservationsQuery } from '../index.js';
-import { COMMON_HELP, EXIT, UsageError, clientFrom, parse, stopOnSignal, type Command, type Io } from './command.js';
+import { ValidationError, type BillingRow, type Reservation, type ReservationsQuery } from '../index.js';
+import { RESERVATION_STATUSES } from '../schemas/reservations.js';
+import { COMMON_HELP, EXIT, UsageError, allowedList, clientFrom, oneOf, parse, stopOnSignal, type Command, type Io } from './command.js';
 import { lineWriter } from './line-writer.js';
 import { progress } from './progress.js';
 
@@ -30,32 +31,51 @@ const EXPORT_HELP = `  --format csv|jsonl    CSV with a header row, or one JSON 
 
 function formatOf(format: string | undefined, out: string | undefined): 'csv' | 'jsonl' {
   if (format === undefined) return out && /\.(jsonl|ndjson)$/i.test(out) ? 'jsonl' : 'csv';
-  if (format === 'csv' || format === 'jsonl') return format;
-  throw new UsageError(`--format must be csv or jsonl; got ${JSON.stringify(format)}`);
+  return oneOf('--format', format, ['csv', 'jsonl']);
 }
 
-/** Walk `list` into `out`; resolves to the number of items, or rejects with the list's error. */
-async function exportList<T>(io: Io, what: string, list: (signal: AbortSignal) => AsyncIterable<T>, table: Table<T>, values: { format?: string | undefined; out?: string | undefined; json?: boolean | undefined }): Promise<number> {
-  const format = formatOf(values.format, values.out);
-  const out = lineWriter(values.out, io.stdout);
-  // Plain lines while it runs; the count is told at the end.
-  const counter = progress(io.stderr, values.json !== true, { unit: what, total: undefined, plain: true });
+/** The flag or argument behind each filter, to name it when the SDK refuses a value. */
+type Flags = Record<string, string>;
+
+/**
+ * Walk `list` into `out`; resolves to the number of items, or rejects with the list's error.
+ * Nothing is written (no CSV header, no --out file) until the first page has come: a value the
+ * SDK refuses before sending, or a refused key, leaves stdout and the file untouched.
+ */
+async function exportList<T>(io: Io, what: string, list: (signal: AbortSignal) => AsyncIterable<T>, table: Table<T>, format: 'csv' | 'jsonl', values: { out?: string | undefined; json?: boolean | undefined }, flags: Flags): Promise<number> {
   const controller = new AbortController();
   const unhook = stopOnSignal(controller, io, `the ${what} export`);
   let count = 0;
+  let out: ReturnType<typeof lineWriter> | undefined;
   try {
+    const items = list(controller.signal)[Symbol.asyncIterator]();
+    let next = await items.next().catch((error: unknown) => {
+      throw asUsage(error, flags);
+    });
+    out = lineWriter(values.out, io.stdout);
+    // Plain lines while it runs; the count is told at the end.
+    const counter = progress(io.stderr, values.json !== true, { unit: what, total: undefined, plain: true });
     if (format === 'csv') await out.write(stringify([[...table.columns]]));
-    for await (const item of list(controller.signal)) {
-      await out.write(format === 'csv' ? stringify([table.cells(item)]) : `${JSON.stringify(item)}\n`);
+    for (; !next.done; next = await items.next()) {
+      await out.write(format === 'csv' ? stringify([table.cells(next.value)]) : `${JSON.stringify(next.value)}\n`);
       counter.update(++count, 0);
     }
   } finally {
     unhook();
-    await out.close();
+    await out?.close();
   }
   if (values.json) io.stderr.write(`${JSON.stringify({ [what]: count, format, out: values.out ?? 'stdout' })}\n`);
   else if (values.out) io.stderr.write(`crp: ${count} ${what} written to ${values.out}\n`);
   return EXIT.ok;
+}
+
+/** A value the SDK refused before sending is a command-line mistake: name the flag it came from. */
+function asUsage(error: unknown, flags: Flags): unknown {
+  if (!(error instanceof ValidationError) || error.requestId !== undefined || error.field === undefined) return error;
+  const flag = flags[error.field.split('.')[0] as string];
+  if (flag === undefined) return error;
+  const said = error.message.replace(/ Nothing was sent\.$/, '');
+  return new UsageError(said.startsWith(`${error.field} `) ? `${flag}${said.slice(error.field.length)}` : `${flag}: ${said}`, { cause: error });
 }
 
 function onlyVerb(positionals: string[], noun: string, extra = 0): string[] {
@@ -65,13 +85,15 @@ function onlyVerb(positionals: string[], noun: string, extra = 0): string[] {
   return rest;
 }
 
+const BOOKING_FLAGS: Flags = { status: '--status', from: '--from', to: '--to', acknowledged: '--acknowledged', partner_location_id: '--location' };
+
 export const bookings: Command = {
   usage: `Usage: crp bookings export [--status S[,S…]] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                            [--acknowledged true|false] [--location ID] [--format csv|jsonl] [--out FILE]
 
 Every booking that matches, one line each, walked page by page (memory stays flat).
 
-  --status S[,S…]       pending, confirmed, completed, no_show, cancelled, rejected
+  --status S[,S…]       ${allowedList(RESERVATION_STATUSES)}
   --from, --to DATE     the visit's local date, inclusive
   --acknowledged BOOL   only bookings (not) yet acknowledged
   --location ID         one store's bookings
@@ -91,19 +113,19 @@ Example:
       location: { type: 'string' },
     });
     onlyVerb(positionals, 'bookings');
+    const format = formatOf(values.format, values.out);
     const query: Record<string, unknown> = { limit: 200 };
-    if (values.status !== undefined) query.status = values.status.split(',').map((s) => s.trim());
+    if (values.status !== undefined) query.status = values.status.split(',').map((s) => oneOf('--status', s.trim(), RESERVATION_STATUSES));
     if (values.from !== undefined) query.from = values.from;
     if (values.to !== undefined) query.to = values.to;
     if (values.location !== undefined) query.partner_location_id = values.location;
     if (values.acknowledged !== undefined) {
-      if (values.acknowledged !== 'true' && values.acknowledged !== 'false') throw new UsageError('--acknowledged must be true or false');
-      query.acknowledged = values.acknowledged === 'true';
+      query.acknowledged = oneOf('--acknowledged', values.acknowledged, ['true', 'false']) === 'true';
     }
     const client = clientFrom(values, io);
     try {
       // The SDK checks the filters before the first request, naming the one at fault.
-      return await exportList(io, 'bookings', (signal) => client.reservations.list(query as ReservationsQuery, { signal }), BOOKINGS, values);
+      return await exportList(io, 'bookings', (signal) => client.reservations.list(query as ReservationsQuery, { signal }), BOOKINGS, format, values, BOOKING_FLAGS);
     } finally {
       await client.close();
     }
@@ -125,9 +147,10 @@ Example:
     const { values, positionals } = parse(args, EXPORT_OPTIONS);
     const [month] = onlyVerb(positionals, 'billing', 1);
     if (!month) throw new UsageError('crp billing export needs the month, as YYYY-MM.');
+    const format = formatOf(values.format, values.out);
     const client = clientFrom(values, io);
     try {
-      return await exportList(io, 'stores', (signal) => client.reports.billingMonthly(month, { limit: 200 }, { signal }), billingTable(month), values);
+      return await exportList(io, 'stores', (signal) => client.reports.billingMonthly(month, { limit: 200 }, { signal }), billingTable(month), format, values, { month: 'the month argument' });
     } finally {
       await client.close();
     }

@@ -1,5 +1,6 @@
 /** Stores from a CSV file (csv-parse, streamed): a header row names the columns, one store per row. */
 import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { EnrollLocationBody } from '../schemas/locations.js';
 import { UsageError } from './command.js';
@@ -18,7 +19,10 @@ interface Parsed {
 
 function records(path: string): AsyncIterable<Parsed> {
   // A UTF-8 BOM (spreadsheet exports) is dropped; blank lines are skipped.
-  return createReadStream(path).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, raw: true, trim: true }));
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, raw: true, trim: true });
+  // pipeline (not pipe) hands a read error (no such file) to the parser, so the loop reading it throws.
+  pipeline(createReadStream(path), parser, () => undefined);
+  return parser;
 }
 
 /** Check the header; the positions of the columns, by name. */
@@ -34,9 +38,15 @@ function columnsOf(header: string[], path: string): Map<string, number> {
 /** Rows in the file (after the header), reading it once; refuses a bad header before anything is sent. */
 export async function countStores(path: string): Promise<number> {
   let count = -1;
-  for await (const { record } of records(path)) {
-    if (count === -1) columnsOf(record, path);
-    count += 1;
+  try {
+    for await (const { record } of records(path)) {
+      if (count === -1) columnsOf(record, path);
+      count += 1;
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new UsageError(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : 'permission denied'}.`);
+    throw error;
   }
   if (count === -1) throw new UsageError(`${path} is empty: it needs a header row (${STORE_COLUMNS}) and one row per store.`);
   return count;

@@ -3,6 +3,7 @@ import { ConfigurationError } from './errors.js';
 import type { ClientHooks } from './hooks.js';
 import type { Telemetry } from './instrumentation.js';
 import type { Logger } from './logger.js';
+import { guardPartnerCode } from './guard.js';
 import { teeTelemetry } from './tee-telemetry.js';
 import { isSharedBudget, kindOf, type SharedBudget } from './rate-limit/shared.js';
 
@@ -156,6 +157,8 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
   }
   // A partner's own logger wins over logLevel and PARTNER_SDK_LOG.
   const consoleLog = options.logger ? undefined : consoleLogging(options.logLevel, env.PARTNER_SDK_LOG);
+  // Wrapped once here, so that nothing a partner's logger or telemetry throws reaches a call.
+  const partner = guardPartnerCode(options.logger ?? consoleLog?.logger ?? {}, options.telemetry, apiKey as string);
   return {
     apiKey: apiKey as string,
     apiUrl: apiUrlOf(options.baseUrl ?? env.PARTNER_API_BASE_URL),
@@ -164,9 +167,9 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     maxRetries: retriesOf(options.maxRetries),
     maxRetryAfter: positiveNumber('rateLimit.maxRetryAfter', options.rateLimit ? options.rateLimit.maxRetryAfter : undefined, 60_000),
     fetch: options.fetch,
-    logger: options.logger ?? consoleLog?.logger ?? {},
+    logger: partner.logger,
     hooks: hooksOf(options.hooks),
-    telemetry: teeTelemetry(options.telemetry, consoleLog?.telemetry),
+    telemetry: teeTelemetry(partner.telemetry, consoleLog?.telemetry),
     maxResponseBytes: byteCount(options.maxResponseBytes),
     rateLimit: rateLimitOf(options.rateLimit),
     prefetchPages: options.prefetchPages ?? false,

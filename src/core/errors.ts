@@ -271,9 +271,12 @@ export class AbortedError extends PartnerError {
 export class ConfigurationError extends PartnerError {
   /** `configuration_error`. */
   declare readonly code: 'configuration_error';
-  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
-  constructor(message: string) {
-    super('configuration_error', message);
+  /**
+   * The SDK creates its errors; create one yourself only to simulate a failure in tests.
+   * `cause`: what the SDK ran into, e.g. the loader's error when ioredis is installed but broken.
+   */
+  constructor(message: string, options?: ErrorOptions) {
+    super('configuration_error', message, options?.cause === undefined ? {} : { cause: options.cause });
   }
 }
 

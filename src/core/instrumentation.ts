@@ -2,8 +2,9 @@ import type { PartnerError } from './errors.js';
 
 /**
  * What the transport reports about each SDK call, for telemetry (the `@crp/partner-sdk/otel` entry,
- * the console logger). The transport calls these at fixed points; an observer must not throw and must
- * not keep the headers object beyond the call. Nothing here ever carries the API key or a body.
+ * the console logger). The transport calls these at fixed points; an observer must not keep the
+ * headers object beyond the call. One that throws (or rejects) is skipped without changing the call,
+ * and reported once through the logger's `warn`. Nothing here ever carries the API key or a body.
  */
 export interface Telemetry {
   /** A call starts, before any wait for the rate budget. One call per SDK method call (one per page of a list walk). */

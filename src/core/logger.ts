@@ -1,4 +1,7 @@
-/** Where the SDK reports what it does. Every method is optional; none ever receives the API key. */
+/**
+ * Where the SDK reports what it does. Every method is optional; none ever receives the API key.
+ * A method that throws (or rejects) never changes a call; it is reported once through `warn`.
+ */
 export interface Logger {
   /** Each request and response (method, path, attempt, status). */
   debug?(message: string, fields?: Record<string, unknown>): void;

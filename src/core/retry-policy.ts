@@ -19,22 +19,16 @@ export function mayRetry(error: unknown, safety: RetrySafety): boolean {
   return false;
 }
 
-export interface BackoffSettings {
-  /** First backoff ceiling, ms. */
-  base: number;
-  /** Largest backoff ceiling, ms. */
-  cap: number;
-  random: () => number;
-}
-
-export const defaultBackoff: BackoffSettings = { base: 500, cap: 8_000, random: Math.random };
+/** First backoff ceiling and largest one, ms. */
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 8_000;
 
 /**
  * Our own wait before attempt `attemptNumber + 1`, used only when the service gave no
  * Retry-After (that one is the gate's to wait): exponential backoff with full jitter, a random
  * wait up to a ceiling that doubles per attempt, capped.
  */
-export function backoffDelay(attemptNumber: number, backoff: BackoffSettings = defaultBackoff): number {
-  const ceiling = Math.min(backoff.cap, backoff.base * 2 ** (attemptNumber - 1));
-  return Math.round(backoff.random() * ceiling);
+export function backoffDelay(attemptNumber: number, random: () => number): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attemptNumber - 1));
+  return Math.round(random() * ceiling);
 }

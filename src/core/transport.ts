@@ -128,7 +128,7 @@ export class Transport {
     } catch (thrown) {
       const error = this.#typed(thrown, call);
       error.attempts ??= attempts;
-      observer?.end?.({ attempts, durationMs: clock.now() - started, error, ...statusOf(error) });
+      observer?.end?.({ attempts, durationMs: clock.now() - started, error, ...statusOf(error), ...idOf((error as { requestId?: string }).requestId) });
       throw error;
     }
   }
@@ -187,7 +187,7 @@ export class Transport {
       return true;
     }
     const { clock } = this.#config;
-    const waitMs = backoffDelay(attemptNumber, { base: 500, cap: 8_000, random: clock.random ?? Math.random });
+    const waitMs = backoffDelay(attemptNumber, clock.random ?? Math.random);
     observer?.retrying?.({ attempt: attemptNumber, reason, waitMs });
     this.#config.logger.info?.('partner-sdk: retrying', { method: call.request.method, path: call.request.path, attempt: attemptNumber, waitMs, reason });
     await clock.sleep(waitMs, call.signal);

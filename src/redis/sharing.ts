@@ -12,7 +12,9 @@
  */
 import type Bottleneck from 'bottleneck';
 import type { Redis as IORedis, RedisOptions } from 'ioredis';
+import { ConfigurationError } from '../index.js';
 import type { Sharing } from '../core/rate-limit/gate.js';
+import { cleanText } from '../core/sanitize.js';
 import type { SharedBudgetContext } from '../core/rate-limit/shared.js';
 
 /** An ioredis client (`new Redis(...)`). Structural, so our types do not require ioredis. */
@@ -180,10 +182,8 @@ export class RedisSharing implements Sharing {
 
 async function connect(redis: RedisLike | RedisOptionsLike, timeoutMs: number, id: string): Promise<Parts> {
   const [{ default: BottleneckFull }, ioredis] = await Promise.all([
-    loadAtRunTime<typeof import('bottleneck')>('bottleneck'),
-    loadAtRunTime<typeof import('ioredis')>('ioredis').catch(() => {
-      throw new Error('redisBudget() needs the optional peer dependency ioredis, which is not installed: npm install ioredis');
-    }),
+    loadPackage<typeof import('bottleneck')>('bottleneck'),
+    loadPackage<typeof import('ioredis')>('ioredis'),
   ]);
   const Redis = ioredis.Redis;
   // Bounded waits on a connection of our own: a caller's client is duplicated, never quit by us.
@@ -243,6 +243,30 @@ function within<T>(ms: number, promise: Promise<T>): Promise<T> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * A package redisBudget() loads on first use. A refusal says whether it is missing (install it) or
+ * installed but failing to load (a broken install, a wrong version, a missing dependency of its
+ * own), and keeps the loader's error as `cause`.
+ */
+export async function loadPackage<T>(name: string, load: (specifier: string) => Promise<T> = loadAtRunTime): Promise<T> {
+  try {
+    return await load(name);
+  } catch (error) {
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    const text = typeof message === 'string' ? message : String(error);
+    // Only the package itself not found means "missing": one of its own files or dependencies not
+    // found is a broken install.
+    const missing = (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && new RegExp(`['"]${name}['"]`).test(text);
+    throw new ConfigurationError(
+      missing
+        ? `redisBudget() needs the package ${name}, which is not installed: npm install ${name}`
+        : `redisBudget() needs the package ${name}, which is installed but failed to load (${cleanText(text, undefined, 200)}); ` +
+            `reinstall it (npm install ${name}) and check its version. The loader's error is the cause.`,
+      { cause: error },
+    );
+  }
 }
 
 /**

@@ -173,8 +173,8 @@ describe('crp, as a child process against crp-sandbox', () => {
     expect(filtered.stderr).toContain(`crp: ${rows.length} bookings written to ${out}`);
 
     const refused = await crp(['bookings', 'export', '--from', '2026-13-01'], sandbox.env);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/from/);
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toContain('crp: --from must be a date as YYYY-MM-DD.');
 
     // The current simulated month: every store was enrolled by then.
     const month = (JSON.parse((await crp(['summary', '--json'], sandbox.env)).stdout) as { generated_at: string }).generated_at.slice(0, 7);
@@ -185,6 +185,34 @@ describe('crp, as a child process against crp-sandbox', () => {
     expect(billed.every((r) => r.month === month)).toBe(true);
     const billingJsonl = await crp(['billing', 'export', month, '--format', 'jsonl'], sandbox.env);
     expect(lines(billingJsonl.stdout).map((l) => (JSON.parse(l) as { partner_location_id: string }).partner_location_id).sort()).toEqual(billed.map((r) => r.partner_location_id).sort());
+  });
+
+  it('names the allowed values of every enum-like flag, and writes nothing (stdout, --out) for a refused value', async () => {
+    const out = join(dir, 'never-written.csv');
+    const cases: Array<[string[], string]> = [
+      [['bookings', 'export', '--status', 'nope'], '--status must be pending, confirmed, rejected, cancelled, completed or no_show; got "nope".'],
+      [['bookings', 'export', '--status', 'confirmed,nope', '--out', out], '--status must be pending, confirmed, rejected, cancelled, completed or no_show; got "nope".'],
+      [['bookings', 'export', '--format', 'xml'], '--format must be csv or jsonl; got "xml".'],
+      [['bookings', 'export', '--acknowledged', 'maybe'], '--acknowledged must be true or false; got "maybe".'],
+      // Checked by the SDK before sending; the message names the flag, not the query field.
+      [['bookings', 'export', '--from', 'yesterday', '--out', out], '--from must be a date as YYYY-MM-DD.'],
+      [['bookings', 'export', '--location', '..'], '--location must not be "." or ".."'],
+      [['billing', 'export', '2026-12', '--format', 'xml'], '--format must be csv or jsonl; got "xml".'],
+      [['billing', 'export', 'december', '--out', out], 'the month argument must be a month as YYYY-MM.'],
+      [['events', 'tail', '--from', 'yesterday'], '--from must be now or beginning; got "yesterday".'],
+      [['enroll', SAMPLE, '--concurrency', 'lots'], '--concurrency must be a whole number, 1 or more; got "lots".'],
+      [['enroll', join(dir, 'no-such.csv')], `cannot read ${join(dir, 'no-such.csv')}: no such file.`],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => crp(args, sandbox.env)));
+    for (const [i, [args, says]] of cases.entries()) {
+      const run = runs[i] as Finished;
+      expect(run, args.join(' ')).toMatchObject({ code: 1, stdout: '' });
+      expect(run.stderr, args.join(' ')).toContain(`crp: ${says}`);
+      expect(run.stderr, args.join(' ')).toContain('Usage: crp ');
+    }
+    expect(existsSync(out)).toBe(false);
+    const json = await crp(['bookings', 'export', '--status', 'nope', '--json'], sandbox.env);
+    expect(JSON.parse(json.stderr)).toEqual({ error: { name: 'UsageError', message: expect.stringContaining('got "nope"') } });
   });
 
   it('events tail: JSON lines from client.events.watch() until Ctrl-C, exit 0, the checkpoint kept', async () => {

@@ -47,6 +47,18 @@ describe.each(TRANSPORTS)('stores (%s)', (transport) => {
     expect(moved.status).toBe(409);
   });
 
+  it.each(['.', '..', '%2e', '%2E%2e', '.%2e'])('refuses %j as partner_location_id with 400 naming the field, and enrolls nothing', async (id) => {
+    const h = await openSandbox(transport);
+    const r = await h.enroll(id);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'validation_error', field: 'partner_location_id' });
+    expect(r.body.error.message).toMatch(/^partner_location_id /);
+    expect(h.sandbox.inspect.stores(h.key)).toHaveLength(0);
+    // Dots inside an id are still fine: only a whole dot-segment is collapsed by URL parsing.
+    expect((await h.enroll('...')).status).toBe(201);
+    expect((await h.enroll('a.b')).status).toBe(201);
+  });
+
   it('refuses rules that select by ethnicity, age or gender with 422 before checking the schema', async () => {
     const h = await openSandbox(transport);
     // The body is also invalid (no name); the prohibited rule is reported first.

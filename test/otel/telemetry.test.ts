@@ -115,6 +115,14 @@ describe('one span per call', () => {
     expect((duration[0]?.value as { sum: number }).sum).toBeCloseTo(0.02);
   });
 
+  it("a failure's request id and status as the outcome gives them win over the last attempt's", () => {
+    const error = new NotFoundError({ status: 404, code: 'not_found', message: 'No store', requestId: 'req_end', request });
+    const observer = telemetry().startCall(GET_LOCATION);
+    observer.attemptEnd?.({ attempt: 1, durationMs: 5, status: 503, requestId: 'req_attempt' });
+    observer.end?.({ attempts: 1, durationMs: 5, status: 404, requestId: 'req_end', error });
+    expect(otel.spans()[0]?.attributes).toMatchObject({ 'crp.request_id': 'req_end', 'http.response.status_code': 404, 'error.type': '404' });
+  });
+
   it('a failure without a response (timeouts after retries): error.type is the SDK code', async () => {
     const timeout = () => new TimeoutError('The call took longer than 100 ms', { request });
     drive(telemetry(), [

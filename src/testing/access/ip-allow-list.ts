@@ -1,5 +1,5 @@
 /**
- * A key's IP allow-list (spec §5 rule 6): up to 100 addresses or CIDR ranges, IPv4 or IPv6.
+ * A key's IP allow-list: up to 100 addresses or CIDR ranges, IPv4 or IPv6.
  * An IPv4-mapped IPv6 address (::ffff:127.0.0.1) counts as the IPv4 address it carries.
  */
 export const MAX_ALLOW_LIST_ENTRIES = 100;

@@ -1,5 +1,5 @@
 /**
- * Per-key rate limits (spec §8): fixed windows that start at their first request and last
+ * Per-key rate limits, as the service's specification states them: fixed windows that start at their first request and last
  * `windowMs`; requests refused with 429 use no budget. A dialect may add a second advertised
  * window (two policies) or a hidden one (a burst limit the headers never mention), and decides
  * how the state is written into headers. Times come from the sandbox's rate clock.

@@ -42,7 +42,7 @@ export function acknowledge(world: World, booking: Booking, kind: AcknowledgedKi
   booking.store.account.changes.updated(booking, CHANGED_ACK, world.clock.nowMs());
 }
 
-/** A new pending booking from a creator the operator invited (spec §1 rule 2). */
+/** A new pending booking from a creator the operator invited. */
 /**
  * A new booking. `logAt` is when the change log says it appeared (default `createdAt`): populate
  * backdates `created_at` but logs the booking at the simulated time it was made.

@@ -6,7 +6,7 @@ import { createRng, hashString, type Rng } from '../model/random.js';
 const FIRST = ['sam', 'lena', 'kai', 'maya', 'theo', 'zoe', 'ravi', 'mei', 'omar', 'ivy', 'noah', 'ana', 'jun', 'lucy', 'dev', 'nia', 'leo', 'yuki', 'eli', 'rosa'];
 const TOPIC = ['eats', 'bites', 'foodie', 'tastes', 'noms', 'dines', 'plates', 'cravings', 'munches', 'spoons'];
 
-/** The operator's network of creators (spec §1 rule 2): 200 profiles derived from the seed. */
+/** The operator's network of creators: 200 profiles derived from the seed. */
 export class CreatorPool {
   readonly #profiles: CreatorProfile[];
 

@@ -2,7 +2,7 @@ import { WEEKDAYS, type Address, type Weekday, type WeeklyHours } from '../model
 import { createRng, hashString } from '../model/random.js';
 
 /**
- * The sandbox's stand-in for the service's opening-hours lookup (spec §1 rule 1).
+ * The sandbox's stand-in for the service's opening-hours lookup.
  * Deterministic rule: a postal code ending in "0" is not found (the store is on hold with
  * hours.state "missing"); any other address gets weekly hours derived from a hash of the address.
  */

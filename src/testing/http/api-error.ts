@@ -55,7 +55,7 @@ export function validation(field: string, message: string): ApiError {
   return new ApiError('validation_error', message, field);
 }
 
-/** The message of a 500: says retrying is safe and ends with a support reference (contract §Errors). */
+/** The message of a 500: says retrying is safe and ends with a support reference (as the wire contract's errors section states). */
 export function internalErrorMessage(ref: string): string {
   return `The sandbox failed unexpectedly. Retrying is safe; if it keeps failing, quote this reference to support (ref ${ref})`;
 }

@@ -7,7 +7,7 @@ type Values<R extends Record<string, QueryRule<unknown>>, Req extends keyof R> =
 
 /**
  * Read query parameters: an unknown or repeated parameter is a 400 naming it (never silently
- * ignored, spec §7); a missing `required` one too; each value is read by its rule.
+ * ignored, as the service's specification requires); a missing `required` one too; each value is read by its rule.
  */
 export function readQuery<R extends Record<string, QueryRule<unknown>>, Req extends keyof R & string = never>(
   params: URLSearchParams,

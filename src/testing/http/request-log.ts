@@ -11,6 +11,36 @@ export interface LoggedRequest {
   serviceStatus?: number;
   /** The fault that shaped the answer, if any: 'status', 'reset', 'hang', 'delay', 'malformed'. */
   fault?: string;
+  /**
+   * The request's headers as the sandbox received them, names in lower case (`traceparent`,
+   * `user-agent`, `content-type`…). Secrets are never kept: `authorization` keeps only its scheme
+   * (`Bearer [redacted]`), and `proxy-authorization` and `x-sandbox-admin-token` read `[redacted]`.
+   */
+  headers: Readonly<Record<string, string>>;
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-sandbox-admin-token']);
+/** Header values repeat from request to request (accept, user-agent, the redacted key): keep one copy of each. */
+const INTERN_LIMIT = 4096;
+
+/** `LoggedRequest.headers` for a request: secrets redacted, repeated values shared. */
+export function loggedHeaders(headers: Headers, interned: Map<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    const kept = SECRET_HEADERS.has(name) ? redacted(name, value) : value;
+    let shared = interned.get(kept);
+    if (shared === undefined) {
+      shared = kept;
+      if (interned.size < INTERN_LIMIT) interned.set(kept, kept);
+    }
+    out[name] = shared;
+  });
+  return out;
+}
+
+function redacted(name: string, value: string): string {
+  const scheme = name === 'authorization' ? /^([A-Za-z][\w-]*)\s/.exec(value)?.[1] : undefined;
+  return scheme ? `${scheme} [redacted]` : '[redacted]';
 }
 
 export interface RequestFilter {

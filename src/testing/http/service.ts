@@ -7,8 +7,8 @@ import { matchRoute, type Route } from './router.js';
 import type { World } from '../model/world.js';
 
 /**
- * The service itself, after faults: authentication (spec §5), the key's IP allow-list, its rate
- * limit (spec §8), then the endpoint. Every answer is JSON and carries x-request-id; every answer
+ * The service itself, after faults: authentication, the key's IP allow-list, its rate
+ * limit, then the endpoint. Every answer is JSON and carries x-request-id; every answer
  * to an authenticated caller also carries the RateLimit-* headers.
  */
 export async function serve(world: World, routes: readonly Route[], request: Request, requestId: string, remoteAddress: string): Promise<Response> {

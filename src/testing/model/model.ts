@@ -9,7 +9,7 @@ export type BookingStatus = 'pending' | 'confirmed' | 'rejected' | 'cancelled' |
 export type AcknowledgedKind = 'forwarded_to_manager' | 'acknowledged_self';
 export type BatchStatus = 'awaiting_decision' | 'approved' | 'replaced';
 
-/** A creator in the operator's network. Never any contact details (spec §1 rule 4). */
+/** A creator in the operator's network. Never any contact details (as the service's specification requires). */
 export interface CreatorProfile {
   id: string;
   handle: string;

@@ -1,5 +1,5 @@
 /**
- * The store's fields as the sandbox keeps them, written from the contract (contract.md, "Store").
+ * The store's fields as the sandbox keeps them, written from the wire contract ("Store").
  * The sandbox has its own copy on purpose: it never imports the SDK's schemas, so a mistake in
  * one shows up as a contract-test failure instead of both sides agreeing on it.
  */

@@ -1,21 +1,27 @@
 // Type-checked by scripts/check-package.mjs as a strict consumer would (nodenext, strict,
-// skipLibCheck false, without msw): every namespace, the named wire types, Promise lists and
-// typed error codes, from the published declarations.
+// skipLibCheck false, without msw): every namespace (events.watch and locations.enrollMany too),
+// the named wire types, Promise lists and typed error codes, from the published declarations.
 import {
   PartnerClient,
   isPartnerError,
+  memoryCheckpoint,
   unknownField,
   type BillingRow,
   type Creator,
   type DashboardToken,
+  type EnrollLocationBody,
+  type EnrollOutcome,
+  type EnrollSummary,
   type Location,
   type Page,
+  type PartnerEvent,
   type PriceQuote,
   type Reservation,
   type SampleBatch,
   type Settings,
   type Summary,
   type Video,
+  type WatchStats,
 } from '@crp/partner-sdk';
 
 const client = new PartnerClient({ apiKey: 'crp_test_x', baseUrl: 'http://127.0.0.1:4010' });
@@ -48,6 +54,64 @@ export async function everyNamespace(): Promise<void> {
   const quote: PriceQuote = await client.pricing.quote({ plan: 'growth', videos_per_month: 8, country: 'US' });
   const extra: unknown = unknownField(store, 'tip_cents');
   void [created, updated, token, page.nextCursor, listed.response.requestId, summary.reservations.unacknowledged, settings, quote.total_cents, extra];
+}
+
+export async function enrollMany(rows: AsyncIterable<EnrollLocationBody>, signal: AbortSignal): Promise<number> {
+  const summary: EnrollSummary = await client.locations.enrollMany(rows, {
+    concurrency: 8,
+    signal,
+    total: 100_000,
+    resume: [{ partner_location_id: 'store-1', status: 'created' }],
+    onOutcome: async (outcome: EnrollOutcome) => {
+      switch (outcome.status) {
+        case 'created':
+        case 'already_enrolled':
+          void (outcome.location satisfies Location);
+          break;
+        case 'invalid':
+          void [outcome.field, outcome.error.code];
+          break;
+        case 'conflict':
+        case 'failed':
+          void outcome.message;
+          break;
+        case 'skipped':
+        case 'not_attempted':
+          void outcome.partner_location_id;
+          break;
+        default:
+          void (outcome satisfies never);
+      }
+    },
+    onProgress: ({ done, total, inFlight, elapsedMs }) => void [done, total, inFlight, elapsedMs],
+  });
+  // @ts-expect-error: outcomes are counted by status; there is no `errors` count
+  void summary.counts.errors;
+  return summary.counts.created + summary.counts.already_enrolled + (summary.aborted ? 1 : 0);
+}
+
+export async function events(signal: AbortSignal): Promise<WatchStats> {
+  const watcher = client.events.watch({ checkpoint: memoryCheckpoint(), signal, startFrom: 'now', budgetShare: 0.3 });
+  for await (const event of watcher) {
+    const seen: PartnerEvent = event;
+    switch (event.type) {
+      case 'reservation.created':
+        void (event.data satisfies Reservation);
+        break;
+      case 'reservation.updated':
+        void [event.data.reservation_id, event.previous.status];
+        break;
+      case 'video.published':
+        void (event.data satisfies Video);
+        break;
+      default:
+        void (event satisfies never);
+    }
+    void seen.id;
+  }
+  // @ts-expect-error: startFrom is 'beginning' or 'now'
+  client.events.watch({ checkpoint: memoryCheckpoint(), startFrom: 'yesterday' });
+  return watcher.stats;
 }
 
 export function typos(booking: Reservation, store: Location): void {

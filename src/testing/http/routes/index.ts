@@ -4,5 +4,5 @@ import { reportRoutes } from './reports.js';
 import { reservationRoutes } from './reservations.js';
 import { storeListRoutes } from './store-lists.js';
 
-/** Every endpoint of the service (spec §4). */
+/** Every endpoint of the service (as the service's specification lists them). */
 export const routes: Route[] = [...locationRoutes, ...reservationRoutes, ...storeListRoutes, ...reportRoutes];

@@ -1,4 +1,4 @@
-/** The remaining request bodies, as contract.md states them. */
+/** The remaining request bodies, as the wire contract states them. */
 import { integer, object, oneOf } from './rules.js';
 
 /** `POST /reservations/{id}/acknowledge`. */

@@ -1,5 +1,5 @@
 /**
- * Rules that select creators by ethnicity, age or gender are refused (spec §2) with 422, at any
+ * Rules that select creators by ethnicity, age or gender are refused (as the service's specification requires) with 422, at any
  * depth. The walk uses its own stack, not recursion, so no nesting can overflow it (the body's
  * depth is capped before this runs anyway).
  */

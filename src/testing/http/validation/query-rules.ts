@@ -1,6 +1,7 @@
-/** Query parameters as contract.md states them ("Lists", "GET /reservations filters", reports). */
+/** Query parameters as the wire contract states them ("Lists", "GET /reservations filters", reports). */
 import { validation } from '../api-error.js';
 import type { QueryRule } from '../query.js';
+import { LOCATION_ID, LOCATION_ID_FORM } from './location-id.js';
 
 const STATUSES = ['pending', 'confirmed', 'rejected', 'cancelled', 'completed', 'no_show'];
 
@@ -41,7 +42,7 @@ export const statusList: QueryRule<Set<string>> = (text, name) => {
 export const calendarDate = matching(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'a date as YYYY-MM-DD');
 export const calendarMonth = matching(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month as YYYY-MM');
 export const country = matching(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 country code such as US');
-export const locationId = matching(/^[A-Za-z0-9._:-]{1,128}$/, '1 to 128 characters of letters, digits, ".", "_", ":" or "-"');
+export const locationId = matching(LOCATION_ID, LOCATION_ID_FORM);
 
 /** `limit` and `cursor`, which every paged list takes. */
 export const PAGE = { limit: wholeNumber(1, 200), cursor: nonEmpty };

@@ -71,7 +71,7 @@ export function recordOf<T>(item: Rule<T>): Rule<Record<string, T>> {
   };
 }
 
-/** Exactly these keys: an unknown one is refused (spec §7: never silently ignored). */
+/** Exactly these keys: an unknown one is refused (the service's specification: never silently ignored). */
 export function object<S extends Shape>(shape: S): Rule<Out<S>> {
   return (value, path) => {
     const input = plainObject(value, path);

@@ -1,8 +1,9 @@
 /**
- * Request bodies of the store endpoints, checked as contract.md states them ("Store",
+ * Request bodies of the store endpoints, checked as the wire contract states them ("Store",
  * "PATCH takes any of …"). Written here, not imported from the SDK's schemas.
  */
 import type { StoreChanges, StoreInput } from '../../model/store-fields.js';
+import { DOT_SEGMENT_SAYS, isDotSegment, LOCATION_ID, LOCATION_ID_FORM } from './location-id.js';
 import { arrayOf, integer, object, oneOf, optional, recordOf, string, type Rule } from './rules.js';
 
 const text = (max: number) => string({ min: 1, max });
@@ -52,9 +53,18 @@ const changeable = {
   ),
 };
 
+/** `first`, then `second` on what it returned. */
+const both =
+  <T>(first: Rule<T>, second: Rule<T>): Rule<T> =>
+  (value, path) =>
+    second(first(value, path), path);
+
 /** `POST /locations`. */
 export const enrollBody: Rule<StoreInput> = object({
-  partner_location_id: string({ pattern: /^[A-Za-z0-9._:-]{1,128}$/, says: 'must be 1 to 128 characters of letters, digits, ".", "_", ":" or "-"' }),
+  partner_location_id: both(
+    string({ pattern: LOCATION_ID, says: `must be ${LOCATION_ID_FORM}` }),
+    string({ test: (id) => !isDotSegment(id), says: DOT_SEGMENT_SAYS }),
+  ),
   ...changeable,
 });
 
