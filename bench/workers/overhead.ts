@@ -5,7 +5,7 @@
 import ky from 'ky';
 import { serveParent } from '../lib/children.js';
 import { loadSdk } from '../lib/paths.js';
-import { now } from '../lib/stats.js';
+import { timeInterleaved } from './interleaved.js';
 
 const { PartnerClient } = await loadSdk();
 
@@ -28,22 +28,7 @@ serveParent({
       sdk: () => sdk.locations.get(id),
       'sdk-no-limiter': () => sdkNoLimiter.locations.get(id),
     };
-    const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
-    for (const call of Object.values(variants)) for (let i = 0; i < warmup; i++) await call();
-    for (let round = 0; round < rounds; round++) {
-      // Rotate the order each round: no variant always runs right after the same other one.
-      const names = Object.keys(variants);
-      const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
-      for (const name of order) {
-        const call = variants[name] as Call;
-        const into = samples[name] as number[];
-        for (let i = 0; i < perRound; i++) {
-          const t = now();
-          await call();
-          into.push(now() - t);
-        }
-      }
-    }
+    const samples = await timeInterleaved(variants, { warmup, rounds, perRound });
     await sdk.close();
     await sdkNoLimiter.close();
     return samples;

@@ -10,7 +10,7 @@ import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { serveParent } from '../lib/children.js';
 import { loadOtel, loadSdk } from '../lib/paths.js';
-import { now } from '../lib/stats.js';
+import { timeInterleaved } from './interleaved.js';
 
 const { PartnerClient } = await loadSdk();
 const { openTelemetry } = await loadOtel();
@@ -38,21 +38,7 @@ serveParent({
       'otel-noop': () => noop.locations.get(id),
       otel: () => traced.locations.get(id),
     };
-    const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
-    for (const call of Object.values(variants)) for (let i = 0; i < warmup; i++) await call();
-    for (let round = 0; round < rounds; round++) {
-      const names = Object.keys(variants);
-      const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
-      for (const name of order) {
-        const call = variants[name] as () => Promise<unknown>;
-        const into = samples[name] as number[];
-        for (let i = 0; i < perRound; i++) {
-          const t = now();
-          await call();
-          into.push(now() - t);
-        }
-      }
-    }
+    const samples = await timeInterleaved(variants, { warmup, rounds, perRound });
     await Promise.all([plain.close(), noop.close(), traced.close()]);
     await tracerProvider.shutdown();
     await meterProvider.shutdown();

@@ -20,7 +20,6 @@ export interface WithResponse<T> {
  */
 export class APIPromise<T> implements PromiseLike<T> {
   readonly #result: Promise<WithResponse<T>>;
-  #data: Promise<T> | undefined;
 
   /** @internal Created by the SDK's methods. */
   constructor(result: Promise<WithResponse<T>>) {
@@ -32,27 +31,23 @@ export class APIPromise<T> implements PromiseLike<T> {
     return this.#result;
   }
 
-  #dataPromise(): Promise<T> {
-    this.#data ??= this.#result.then((r) => r.data);
-    return this.#data;
-  }
-
   /** Resolves to the data, as any promise does (`await client.locations.get(id)`). */
   then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#dataPromise().then(onfulfilled, onrejected);
+    // One promise per await: the data is taken out in the same step that hands it on.
+    return this.#result.then(onfulfilled ? (result) => onfulfilled(result.data) : (result) => result.data as unknown as R1, onrejected);
   }
 
   /** Handles a failure: the reason is a `PartnerError`. */
   catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
-    return this.#dataPromise().catch(onrejected);
+    return this.then(undefined, onrejected);
   }
 
   /** Runs `onfinally` once the call settles, either way. */
   finally(onfinally?: (() => void) | null): Promise<T> {
-    return this.#dataPromise().finally(onfinally);
+    return this.then().finally(onfinally);
   }
 
   get [Symbol.toStringTag](): string {

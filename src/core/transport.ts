@@ -96,20 +96,33 @@ export class Transport {
     const started = clock.now();
     let attempts = 0;
     try {
-      const result = await pRetry(
-        async (attemptNumber) => {
-          attempts = attemptNumber;
-          const outcome = await this.#attempt(call, attemptNumber);
-          if (outcome.error) throw outcome.error;
-          return this.#parse(spec.response, outcome, request);
-        },
-        {
+      const { signal } = options;
+      const attempt = async (attemptNumber: number) => {
+        // p-retry checks the signal before each attempt; so does the first attempt, sent without it.
+        signal?.throwIfAborted();
+        attempts = attemptNumber;
+        const outcome = await this.#attempt(call, attemptNumber);
+        if (outcome.error) throw outcome.error;
+        return this.#parse(spec.response, outcome, request);
+      };
+      let result: WithResponse<z.infer<S>>;
+      try {
+        // Most calls succeed at once: the first attempt is sent without p-retry's per-call set-up
+        // (~5 µs, a tenth of the SDK's cost over ky).
+        result = await attempt(1);
+        signal?.throwIfAborted();
+      } catch (first) {
+        // p-retry takes over with attempt 1's failure, replayed, so every decision from here on
+        // (stop, wait, retry) is its loop's, exactly as if it had sent attempt 1 itself. An
+        // already aborted signal is left out, or p-retry would throw its reason before looking at
+        // the failure; the check inside `attempt` still stops any later attempt.
+        result = await pRetry((attemptNumber) => (attemptNumber === 1 ? Promise.reject(first) : attempt(attemptNumber)), {
           retries: maxRetries,
           minTimeout: 0,
-          ...(options.signal ? { signal: options.signal } : {}),
+          ...(signal && !signal.aborted ? { signal } : {}),
           shouldRetry: ({ error, attemptNumber }) => this.#shouldRetry(call, error, attemptNumber),
-        },
-      );
+        });
+      }
       observer?.end?.({ attempts, durationMs: clock.now() - started, status: result.response.status, ...idOf(result.response.requestId) });
       return result;
     } catch (thrown) {

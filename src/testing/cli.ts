@@ -30,15 +30,28 @@ async function main(): Promise<void> {
     usage(`--host ${options.host} would let other machines drive the sandbox: add --admin-token <secret> (or bind 127.0.0.1)`);
   }
 
-  const { emulator: sandbox } = createEmulator({
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(options.visitsPerWeek === undefined ? {} : { visitsPerWeek: options.visitsPerWeek }),
-    ...(options.start === undefined ? {} : { now: options.start }),
-    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
-    dialect: options.dialect,
-  });
+  // A reset (POST /_sandbox/reset) goes back to the start-up state: the banner's key stays valid
+  // (for a new, empty account) and the demo stores come back.
+  const populateDemo = (): void => {
+    if (options.stores > 0) sandbox.populate(key, { locations: options.stores, reservationsPerLocation: 20, idPrefix: 'demo-' });
+  };
+  const { emulator: sandbox, reissueKey } = createEmulator(
+    {
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.visitsPerWeek === undefined ? {} : { visitsPerWeek: options.visitsPerWeek }),
+      ...(options.start === undefined ? {} : { now: options.start }),
+      ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+      dialect: options.dialect,
+    },
+    {
+      afterReset: () => {
+        reissueKey(key);
+        populateDemo();
+      },
+    },
+  );
   const key = sandbox.issueKey();
-  if (options.stores > 0) sandbox.populate(key, { locations: options.stores, reservationsPerLocation: 20, idPrefix: 'demo-' });
+  populateDemo();
 
   let server: ListeningSandbox;
   try {
@@ -69,6 +82,7 @@ async function main(): Promise<void> {
       `  demo stores  ${options.stores === 0 ? 'none (--stores N adds some)' : `${options.stores} (demo-000001 …), with bookings`}`,
       `  time         simulated, now ${sandbox.clock.now().toISOString()}; ${time}`,
       `               advance it: curl -X POST ${control}/clock/advance${adminHeader} -d '{"by_ms":86400000}'`,
+      `  reset        curl -X POST ${control}/reset${adminHeader}  (back to start-up: the key below stays valid)`,
       `PARTNER_API_BASE_URL=${server.url}`,
       `PARTNER_API_KEY=${key}`,
     ].join('\n'),

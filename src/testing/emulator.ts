@@ -59,8 +59,20 @@ export interface Emulator {
 /** An in-process request (from `callerAddress`) through the shared dispatcher. */
 export type InProcessDispatch = (request: Request) => Promise<Outcome>;
 
-/** The emulator, and its dispatcher for in-process transports other than `handle` (msw). */
-export function createEmulator(options: SandboxOptions = {}): { emulator: Emulator; inProcess: InProcessDispatch } {
+/** What the crp-sandbox command needs beyond the public sandbox. */
+export interface EmulatorHooks {
+  /** Runs after every reset, on the fresh state (crp-sandbox issues its start-up key again). */
+  afterReset?: () => void;
+}
+
+/**
+ * The emulator, its dispatcher for in-process transports other than `handle` (msw), and
+ * `reissueKey(key)`: make a key issued before a reset valid again, for a new empty account.
+ */
+export function createEmulator(
+  options: SandboxOptions = {},
+  hooks: EmulatorHooks = {},
+): { emulator: Emulator; inProcess: InProcessDispatch; reissueKey(key: string): void } {
   const resolved = resolveOptions(options);
   let world = new World(resolved);
   const faults = new Faults(resolved.seed);
@@ -117,6 +129,7 @@ export function createEmulator(options: SandboxOptions = {}): { emulator: Emulat
       world = new World(resolved);
       faults.clear();
       log.clear();
+      hooks.afterReset?.();
     },
   };
   const control = createControl({
@@ -125,13 +138,17 @@ export function createEmulator(options: SandboxOptions = {}): { emulator: Emulat
     issueKey: emulator.issueKey,
     populate: emulator.populate,
     reset: emulator.reset,
+    log,
     adminToken: resolved.adminToken,
   });
   // The control API shares the port and every transport, but never the service's faults, limits or log.
   const dispatch: Dispatcher = async (request, context) =>
     isControlPath(new URL(request.url).pathname) ? { type: 'response', response: await control(request) } : service(request, context);
   const inProcess: InProcessDispatch = (request) => dispatch(request, { remoteAddress: resolved.callerAddress, signal: request.signal });
-  return { emulator, inProcess };
+  const reissueKey = (key: string): void => {
+    world.keys.issue(() => world.newAccount(), undefined, resolved.rateLimit, resolved.dialect, rateClock, key);
+  };
+  return { emulator, inProcess, reissueKey };
 }
 
 /** Loopback addresses and names, reachable only from this machine. */

@@ -33,7 +33,7 @@ describe.each(TRANSPORTS)('OpenTelemetry with real clients (%s)', (kind) => {
   });
   beforeEach(() => {
     otel = createHarness();
-    env.received.length = 0;
+    env.clearReceived();
   });
   afterEach(() => otel.shutdown());
 
@@ -154,7 +154,7 @@ describe.each(TRANSPORTS)('OpenTelemetry with real clients (%s)', (kind) => {
     for (let i = 0; i < 2; i++) await client.locations.enroll({ partner_location_id: `walk-${kind}-${i}`, name: `Walk ${i}`, address: address(i + 2) });
     env.sandbox.clock.advance({ days: 21 });
     otel.reset();
-    env.received.length = 0;
+    env.clearReceived();
     const tracer = otel.tracerProvider.getTracer('partner-app');
     let pagesRead = 0;
     await tracer.startActiveSpan('sync', async (root) => {

@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ConnectionError,
   HookError,
@@ -13,28 +13,11 @@ import {
   ResponseTooLargeError,
   UnexpectedResponseError,
   ValidationError,
-  type ClientOptions,
 } from '../../src/index.js';
-import { startScriptedServer, type ScriptedServer } from './scripted-server.js';
+import { startScriptedServer, useScriptedServer } from './scripted-server.js';
 
 const KEY = 'crp_test_hostile-key-0123456789';
-let server: ScriptedServer;
-const clients: PartnerClient[] = [];
-
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  server.received.length = 0;
-});
-
-function client(options: ClientOptions = {}) {
-  const c = new PartnerClient({ apiKey: KEY, baseUrl: server.url, maxRetries: 0, ...options });
-  clients.push(c);
-  return c;
-}
+const { server, client, clients } = useScriptedServer(KEY, { maxRetries: 0 });
 const get = (c: PartnerClient) => c.request({ method: 'GET', path: '/thing' });
 /** Everything an error shows: message, stack, JSON, cause chain. */
 const visible = (error: unknown) => {

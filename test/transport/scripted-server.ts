@@ -4,6 +4,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { PartnerClient, type ClientOptions } from '../../src/index.js';
 
 export interface Scripted {
   status?: number;
@@ -32,10 +34,12 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
+const FALLBACK: Scripted = { status: 200, body: '{"ok":true}' };
+
 export async function startScriptedServer(): Promise<ScriptedServer> {
   const queue: Scripted[] = [];
   const received: Received[] = [];
-  const state = { fallback: { status: 200, body: '{"ok":true}' } as Scripted };
+  const state = { fallback: FALLBACK };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -78,6 +82,62 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+export interface ScriptedSuite {
+  /** The file's server (started before its first test). */
+  server: ScriptedServer;
+  /** A client of `key` for the server; `defaults`, then `options`, override. Closed after the test. */
+  client(options?: ClientOptions): PartnerClient;
+  /** Clients made otherwise, to be closed after the test too. */
+  clients: PartnerClient[];
+}
+
+/**
+ * One scripted server for a whole test file: started before the first test, closed after the last;
+ * after each test its clients are closed, and what it received and its fallback answer are reset.
+ */
+export function useScriptedServer(key: string, defaults: ClientOptions = {}): ScriptedSuite {
+  let started: ScriptedServer | undefined;
+  const current = (): ScriptedServer => {
+    if (!started) throw new Error('useScriptedServer: the server starts in beforeAll; use it inside a test');
+    return started;
+  };
+  const clients: PartnerClient[] = [];
+  beforeAll(async () => {
+    started = await startScriptedServer();
+  });
+  afterAll(() => started?.close());
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    current().received.length = 0;
+    current().fallback = FALLBACK;
+  });
+  const server: ScriptedServer = {
+    get url() {
+      return current().url;
+    },
+    get received() {
+      return current().received;
+    },
+    script: (...answers) => current().script(...answers),
+    get fallback() {
+      return current().fallback;
+    },
+    set fallback(answer: Scripted) {
+      current().fallback = answer;
+    },
+    close: () => current().close(),
+  };
+  return {
+    server,
+    clients,
+    client(options: ClientOptions = {}) {
+      const c = new PartnerClient({ apiKey: key, baseUrl: current().url, ...defaults, ...options });
+      clients.push(c);
+      return c;
+    },
   };
 }
 

@@ -2,7 +2,7 @@
  * The four wait rules of the transport, each over a real HTTP port, with exact attempt counts and
  * exact waits on an injected clock (and real time where a wait must really be cut short).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AbortedError,
   InternalServerError,
@@ -10,29 +10,11 @@ import {
   RateLimitError,
   TimeoutError,
   type CallObserver,
-  type ClientOptions,
 } from '../../src/index.js';
-import { startScriptedServer, steppingClock, type ScriptedServer } from './scripted-server.js';
+import { steppingClock, useScriptedServer } from './scripted-server.js';
 
 const KEY = 'crp_test_waitrules0001';
-let server: ScriptedServer;
-const clients: PartnerClient[] = [];
-
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  server.received.length = 0;
-  server.fallback = { status: 200, body: '{"ok":true}' };
-});
-
-function client(options: ClientOptions = {}) {
-  const c = new PartnerClient({ apiKey: KEY, baseUrl: server.url, ...options });
-  clients.push(c);
-  return c;
-}
+const { server, client } = useScriptedServer(KEY);
 const get = (c: PartnerClient, options = {}) => c.request({ method: 'GET', path: '/thing' }, options);
 const budget = (remaining: number, reset: number, limit = 100) => ({
   'ratelimit-limit': String(limit),

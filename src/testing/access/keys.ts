@@ -28,13 +28,18 @@ export class KeyRing {
   /** `token(n)`: n characters of [0-9A-Za-z], from the seed or from the operating system's randomness. */
   constructor(private readonly rng: Pick<Rng, 'token'>) {}
 
-  /** A new key; `account` may be a factory, called only once the options are known to be valid. */
-  issue(account: Account | (() => Account), allowIps: readonly string[] | undefined, rateLimit: RateLimit, dialect: Dialect, clock: () => number): string {
+  /**
+   * A new key; `account` may be a factory, called only once the options are known to be valid.
+   * `as` issues that exact key instead (crp-sandbox's start-up key, again after a reset); a key is
+   * drawn all the same, so a seeded ring goes on giving the keys it gave before.
+   */
+  issue(account: Account | (() => Account), allowIps: readonly string[] | undefined, rateLimit: RateLimit, dialect: Dialect, clock: () => number, as?: string): string {
     const allowList = allowIps ? parseAllowList(allowIps) : null;
     if (!Number.isInteger(rateLimit.limit) || rateLimit.limit < 1 || !(rateLimit.windowMs > 0)) {
       throw new RangeError('rateLimit needs a whole limit of 1 or more and a windowMs above 0');
     }
-    const key = `crp_test_${this.rng.token(32)}`;
+    const drawn = `crp_test_${this.rng.token(32)}`;
+    const key = as ?? drawn;
     const owner = typeof account === 'function' ? account() : account;
     this.#byHash.set(hashKey(key), { account: owner, allowList, limits: new KeyLimits(rateLimit, dialect, clock) });
     return key;

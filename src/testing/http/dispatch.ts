@@ -2,7 +2,7 @@ import type { Dialect } from '../access/dialects.js';
 import { malformedResponse, statusFaultResponse } from '../faults/fault-response.js';
 import type { ActiveFault, Faults } from '../faults/faults.js';
 import { sleep, type Outcome } from './outcome.js';
-import type { RequestLog } from './request-log.js';
+import { loggedHeaders, type RequestLog } from './request-log.js';
 import type { Route } from './router.js';
 import { serve, supportRef } from './service.js';
 import type { World } from '../model/world.js';
@@ -27,12 +27,14 @@ export interface Dispatcher {
 export function createDispatcher(deps: { world: () => World; routes: readonly Route[]; faults: Faults; log: RequestLog; clock: () => number; dialect: Dialect }): Dispatcher {
   let counter = 0;
   let unfaulted = 0;
+  const headerValues = new Map<string, string>();
   return async (request, context) => {
     const world = deps.world();
     const requestId = `req_${(++counter).toString(36).padStart(6, '0')}${supportRef(`${world.options.seed}/${counter}`).slice(0, 6).toLowerCase()}`;
     const method = request.method.toUpperCase();
     const path = new URL(request.url).pathname;
     const at = deps.clock();
+    const headers = loggedHeaders(request.headers, headerValues);
     const fault = deps.faults.take(method, path);
     let serviceStatus: number | undefined;
 
@@ -62,6 +64,7 @@ export function createDispatcher(deps: { world: () => World; routes: readonly Ro
       at,
       ...(serviceStatus === undefined ? {} : { serviceStatus }),
       ...(fault ? { fault: faultName(fault) } : dialectFault ? { fault: dialectFault } : {}),
+      headers,
     });
     return outcome;
   };

@@ -1,16 +1,48 @@
-/** One handled request, as `sandbox.requests` records it. */
+/** One handled request, as `sandbox.requests` and `GET /_sandbox/requests` give it. */
 export interface LoggedRequest {
+  /** 1, 2, 3 … in the order requests arrived, never reused (a reset does not start it again). */
+  seq: number;
   method: string;
   path: string;
   /** The status the caller saw; 0 when it got no response (connection reset, hang, gave up). */
   status: number;
   requestId: string;
-  /** Real time (the rate-limit clock) in epoch milliseconds. */
+  /** When it arrived, in epoch milliseconds of the rate-limit clock (real time by default). */
   at: number;
   /** The status the service logic produced, when it ran; absent when a fault answered first. */
   serviceStatus?: number;
   /** The fault that shaped the answer, if any: 'status', 'reset', 'hang', 'delay', 'malformed'. */
   fault?: string;
+  /**
+   * The request's headers as the sandbox received them, names in lower case (`traceparent`,
+   * `user-agent`, `content-type`…). Secrets are never kept: `authorization` keeps only its scheme
+   * (`Bearer [redacted]`), and `proxy-authorization` and `x-sandbox-admin-token` read `[redacted]`.
+   */
+  headers: Readonly<Record<string, string>>;
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-sandbox-admin-token']);
+/** Header values repeat from request to request (accept, user-agent, the redacted key): keep one copy of each. */
+const INTERN_LIMIT = 4096;
+
+/** `LoggedRequest.headers` for a request: secrets redacted, repeated values shared. */
+export function loggedHeaders(headers: Headers, interned: Map<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    const kept = SECRET_HEADERS.has(name) ? redacted(name, value) : value;
+    let shared = interned.get(kept);
+    if (shared === undefined) {
+      shared = kept;
+      if (interned.size < INTERN_LIMIT) interned.set(kept, kept);
+    }
+    out[name] = shared;
+  });
+  return out;
+}
+
+function redacted(name: string, value: string): string {
+  const scheme = name === 'authorization' ? /^([A-Za-z][\w-]*)\s/.exec(value)?.[1] : undefined;
+  return scheme ? `${scheme} [redacted]` : '[redacted]';
 }
 
 export interface RequestFilter {
@@ -27,10 +59,12 @@ export interface RequestFilter {
 export class RequestLog {
   readonly #items: LoggedRequest[] = [];
   #head = 0;
+  #lastSeq = 0;
 
   constructor(readonly capacity = 100_000) {}
 
-  add(entry: LoggedRequest): void {
+  add(fields: Omit<LoggedRequest, 'seq'>): void {
+    const entry: LoggedRequest = { seq: ++this.#lastSeq, ...fields };
     if (this.#items.length < this.capacity) this.#items.push(entry);
     else {
       this.#items[this.#head] = entry;
@@ -41,6 +75,27 @@ export class RequestLog {
   /** Oldest first. */
   all(): LoggedRequest[] {
     return [...this.#items.slice(this.#head), ...this.#items.slice(0, this.#head)];
+  }
+
+  /** Up to `limit` entries with a seq above `after`, oldest first. */
+  read(after: number, limit: number): LoggedRequest[] {
+    const n = this.#items.length;
+    const at = (i: number) => this.#items[(this.#head + i) % n] as LoggedRequest;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (at(mid).seq <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: LoggedRequest[] = [];
+    for (let i = lo; i < n && out.length < limit; i++) out.push(at(i));
+    return out;
+  }
+
+  /** Whether an entry has a seq above `after`. */
+  hasAfter(after: number): boolean {
+    return this.#lastSeq > after && this.#items.length > 0;
   }
 
   count(filter: RequestFilter = {}): number {

@@ -7,6 +7,9 @@ import type { ResolvedOptions } from '../options.js';
 import { streamFor, unpredictable, type Rng } from './random.js';
 
 /** Everything the emulator knows, shared by the routes, the simulation and the inspect helpers. */
+/** Ids end in 4 base-36 digits of salt. */
+const SALT_RANGE = 36 ** 4;
+
 export class World {
   readonly clock: SimulatedClock;
   readonly keys: KeyRing;
@@ -36,8 +39,10 @@ export class World {
     // An integer mix of seq and seed (no string hashing: populate makes a million of these).
     let h = Math.imul(seq ^ this.options.seed, 0x9e3779b1);
     h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-    const salt = ((h ^ (h >>> 13)) >>> 0) % 36 ** 4;
-    return `${prefix}_${seq.toString(36).padStart(6, '0')}${salt.toString(36).padStart(4, '0')}`;
+    const salt = ((h ^ (h >>> 13)) >>> 0) % SALT_RANGE;
+    // seq in base 36 (6 digits at least), then the salt in 4: one number, one string (ids are made
+    // each time a booking is read), exact while seq stays below 5 × 10^9.
+    return `${prefix}_${(seq * SALT_RANGE + salt).toString(36).padStart(10, '0')}`;
   }
 
   /** The sequence number inside an id made by `newId(prefix)`, or undefined when it is not one. */

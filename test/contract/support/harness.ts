@@ -39,6 +39,31 @@ export interface Harness {
   enroll(id: string, overrides?: Record<string, unknown>, key?: string): Promise<Reply>;
 }
 
+/**
+ * One plain-fetch request, the way a client in any language would send it: `body` as JSON (or
+ * `rawBody` as-is) with its content type, and the answer read as text and, when it is, JSON.
+ */
+export async function send(method: string, url: string, o: Omit<CallOptions, 'key'> = {}): Promise<Reply> {
+  const payload = o.rawBody ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
+  const response = await fetch(url, {
+    method,
+    headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...o.headers },
+    ...(payload === undefined ? {} : { body: payload }),
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: jsonOrUndefined(text) };
+}
+
+/** A body that is not JSON (an HTML page, nothing) is kept as text only. */
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const cleanups: Array<() => unknown> = [];
 let mswActive = false;
 afterEach(async () => {
@@ -63,26 +88,9 @@ export async function openSandbox(transport: Transport, options: SandboxOptions 
     baseUrl = listening.url;
   }
   const key = sandbox.issueKey(keyOptions);
-  const call = async (method: string, path: string, o: CallOptions = {}): Promise<Reply> => {
-    const headers: Record<string, string> = { ...o.headers };
+  const call = (method: string, path: string, o: CallOptions = {}): Promise<Reply> => {
     const bearer = o.key === undefined ? key : o.key;
-    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
-    const payload = o.rawBody ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
-    if (payload !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${baseUrl}/partner/v1${path}`, {
-      method,
-      headers,
-      ...(payload === undefined ? {} : { body: payload }),
-      ...(o.signal ? { signal: o.signal } : {}),
-    });
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, body };
+    return send(method, `${baseUrl}/partner/v1${path}`, { ...o, headers: { ...(bearer === null ? {} : { authorization: `Bearer ${bearer}` }), ...o.headers } });
   };
   return {
     transport,
