@@ -29,6 +29,7 @@ export interface HandleOptions {
 
 /** The sandbox without msw: everything but `mswHandlers` (what the crp-sandbox command uses). */
 export interface Emulator {
+  /** The simulated clock: `now()`, and `advance()`, which runs every booking step due on the way. */
   readonly clock: SandboxClock;
   /** Faults on demand: `next()`, `random()`, `clear()`. */
   readonly faults: Faults;
@@ -138,6 +139,7 @@ export function createEmulator(
     issueKey: emulator.issueKey,
     populate: emulator.populate,
     reset: emulator.reset,
+    log,
     adminToken: resolved.adminToken,
   });
   // The control API shares the port and every transport, but never the service's faults, limits or log.

@@ -14,8 +14,46 @@ describe('the control API (http)', () => {
     expect(r.status).toBe(200);
     const paths = (r.body.endpoints as string[]).map((e) => e.split('  ')[0]);
     expect(paths).toEqual(
-      expect.arrayContaining(['GET /_sandbox/clock', 'POST /_sandbox/clock/advance', 'POST /_sandbox/faults', 'POST /_sandbox/faults/random', 'DELETE /_sandbox/faults', 'POST /_sandbox/keys', 'POST /_sandbox/populate', 'GET /_sandbox/changes', 'POST /_sandbox/reset']),
+      expect.arrayContaining(['GET /_sandbox/clock', 'POST /_sandbox/clock/advance', 'POST /_sandbox/faults', 'POST /_sandbox/faults/random', 'DELETE /_sandbox/faults', 'POST /_sandbox/keys', 'POST /_sandbox/populate', 'GET /_sandbox/changes', 'GET /_sandbox/requests', 'POST /_sandbox/reset']),
     );
+  });
+
+  it('pages through the request log at GET /_sandbox/requests, with headers and no key, control calls left out', async () => {
+    const h = await openSandbox('http');
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    await h.call('GET', '/summary', { headers: { traceparent } });
+    await control(h.baseUrl, 'POST', '/faults', { body: { status: 503, path: '/partner/v1/settings' } });
+    await h.call('GET', '/settings');
+    await h.call('GET', '/nope', { key: null });
+    const first = await control(h.baseUrl, 'GET', '/requests?limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body.items.map((r: { seq: number; path: string; status: number }) => [r.seq, r.path, r.status])).toEqual([
+      [1, '/partner/v1/summary', 200],
+      [2, '/partner/v1/settings', 503],
+    ]);
+    expect(first.body.items[0].headers).toMatchObject({ traceparent, authorization: 'Bearer [redacted]' });
+    expect(first.body.items[1]).toMatchObject({ fault: 'status 503', requestId: expect.stringMatching(/^req_/) });
+    expect(first.body.next_after).toBe(2);
+    const rest = await control(h.baseUrl, 'GET', '/requests?after=2');
+    expect(rest.body).toEqual({ items: [expect.objectContaining({ seq: 3, path: '/partner/v1/nope', status: 401 })], next_after: null });
+    expect(JSON.stringify([first.body, rest.body])).not.toContain(h.key);
+    // The same entries as sandbox.requests, in the same order.
+    expect([...first.body.items, ...rest.body.items]).toEqual(JSON.parse(JSON.stringify(h.sandbox.requests)));
+    expect((await control(h.baseUrl, 'GET', '/requests?after=3')).body).toEqual({ items: [], next_after: null });
+    expect((await control(h.baseUrl, 'GET', '/requests?limit=0')).body.error).toMatchObject({ code: 'validation_error', field: 'limit' });
+    expect((await control(h.baseUrl, 'GET', '/requests?path=x')).body.error).toMatchObject({ code: 'validation_error', field: 'path' });
+  });
+
+  it('keeps request numbers rising across a reset, and pages a log that has dropped its oldest entries', async () => {
+    const h = await openSandbox('http', { requestLogSize: 3 });
+    for (let i = 0; i < 5; i++) await h.call('GET', '/summary');
+    const kept = await control(h.baseUrl, 'GET', '/requests');
+    expect(kept.body.items.map((r: { seq: number }) => r.seq)).toEqual([3, 4, 5]);
+    expect((await control(h.baseUrl, 'GET', '/requests?after=3&limit=1')).body).toMatchObject({ items: [{ seq: 4 }], next_after: 4 });
+    await control(h.baseUrl, 'POST', '/reset');
+    expect((await control(h.baseUrl, 'GET', '/requests')).body.items).toEqual([]);
+    await h.call('GET', '/summary', { key: null });
+    expect((await control(h.baseUrl, 'GET', '/requests?after=5')).body.items.map((r: { seq: number }) => r.seq)).toEqual([6]);
   });
 
   it('queues faults with the fields of sandbox.faults.next(), exact path or pattern, and clears them', async () => {

@@ -4,7 +4,7 @@ import { SandboxControl, SandboxControlError } from '../../src/testing/index.js'
 import { openSandbox } from './support/harness.js';
 
 describe('SandboxControl', () => {
-  it('drives clock, keys, populate, faults, changes and reset', async () => {
+  it('drives clock, keys, populate, faults, changes, the request log and reset', async () => {
     const h = await openSandbox('http', { visitsPerWeek: 20 });
     const control = new SandboxControl({ baseUrl: `${h.baseUrl}/` });
     expect((await control.now()).toISOString()).toBe('2026-12-01T09:00:00.000Z');
@@ -32,6 +32,10 @@ describe('SandboxControl', () => {
     await control.faults.random({ rate: 1, kinds: ['html'], path: '/partner/v1/settings' });
     expect((await h.call('GET', '/settings', { key })).status).toBe(502);
     await control.faults.clear();
+    const requests = await control.requests({ limit: 1 });
+    expect(requests.items).toEqual([expect.objectContaining({ seq: 1, path: '/partner/v1/summary', status: 503, headers: expect.objectContaining({ authorization: 'Bearer [redacted]' }) })]);
+    expect(requests.nextAfter).toBe(1);
+    expect((await control.requests({ after: 1 })).items.map((r) => [r.path, r.status])).toEqual([['/partner/v1/settings', 502]]);
     await control.reset();
     expect((await h.call('GET', '/summary', { key })).status).toBe(401);
   });

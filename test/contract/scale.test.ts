@@ -54,7 +54,7 @@ describe('populate, paging at scale and the request log', () => {
     await call('/summary');
     await call('/settings');
     expect(sandbox.requests).toHaveLength(3);
-    expect(sandbox.requests[0]).toEqual({ method: 'GET', path: '/partner/v1/nope', status: 404, requestId: expect.stringMatching(/^req_/), at: 5_010, serviceStatus: 404, headers: { authorization: 'Bearer [redacted]' } });
+    expect(sandbox.requests[0]).toEqual({ seq: 2, method: 'GET', path: '/partner/v1/nope', status: 404, requestId: expect.stringMatching(/^req_/), at: 5_010, serviceStatus: 404, headers: { authorization: 'Bearer [redacted]' } });
     expect(sandbox.requests.map((r) => r.path)).toEqual(['/partner/v1/nope', '/partner/v1/summary', '/partner/v1/settings']);
     expect(first.headers.get('x-request-id')).not.toBe(sandbox.requests[0]?.requestId);
     expect(sandbox.requestCount({ status: 200 })).toBe(2);

@@ -6,6 +6,7 @@ import type { IssueKeyOptions } from '../access/keys.js';
 import type { PopulateOptions, PopulateResult } from '../domain/populate.js';
 import type { FaultShape, FaultSpec, RandomFaultOptions } from '../faults/faults.js';
 import type { SandboxChange } from '../model/change-log.js';
+import type { LoggedRequest } from '../http/request-log.js';
 import { durationMs, type Duration } from '../simulation/clock.js';
 
 /** Where the sandbox is, and how to reach its control API. */
@@ -23,6 +24,14 @@ export interface ChangesPage {
   /** The changes, in seq order. */
   items: SandboxChange[];
   /** The last item's seq when more changes follow; null when everything so far was read. */
+  nextAfter: number | null;
+}
+
+/** A page of the service's request log. */
+export interface RequestsPage {
+  /** The requests, in seq order, each with its headers (keys redacted). */
+  items: LoggedRequest[];
+  /** The last item's seq when more requests follow; null when everything so far was read. */
   nextAfter: number | null;
 }
 
@@ -137,10 +146,25 @@ export class SandboxControl {
    * const page = await control.changes(key, { after, limit: 500 });
    */
   async changes(key: string, options: { after?: number; limit?: number } = {}): Promise<ChangesPage> {
+    return this.#page<SandboxChange>('/changes', options, key);
+  }
+
+  /**
+   * One page of the requests the service received (every key's, and those without one), after
+   * `after` (a seq): method, path, status, request id, fault, and headers with keys redacted.
+   * @example
+   * const { items } = await control.requests({ after: 0, limit: 100 });
+   * const traceparents = items.map((r) => r.headers.traceparent);
+   */
+  async requests(options: { after?: number; limit?: number } = {}): Promise<RequestsPage> {
+    return this.#page<LoggedRequest>('/requests', options);
+  }
+
+  async #page<T>(path: string, options: { after?: number; limit?: number }, key?: string): Promise<{ items: T[]; nextAfter: number | null }> {
     const query = new URLSearchParams();
     if (options.after !== undefined) query.set('after', String(options.after));
     if (options.limit !== undefined) query.set('limit', String(options.limit));
-    const page = await this.#call<{ items: SandboxChange[]; next_after: number | null }>('GET', `/changes${query.size ? `?${query}` : ''}`, { key });
+    const page = await this.#call<{ items: T[]; next_after: number | null }>('GET', `${path}${query.size ? `?${query}` : ''}`, key === undefined ? {} : { key });
     return { items: page.items, nextAfter: page.next_after };
   }
 

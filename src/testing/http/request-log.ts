@@ -1,11 +1,16 @@
-/** One handled request, as `sandbox.requests` records it. */
+/** One handled request, as `sandbox.requests` and `GET /_sandbox/requests` give it. */
 export interface LoggedRequest {
+  /** 1, 2, 3 … in the order requests arrived, never reused (a reset does not start it again). */
+  seq: number;
+  /** The HTTP method, in upper case. */
   method: string;
+  /** The path asked for, without the query (`/partner/v1/reservations`). */
   path: string;
   /** The status the caller saw; 0 when it got no response (connection reset, hang, gave up). */
   status: number;
+  /** The `x-request-id` the sandbox gave the request (also on faulted answers). */
   requestId: string;
-  /** Real time (the rate-limit clock) in epoch milliseconds. */
+  /** When it arrived, in epoch milliseconds of the rate-limit clock (real time by default). */
   at: number;
   /** The status the service logic produced, when it ran; absent when a fault answered first. */
   serviceStatus?: number;
@@ -43,7 +48,9 @@ function redacted(name: string, value: string): string {
   return scheme ? `${scheme} [redacted]` : '[redacted]';
 }
 
+/** Which logged requests `sandbox.requestCount()` counts; every field given must match. */
 export interface RequestFilter {
+  /** The HTTP method, in any case. */
   method?: string;
   /** Exact path, or a pattern. */
   path?: string | RegExp;
@@ -57,10 +64,12 @@ export interface RequestFilter {
 export class RequestLog {
   readonly #items: LoggedRequest[] = [];
   #head = 0;
+  #lastSeq = 0;
 
   constructor(readonly capacity = 100_000) {}
 
-  add(entry: LoggedRequest): void {
+  add(fields: Omit<LoggedRequest, 'seq'>): void {
+    const entry: LoggedRequest = { seq: ++this.#lastSeq, ...fields };
     if (this.#items.length < this.capacity) this.#items.push(entry);
     else {
       this.#items[this.#head] = entry;
@@ -71,6 +80,27 @@ export class RequestLog {
   /** Oldest first. */
   all(): LoggedRequest[] {
     return [...this.#items.slice(this.#head), ...this.#items.slice(0, this.#head)];
+  }
+
+  /** Up to `limit` entries with a seq above `after`, oldest first. */
+  read(after: number, limit: number): LoggedRequest[] {
+    const n = this.#items.length;
+    const at = (i: number) => this.#items[(this.#head + i) % n] as LoggedRequest;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (at(mid).seq <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: LoggedRequest[] = [];
+    for (let i = lo; i < n && out.length < limit; i++) out.push(at(i));
+    return out;
+  }
+
+  /** Whether an entry has a seq above `after`. */
+  hasAfter(after: number): boolean {
+    return this.#lastSeq > after && this.#items.length > 0;
   }
 
   count(filter: RequestFilter = {}): number {

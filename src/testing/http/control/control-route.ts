@@ -4,6 +4,7 @@ import type { Faults } from '../../faults/faults.js';
 import type { Account } from '../../model/model.js';
 import type { World } from '../../model/world.js';
 import { ApiError, validation } from '../api-error.js';
+import type { RequestLog } from '../request-log.js';
 import { readJson } from '../request-body.js';
 
 /** What the control API may do to the sandbox. */
@@ -13,6 +14,8 @@ export interface ControlDeps {
   issueKey(options: IssueKeyOptions): string;
   populate(key: string, options: PopulateOptions): PopulateResult;
   reset(): void;
+  /** The service's request log (control calls are never in it). */
+  log: RequestLog;
   adminToken: string | undefined;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The control API under /_sandbox/: what a test does to the sandbox from outside the process,
- * in any language (clock, faults, keys, populate, the change log, reset). It never reaches the
- * service: no faults, no rate limit, no request log. When an admin token is set, every control
+ * in any language (clock, faults, keys, populate, the change log, the request log, reset). It never
+ * reaches the service: no faults, no rate limit, and control calls are not in the request log. When an admin token is set, every control
  * call must carry it in `X-Sandbox-Admin-Token`; a crp_test_ key alone never opens it.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';

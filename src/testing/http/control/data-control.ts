@@ -2,8 +2,8 @@ import { validation } from '../api-error.js';
 import { integer, object, optional, string } from '../validation/rules.js';
 import { bearerKey, type ControlRoute, noParams, readObject } from './control-route.js';
 
-const DEFAULT_CHANGES_LIMIT = 100;
-const MAX_CHANGES_LIMIT = 1000;
+const DEFAULT_PAGE = 100;
+const MAX_PAGE = 1000;
 const MAX_POPULATED = 2_000_000;
 
 const populateOptions = object({
@@ -22,7 +22,18 @@ function intParam(query: URLSearchParams, name: string, fallback: number, min: n
   return value;
 }
 
-/** The change log, populate and reset: calls about an account's data, and forgetting it all. */
+/** `?after=<seq>&limit=<n>` over a seq-ordered log: a page, and the seq to ask after for the next one. */
+function pageAfter<T extends { seq: number }>(query: URLSearchParams, log: { read(after: number, limit: number): T[]; hasAfter(seq: number): boolean }) {
+  const after = intParam(query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
+  const limit = intParam(query, 'limit', DEFAULT_PAGE, 1, MAX_PAGE);
+  const unknown = [...query.keys()].find((k) => k !== 'after' && k !== 'limit');
+  if (unknown !== undefined) throw validation(unknown, `${JSON.stringify(unknown)} is not a recognised query parameter here. Accepted: after, limit.`);
+  const items = log.read(after, limit);
+  const last = items.at(-1);
+  return { items, next_after: last && log.hasAfter(last.seq) ? last.seq : null };
+}
+
+/** The change log, the request log, populate and reset: what happened, making data, and forgetting it all. */
 export const dataRoutes: ControlRoute[] = [
   {
     method: 'GET',
@@ -30,14 +41,14 @@ export const dataRoutes: ControlRoute[] = [
     summary: '?after=<seq>&limit=<1..1000> with the key’s Authorization → { items, next_after }',
     handler: ({ world, query, request }) => {
       const { account } = bearerKey(world, request, 'read');
-      const after = intParam(query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
-      const limit = intParam(query, 'limit', DEFAULT_CHANGES_LIMIT, 1, MAX_CHANGES_LIMIT);
-      const unknown = [...query.keys()].find((k) => k !== 'after' && k !== 'limit');
-      if (unknown !== undefined) throw validation(unknown, `${JSON.stringify(unknown)} is not a recognised query parameter here. Accepted: after, limit.`);
-      const items = account.changes.read(after, limit);
-      const last = items.at(-1);
-      return { body: { items, next_after: last && account.changes.hasAfter(last.seq) ? last.seq : null } };
+      return { body: pageAfter(query, account.changes) };
     },
+  },
+  {
+    method: 'GET',
+    path: '/requests',
+    summary: '?after=<seq>&limit=<1..1000> → { items, next_after }: the requests the service got, with headers (keys redacted)',
+    handler: ({ deps, query }) => ({ body: pageAfter(query, deps.log) }),
   },
   {
     method: 'POST',
