@@ -29,6 +29,7 @@ export interface HandleOptions {
 
 /** The sandbox without msw: everything but `mswHandlers` (what the crp-sandbox command uses). */
 export interface Emulator {
+  /** The simulated clock: `now()`, and `advance()`, which runs every booking step due on the way. */
   readonly clock: SandboxClock;
   /** Faults on demand: `next()`, `random()`, `clear()`. */
   readonly faults: Faults;

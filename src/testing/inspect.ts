@@ -9,10 +9,13 @@ export interface Inspector {
   accountId(key: string): string;
   /** Every store of the key's account, in enrollment order, as the single-store read returns them. */
   stores(key: string): Array<ReturnType<typeof storeDetailRecord>>;
+  /** One store of the key's account as the single-store read returns it, or undefined when there is none. */
   store(key: string, partnerLocationId: string): ReturnType<typeof storeDetailRecord> | undefined;
   /** Bookings of the account (or of one store), in creation order. */
   reservations(key: string, partnerLocationId?: string): Array<ReturnType<typeof bookingRecord>>;
+  /** A store's published videos, in the order `GET /locations/{id}/content` pages them. */
   videos(key: string, partnerLocationId: string): Array<ReturnType<typeof videoRecord>>;
+  /** The creators who accepted a booking at a store, in acceptance order, as `GET /locations/{id}/creators` returns them. */
   creators(key: string, partnerLocationId: string): Array<ReturnType<typeof creatorRecord>>;
   /** Every sample batch a store has had, oldest first (a duplicated new_batch shows as two more). */
   sampleBatches(key: string, partnerLocationId: string): Array<ReturnType<typeof batchRecord>>;

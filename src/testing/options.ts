@@ -3,8 +3,11 @@ import type { RateLimit } from './access/rate-limiter.js';
 
 /** The store as `sampleReview` sees it. */
 export interface SampleReviewStore {
+  /** The store's id. */
   partner_location_id: string;
+  /** The store's plan, or null when it has none. */
   plan: { name: string; videos_per_month: number } | null;
+  /** The store's address as enrolled. */
   address: { country: string; state: string; postal_code: string; city: string; line1: string };
 }
 

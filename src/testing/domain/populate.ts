@@ -16,9 +16,11 @@ export interface PopulateOptions {
   idPrefix?: string;
 }
 
+/** What `sandbox.populate()` made. */
 export interface PopulateResult {
   /** The stores' partner_location_ids, in enrollment order. */
   locationIds: string[];
+  /** How many bookings it made, over all the stores. */
   reservations: number;
 }
 

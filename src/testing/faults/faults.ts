@@ -60,11 +60,13 @@ export interface RandomFaultOptions {
   rate: number;
   /** The faults to draw from. @default ['internal_error', 'unavailable', 'reset'] */
   kinds?: ReadonlyArray<FaultKind | FaultShape>;
-  /** @default the sandbox seed */
+  /** Seed of the draws, so a run faults the same requests again. @default the sandbox seed */
   seed?: number;
-  /** @default 'before' */
+  /** Fault before the request reaches the service, or after it took effect (its answer lost). @default 'before' */
   when?: 'before' | 'after';
+  /** Only requests to this exact path or matching this pattern. */
   path?: string | RegExp;
+  /** Only this HTTP method. */
   method?: string;
 }
 

@@ -2,10 +2,13 @@
 export interface LoggedRequest {
   /** 1, 2, 3 … in the order requests arrived, never reused (a reset does not start it again). */
   seq: number;
+  /** The HTTP method, in upper case. */
   method: string;
+  /** The path asked for, without the query (`/partner/v1/reservations`). */
   path: string;
   /** The status the caller saw; 0 when it got no response (connection reset, hang, gave up). */
   status: number;
+  /** The `x-request-id` the sandbox gave the request (also on faulted answers). */
   requestId: string;
   /** When it arrived, in epoch milliseconds of the rate-limit clock (real time by default). */
   at: number;
@@ -45,7 +48,9 @@ function redacted(name: string, value: string): string {
   return scheme ? `${scheme} [redacted]` : '[redacted]';
 }
 
+/** Which logged requests `sandbox.requestCount()` counts; every field given must match. */
 export interface RequestFilter {
+  /** The HTTP method, in any case. */
   method?: string;
   /** Exact path, or a pattern. */
   path?: string | RegExp;

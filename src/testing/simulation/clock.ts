@@ -2,9 +2,13 @@ import { MinHeap } from './min-heap.js';
 
 /** How far to move simulated time; the parts add up. */
 export interface Duration {
+  /** Whole or fractional days of 24 hours. */
   days?: number;
+  /** Hours. */
   hours?: number;
+  /** Minutes. */
   minutes?: number;
+  /** Milliseconds. */
   ms?: number;
 }
 

@@ -4,6 +4,7 @@ import type { MswHandler } from './msw-handler.js';
 import type { InProcessDispatch } from '../emulator.js';
 import { untilAborted } from '../http/outcome.js';
 
+/** Where `sandbox.mswHandlers()` answers when given no base URL: point the client's `baseUrl` here. */
 export const DEFAULT_MSW_BASE_URL = 'https://sandbox.crp.test';
 
 type Msw = typeof import('msw');
