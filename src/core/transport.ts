@@ -14,6 +14,7 @@ import type { RateLimitState } from './rate-limit/headers.js';
 import { startSharedBudget } from './rate-limit/shared.js';
 import type { RequestOptions, RequestSpec } from './request.js';
 import { responseMeta } from './response-meta.js';
+import { parseResponse } from '../schemas/in-place.js';
 import { backoffDelay, mayRetry } from './retry-policy.js';
 
 const CALL_OPTIONS = new Set(['signal', 'timeout', 'maxRetries']);
@@ -268,7 +269,7 @@ export class Transport {
     } catch {
       throw new UnexpectedResponseError(`The service answered ${where} with ${status} but the body is not valid JSON.`, { status, requestId, request });
     }
-    const parsed = schema.safeParse(json);
+    const parsed = parseResponse(schema, json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.join('.') || '(body)';
