@@ -36,7 +36,8 @@ export function observeCall(call: CallStart, tracer: Tracer, instruments: Instru
       try {
         propagation.inject(spanContext, headers);
       } catch {
-        // Nothing to report to: the transport's observer contract has no error channel.
+        // Not thrown on: the SDK would report it as telemetry.attemptStart failing, pointing at
+        // this entry rather than at the application's propagator.
       }
     },
     attemptEnd({ status, requestId, rateLimit }) {

@@ -15,7 +15,7 @@ describe('parseRateLimitHeaders', () => {
     ).toEqual({ limit: 600, remaining: 42, resetAt: new Date(NOW + 17_000), windowMs: 60_000 });
   });
 
-  it('follows a policy that changes between responses (the parsed policy is reused only while its text is the same)', () => {
+  it('reads each response on its own: a policy seen on one response is not remembered for the next', () => {
     const a = parse({ 'RateLimit-Remaining': '5', 'RateLimit-Reset': '1', 'RateLimit-Policy': '600;w=60' });
     const b = parse({ 'RateLimit-Remaining': '5', 'RateLimit-Reset': '1', 'RateLimit-Policy': '120;w=10' });
     const c = parse({ 'RateLimit-Remaining': '5', 'RateLimit-Reset': '1' });
@@ -24,6 +24,10 @@ describe('parseRateLimitHeaders', () => {
     expect([b?.limit, b?.windowMs]).toEqual([120, 10_000]);
     expect([c?.limit, c?.windowMs]).toEqual([5, undefined]);
     expect([d?.limit, d?.windowMs]).toEqual([600, 60_000]);
+  });
+
+  it('treats a reset of 10^9 or less as delay-seconds (clamped to a day)', () => {
+    expect(parse({ 'RateLimit-Remaining': '3', 'RateLimit-Reset': '1000000000' })?.resetAt).toEqual(new Date(NOW + 24 * 3600_000));
   });
 
   it('treats a reset larger than 10^9 as epoch seconds', () => {

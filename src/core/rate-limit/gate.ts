@@ -74,7 +74,8 @@ interface Ticket {
   waited: ((reason: WaitReason, ms: number) => void) | undefined;
 }
 
-type Block = { until: number; kind: 'pause' | 'window' } | { until: undefined; kind: 'response' };
+/** Why nothing may be sent now: until a moment (a pause, a window's end), or until a response in flight tells (`until` undefined). */
+type Block = { until: number | undefined; pause: boolean };
 
 export class Gate {
   readonly #clock: Clock;
@@ -146,7 +147,7 @@ export class Gate {
 
   /** The budget another process saw: used only while we have seen none ourselves (no probe needed). */
   learn(state: RateLimitState): void {
-    if (this.#limit !== undefined || !this.#pacing) return;
+    if (this.#limit !== undefined) return;
     const now = this.#clock.now();
     this.#observe({ rateLimit: state }, now, undefined, false);
     this.#pump();
@@ -216,25 +217,26 @@ export class Gate {
 
   /** Why nothing may be sent now, or undefined when something may. Refills a window that has ended. */
   #block(now: number): Block | undefined {
-    if (now < this.#pausedUntil) return { until: this.#pausedUntil, kind: 'pause' };
+    if (now < this.#pausedUntil) return { until: this.#pausedUntil, pause: true };
     if (!this.#pacing) return undefined;
-    if (this.#starting) return { until: undefined, kind: 'response' };
-    if (this.#limit === undefined) return this.#inFlight > 0 ? { until: undefined, kind: 'response' } : undefined;
+    if (this.#starting) return { until: undefined, pause: false };
     if (this.#window && !this.#refreshed && now >= this.#window.hi) this.#refill(now);
     if (this.#tokens > 0) return undefined;
-    if (this.#window && !this.#refreshed) return { until: this.#window.hi, kind: 'window' };
-    // Our refill is spent and no response has shown the next window yet: one probe at a time.
-    return this.#inFlight > 0 ? { until: undefined, kind: 'response' } : undefined;
+    if (this.#window && !this.#refreshed) return { until: this.#window.hi, pause: false };
+    // No budget known yet, or our refill is spent and no response has shown the next window yet:
+    // one probe at a time.
+    return this.#inFlight > 0 ? { until: undefined, pause: false } : undefined;
   }
 
   #reasonFor(ticket: Ticket, block: Block): WaitReason {
-    if (block.kind !== 'pause') return 'rate_budget';
+    if (!block.pause) return 'rate_budget';
     return ticket.call === this.#pauseOwner ? 'retry_after' : 'shared_pause';
   }
 
   #grant(): void {
     this.#inFlight += 1;
-    if (this.#pacing && this.#limit !== undefined) this.#tokens -= 1;
+    // Before the first budget is known the count means nothing: the first one known replaces it.
+    this.#tokens -= 1;
   }
 
   #settle(ticket: Ticket, error: unknown, now?: number): void {

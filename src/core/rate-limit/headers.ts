@@ -87,7 +87,7 @@ function readPolicies(value: string | null): Policy[] {
   const items = parseList(value);
   const policies: Policy[] = [];
   for (const item of items ?? []) {
-    const policy = item.value.type === 'string' ? namedPolicy(item) : item.value.type === 'integer' ? legacyPolicy(item) : undefined;
+    const policy = item.value.type === 'string' ? namedPolicy(item) : legacyPolicy(item);
     if (!policy) return []; // one bad member: the field is ignored whole
     policies.push(policy);
   }
@@ -100,7 +100,7 @@ function namedPolicy(item: Item): Policy | undefined {
   if (quota === undefined) return undefined;
   const policy: Policy = { name: item.value.value as string, quota };
   const window = count(item.params.get('w'));
-  if (window !== undefined && window > 0) policy.window = window;
+  if (window) policy.window = window; // w=0 states no window
   const unit = item.params.get('qu');
   if (unit?.type === 'string') policy.unit = unit.value as string;
   const key = item.params.get('pk');
@@ -114,7 +114,7 @@ function legacyPolicy(item: Item): Policy | undefined {
   if (quota === undefined) return undefined;
   const policy: Policy = { quota };
   const window = count(item.params.get('w'));
-  if (window !== undefined && window > 0) policy.window = window;
+  if (window) policy.window = window; // w=0 states no window
   return policy;
 }
 

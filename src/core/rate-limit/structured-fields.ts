@@ -19,7 +19,8 @@ class Cursor {
     return this.text[this.i] ?? '';
   }
   skip(spaces: RegExp): void {
-    while (this.i < this.text.length && spaces.test(this.char)) this.i += 1;
+    // Past the end `char` is '', which no pattern of spaces matches.
+    while (spaces.test(this.char)) this.i += 1;
   }
   get done(): boolean {
     return this.i >= this.text.length;
