@@ -62,10 +62,9 @@ function guardTelemetry(telemetry: Telemetry, report: Report): Telemetry {
   };
 }
 
-// RFC 9110 field names; values without CR, LF or NUL (anything else makes fetch refuse the request).
+// RFC 9110 field names and values (tab, visible ASCII, obs-text): fetch refuses other headers.
 const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// eslint-disable-next-line no-control-regex
-const BAD_VALUE = /[\r\n\0]/;
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 /**
  * The headers an observer may add to (trace context): a header fetch would refuse, or one that

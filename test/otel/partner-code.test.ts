@@ -146,6 +146,7 @@ describe.each(TRANSPORTS)('a throwing telemetry or logger never changes a call (
           headers['x-trace-ok'] = 'yes';
           headers['x-bad-value'] = 'a\r\nx-injected: 1';
           headers['bad name'] = 'x';
+          headers['x-not-latin1'] = 'caf\u00e9 \u2603';
           headers.Authorization = 'Bearer crp_test_someone_else';
         },
       }),
@@ -156,6 +157,7 @@ describe.each(TRANSPORTS)('a throwing telemetry or logger never changes a call (
     expect(sent['x-trace-ok']).toBe('yes');
     expect(sent).not.toHaveProperty('x-bad-value');
     expect(sent).not.toHaveProperty('x-injected');
+    expect(sent).not.toHaveProperty('x-not-latin1');
     expect(logger.warnings.map((w) => w.fields?.hook)).toEqual(['telemetry.attemptStart']);
     expect(logger.warnings[0]?.fields?.error).toMatch(/^TypeError: it set a header the SDK does not send \(x-bad-value\)$/);
   });
