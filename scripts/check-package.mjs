@@ -123,6 +123,11 @@ try {
   section('consumer project WITHOUT msw and ioredis: ESM, CJS (with ./redis), crp-sandbox bin, types (nodenext)');
   const consumer = join(work, 'consumer');
   cpSync(join(root, 'test', 'package', 'consumer'), consumer, { recursive: true });
+  // The type samples are written once, as ESM (.mts); their CommonJS twins (.cts) are the same code,
+  // which tsc (nodenext) resolves through the require condition's .d.cts.
+  for (const name of ['types', 'types-otel']) {
+    writeFileSync(join(consumer, `${name}.cts`), `// ${name}.mts, copied by scripts/check-package.mjs to be compiled as CommonJS.\n${readFileSync(join(consumer, `${name}.mts`), 'utf8')}`);
+  }
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
   sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: consumer });
   for (const peer of ['msw', 'ioredis', '@opentelemetry/api']) {

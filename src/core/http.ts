@@ -11,7 +11,7 @@
  * An attempt never throws: it returns what happened (`Outcome`), with the rate-limit signals of
  * the response parsed once, so the gate learns from the value the task returns and nothing else.
  */
-import ky, { type KyInstance } from 'ky';
+import type { KyInstance, Options as KyOptions } from 'ky';
 import { BodyTooLarge, cancel, readBody } from './body.js';
 import type { ResolvedConfig } from './config.js';
 import { errorFromResponse } from './error-from-response.js';
@@ -51,7 +51,10 @@ export interface Outcome {
 }
 
 export class Http {
-  readonly #ky: KyInstance;
+  readonly #kyOptions: KyOptions;
+  /** Made on the first attempt (see `#client`). */
+  #ky: KyInstance | undefined;
+  #kyLoading: Promise<KyInstance> | undefined;
   readonly #secret: string;
   readonly #maxBytes: number;
   readonly #now: () => number;
@@ -65,7 +68,7 @@ export class Http {
     this.#hooked = Boolean(config.hooks?.beforeRequest?.length || config.hooks?.afterResponse?.length);
     this.#maxBytes = config.maxResponseBytes;
     this.#now = config.clock.now;
-    this.#ky = ky.create({
+    this.#kyOptions = {
       prefixUrl: `${config.apiUrl}/`,
       headers: { authorization: `Bearer ${config.apiKey}`, accept: 'application/json' },
       retry: 0,
@@ -74,7 +77,7 @@ export class Http {
       redirect: 'manual',
       ...(this.#hooked ? { hooks: kyHooks(config.hooks) } : {}),
       fetch: config.fetch ?? directFetch,
-    });
+    };
     // Given to ky as `signal`, the attempt's signal is joined with ky's own through
     // AbortSignal.any (~17 µs and two more signals per call, a sixth of what the SDK adds to a
     // bare ky call). ky passes fetch any option it does not know, so without partners' hooks or
@@ -101,7 +104,8 @@ export class Http {
     let status = 0;
     let requestId: string | undefined;
     try {
-      const response = await this.#ky(withQuery(input.path, input.query), {
+      const client = this.#ky ?? (await this.#client());
+      const response = await client(withQuery(input.path, input.query), {
         method: input.method,
         ...(this.#direct ? { [DIRECT_SIGNAL]: controller.signal } : { signal: controller.signal }),
         ...(hasAny(input.headers) ? { headers: input.headers } : {}),
@@ -135,6 +139,20 @@ export class Http {
       if (caller && onAbort) caller.removeEventListener('abort', onAbort);
     }
     return outcome;
+  }
+
+  /**
+   * ky, loaded when the first attempt needs it: evaluating ky builds a Request (its check for
+   * streamed bodies), which loads Node's fetch implementation, ~20 ms that an application would
+   * otherwise pay at import even if it makes no call for a while. The first call loads it anyway.
+   * (Bundled, a lazily loaded ky costs ~0.8 kB gzip more: bundlers hoist and trim it less.)
+   */
+  #client(): Promise<KyInstance> {
+    this.#kyLoading ??= import('ky').then(({ default: ky }) => {
+      this.#ky = ky.create(this.#kyOptions);
+      return this.#ky;
+    });
+    return this.#kyLoading;
   }
 
   #redirect(response: Response, request: RequestSummary, requestId: string | undefined): RedirectError {

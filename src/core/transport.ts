@@ -1,7 +1,7 @@
 import pRetry, { AbortError } from 'p-retry';
 import type * as z from 'zod/mini';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { attachCallSite, captureCallSite } from './call-site.js';
+import { attachCallSite, captureCallSite, type CallSite } from './call-site.js';
 import { positiveNumber, refuseUnknown, retriesOf, type ResolvedConfig } from './config.js';
 import { AbortedError, PartnerApiError, PartnerError, RateLimitError, UnexpectedResponseError, type RequestSummary } from './errors.js';
 import { Http, type Answer, type Outcome } from './http.js';
@@ -63,8 +63,7 @@ export class Transport {
    * Send one call. `build` runs inside the returned promise, so input it refuses rejects the
    * promise (with nothing sent) instead of throwing at the call site.
    */
-  request<S extends z.ZodMiniType>(options: RequestOptions | undefined, build: () => RequestSpec<S>): APIPromise<z.infer<S>> {
-    const site = captureCallSite();
+  request<S extends z.ZodMiniType>(options: RequestOptions | undefined, build: () => RequestSpec<S>, site: CallSite = captureCallSite()): APIPromise<z.infer<S>> {
     const result = this.#run(build, options).catch((error: unknown) => {
       attachCallSite(error, site);
       throw error;

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { APIPromise } from '../core/api-promise.js';
+import { captureCallSite, type CallSite } from '../core/call-site.js';
 import { PartnerApiError } from '../core/errors.js';
 import { parseInput } from '../core/input.js';
 import { PagePromise, type PageData } from '../core/pagination.js';
@@ -49,12 +50,16 @@ export abstract class Resource {
    * One call. `build` runs inside the returned promise, after the path ids are checked, so refused
    * input rejects it with nothing sent.
    */
-  protected request<T>(options: RequestOptions | undefined, build: () => RequestSpec<Schema<T>>, advice?: ErrorAdvice): APIPromise<T> {
-    const call = this.#context.transport.request(options, () => {
-      const spec = build();
-      checkPathParams(spec.params);
-      return spec;
-    }) as APIPromise<T>;
+  protected request<T>(options: RequestOptions | undefined, build: () => RequestSpec<Schema<T>>, advice?: ErrorAdvice, site?: CallSite): APIPromise<T> {
+    const call = this.#context.transport.request(
+      options,
+      () => {
+        const spec = build();
+        checkPathParams(spec.params);
+        return spec;
+      },
+      site,
+    ) as APIPromise<T>;
     if (!advice) return call;
     return new APIPromise(
       call.withResponse().catch((error: unknown) => {
@@ -79,21 +84,30 @@ export abstract class Resource {
     options: RequestOptions | undefined,
   ): PagePromise<Item> {
     const toWire = list.toWire ?? ((q: Q) => q as WireQuery);
+    // Every page's request shows where the list was asked for (pages after the first are sent
+    // from inside the walk), and the stack is captured once per list, not once per page.
+    const site = captureCallSite();
+    // Checked once, on the first request, and kept for the walk's other pages.
+    let wire: WireQuery | undefined;
     return new PagePromise<Item>({
       fetchPage: (cursor, limit) =>
-        this.request(options, () => {
-          const checked = parseInput(list.query, query ?? {});
-          const wire = toWire(checked);
-          return {
-            operation: list.operation,
-            method: 'GET',
-            route: list.route,
-            params,
-            query: { ...wire, ...(limit === undefined ? {} : { limit }), cursor },
-            response: list.page,
-            retry: 'safe',
-          };
-        }),
+        this.request(
+          options,
+          () => {
+            wire ??= toWire(parseInput(list.query, query ?? {}));
+            return {
+              operation: list.operation,
+              method: 'GET',
+              route: list.route,
+              params,
+              query: { ...wire, ...(limit === undefined ? {} : { limit }), cursor },
+              response: list.page,
+              retry: 'safe',
+            };
+          },
+          undefined,
+          site,
+        ),
       cursor: query?.cursor,
       itemWalkLimit: query?.limit === undefined ? MAX_PAGE_SIZE : undefined,
       prefetch: this.#context.prefetchPages,

@@ -63,14 +63,25 @@ describe.each(TRANSPORTS)('the request log (%s)', (transport) => {
     await h.call('GET', '/summary', { headers: { traceparent, 'x-partner-note': 'hello', 'x-sandbox-admin-token': 'admin-secret' } });
     await h.call('GET', '/settings', { key: `${h.key}-wrong` });
     await h.call('GET', '/settings', { key: null, headers: { authorization: h.key } });
-    const [ok, wrong, schemeless] = h.sandbox.requests;
+    // A first word that is not a known scheme may be the key itself: nothing of it is kept.
+    await h.call('GET', '/settings', { key: null, headers: { authorization: `${h.key} Bearer trailing`, 'proxy-authorization': 'Basic dXNlcjpwYXNz' } });
+    const [ok, wrong, schemeless, keyFirst] = h.sandbox.requests;
     expect(ok?.headers).toMatchObject({ traceparent, 'x-partner-note': 'hello', authorization: 'Bearer [redacted]', 'x-sandbox-admin-token': '[redacted]' });
     expect(wrong).toMatchObject({ status: 401, headers: { authorization: 'Bearer [redacted]' } });
     expect(schemeless).toMatchObject({ status: 401, headers: { authorization: '[redacted]' } });
+    expect(keyFirst).toMatchObject({ status: 401, headers: { authorization: '[redacted]', 'proxy-authorization': 'Basic [redacted]' } });
     expect(Object.keys(ok?.headers ?? {}).every((name) => name === name.toLowerCase())).toBe(true);
     const log = JSON.stringify(h.sandbox.requests);
     expect(log).not.toContain(h.key);
     expect(log).not.toContain('admin-secret');
+    expect(log).not.toContain('dXNlcjpwYXNz');
+    // requestCount filters on the same log.
+    expect(h.sandbox.requestCount({ method: 'get', path: '/partner/v1/settings' })).toBe(3);
+    expect(h.sandbox.requestCount({ method: 'POST' })).toBe(0);
+    expect(h.sandbox.requestCount({ path: /summary$/, status: 200 })).toBe(1);
+    expect(h.sandbox.requestCount({ status: (s) => s >= 400 })).toBe(3);
+    expect(h.sandbox.requestCount({ effective: true })).toBe(1);
+    expect(h.sandbox.requestCount({ effective: false, method: 'GET' })).toBe(3);
   });
 });
 

@@ -40,7 +40,12 @@ describe('the control API (http)', () => {
     // The same entries as sandbox.requests, in the same order.
     expect([...first.body.items, ...rest.body.items]).toEqual(JSON.parse(JSON.stringify(h.sandbox.requests)));
     expect((await control(h.baseUrl, 'GET', '/requests?after=3')).body).toEqual({ items: [], next_after: null });
-    expect((await control(h.baseUrl, 'GET', '/requests?limit=0')).body.error).toMatchObject({ code: 'validation_error', field: 'limit' });
+    for (const bad of ['limit=0', 'limit=1001', 'limit=ten', 'limit=1e2', 'limit=+5', 'after=-1', 'after=1&after=2']) {
+      const refused = await control(h.baseUrl, 'GET', `/requests?${bad}`);
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.error, bad).toMatchObject({ code: 'validation_error', field: bad.split('=')[0], message: expect.stringMatching(/limit|after/) });
+    }
+    expect((await control(h.baseUrl, 'GET', '/requests?limit=1000')).body.items).toHaveLength(3);
     expect((await control(h.baseUrl, 'GET', '/requests?path=x')).body.error).toMatchObject({ code: 'validation_error', field: 'path' });
   });
 
@@ -132,6 +137,9 @@ describe('the control API (http)', () => {
     expect((await h.call('GET', '/summary')).body.locations.total).toBe(3);
     expect((await control(h.baseUrl, 'POST', '/populate', { body: { locations: 1 } })).status).toBe(401);
     expect((await control(h.baseUrl, 'POST', '/populate', { body: { locations: -1 }, headers: auth })).body.error.field).toBe('locations');
+    // At most 2,000,000 bookings a call: refused before anything is made.
+    const tooMany = await control(h.baseUrl, 'POST', '/populate', { body: { locations: 100_000, reservationsPerLocation: 21 }, headers: auth });
+    expect(tooMany.body.error).toMatchObject({ code: 'validation_error', field: 'reservationsPerLocation', message: expect.stringContaining('2,000,000') });
     await control(h.baseUrl, 'POST', '/clock/advance', { body: { by_ms: 86_400_000 } });
     await control(h.baseUrl, 'POST', '/faults', { body: { status: 500, times: 3 } });
     const reset = await control(h.baseUrl, 'POST', '/reset');

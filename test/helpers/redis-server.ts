@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, connect } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface RedisServer {
   url: string;
@@ -54,6 +55,35 @@ export async function startRedisServer(port?: number): Promise<RedisServer | und
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
     },
+  };
+}
+
+/**
+ * In a `describe` (skipped when redis-server is missing): one redis-server for its tests, started
+ * before the first and stopped after the last. Read it inside a test.
+ */
+export function useRedisServer(): RedisServer {
+  let started: RedisServer | undefined;
+  const current = (): RedisServer => {
+    if (!started) throw new Error('useRedisServer: redis-server starts in beforeAll; use it inside a test');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startRedisServer();
+    if (!started) throw new Error(REDIS_SKIP_MESSAGE);
+  });
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return {
+    get url() {
+      return current().url;
+    },
+    get port() {
+      return current().port;
+    },
+    stop: () => current().stop(),
+    kill: () => current().kill(),
   };
 }
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDIS_SKIP_MESSAGE, redisServerAvailable, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { describe, expect, it } from 'vitest';
+import { redisServerAvailable, useRedisServer } from '../helpers/redis-server.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/exit-after-close.ts', import.meta.url));
 
@@ -40,15 +40,7 @@ describe('close() leaves nothing that keeps the process alive', () => {
   });
 
   describe.skipIf(!redisServerAvailable())('with Redis', () => {
-    let redis: RedisServer;
-    beforeAll(async () => {
-      const started = await startRedisServer();
-      if (!started) throw new Error(REDIS_SKIP_MESSAGE);
-      redis = started;
-    });
-    afterAll(async () => {
-      await redis?.stop();
-    });
+    const redis = useRedisServer();
 
     it('disconnects the limiter and its Redis connections so the process exits', async () => {
       const result = await runFixture([redis.url, 'close'], 8000);

@@ -3,10 +3,10 @@
  * stand for several processes: each has its own connections and its own gate).
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PartnerClient } from '../../src/index.js';
 import { redisBudget } from '../../src/redis/index.js';
-import { REDIS_SKIP_MESSAGE, redisServerAvailable, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { REDIS_SKIP_MESSAGE, redisServerAvailable, useRedisServer } from '../helpers/redis-server.js';
 import { createFakeServer, fakeFetch, idealMs, runJob, type FakeServer } from './fake-server.js';
 
 const available = redisServerAvailable();
@@ -23,15 +23,7 @@ function clients(count: number, server: FakeServer, redis: string | Redis, logge
 const ping = (client: PartnerClient) => client.request({ method: 'GET', path: '/ping' });
 
 describe.skipIf(!available)('a budget shared through Redis', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    const started = await startRedisServer();
-    if (!started) throw new Error(REDIS_SKIP_MESSAGE);
-    redis = started;
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
+  const redis = useRedisServer();
 
   it('keeps four clients at zero 429, never over the limit in a window, near the ideal time', async () => {
     const server = createFakeServer({ limit: 40, windowMs: 1000, latencyMs: () => 2 + Math.random() * 8 });

@@ -81,6 +81,21 @@ describe('errors from real emulator responses', () => {
     expect(error.stack).toContain('errors.test.ts');
   });
 
+  it('shows where a list was asked for when a later page of its walk fails', async () => {
+    env.sandbox.populate(env.key, { locations: 1, reservationsPerLocation: 3 });
+    // Asked for here, walked elsewhere: only the list's own call site can name this function.
+    function askForTheList() {
+      return client.reservations.list({ limit: 1 });
+    }
+    const walk = askForTheList()[Symbol.asyncIterator]();
+    await walk.next();
+    await walk.next();
+    env.sandbox.faults.next({ status: 500, times: 1, path: '/partner/v1/reservations' });
+    const error = (await walk.next().catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error.stack).toContain('askForTheList');
+  });
+
   it('gives InternalServerError with the support reference parsed from the message', async () => {
     env.sandbox.faults.next({ status: 500, times: 1, path: '/partner/v1/summary' });
     const error = (await client.reports.summary().catch((e: unknown) => e)) as InternalServerError;

@@ -27,14 +27,13 @@ export interface Dispatcher {
 export function createDispatcher(deps: { world: () => World; routes: readonly Route[]; faults: Faults; log: RequestLog; clock: () => number; dialect: Dialect }): Dispatcher {
   let counter = 0;
   let unfaulted = 0;
-  const headerValues = new Map<string, string>();
   return async (request, context) => {
     const world = deps.world();
     const requestId = `req_${(++counter).toString(36).padStart(6, '0')}${supportRef(`${world.options.seed}/${counter}`).slice(0, 6).toLowerCase()}`;
     const method = request.method.toUpperCase();
     const path = new URL(request.url).pathname;
     const at = deps.clock();
-    const headers = loggedHeaders(request.headers, headerValues);
+    const headers = loggedHeaders(request.headers);
     const fault = deps.faults.take(method, path);
     let serviceStatus: number | undefined;
 

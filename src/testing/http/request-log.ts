@@ -18,33 +18,29 @@ export interface LoggedRequest {
   fault?: string;
   /**
    * The request's headers as the sandbox received them, names in lower case (`traceparent`,
-   * `user-agent`, `content-type`…). Secrets are never kept: `authorization` keeps only its scheme
-   * (`Bearer [redacted]`), and `proxy-authorization` and `x-sandbox-admin-token` read `[redacted]`.
+   * `user-agent`, `content-type`…). Secrets are never kept: `authorization`, `proxy-authorization`
+   * and `x-sandbox-admin-token` keep only a known scheme (`Bearer [redacted]`), else read `[redacted]`.
    */
   headers: Readonly<Record<string, string>>;
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-sandbox-admin-token']);
-/** Header values repeat from request to request (accept, user-agent, the redacted key): keep one copy of each. */
-const INTERN_LIMIT = 4096;
 
-/** `LoggedRequest.headers` for a request: secrets redacted, repeated values shared. */
-export function loggedHeaders(headers: Headers, interned: Map<string, string>): Record<string, string> {
+/** `LoggedRequest.headers` for a request, secrets redacted. */
+export function loggedHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    const kept = SECRET_HEADERS.has(name) ? redacted(name, value) : value;
-    let shared = interned.get(kept);
-    if (shared === undefined) {
-      shared = kept;
-      if (interned.size < INTERN_LIMIT) interned.set(kept, kept);
-    }
-    out[name] = shared;
+    out[name] = SECRET_HEADERS.has(name) ? redacted(value) : value;
   });
   return out;
 }
 
-function redacted(name: string, value: string): string {
-  const scheme = name === 'authorization' ? /^([A-Za-z][\w-]*)\s/.exec(value)?.[1] : undefined;
+/**
+ * The value with its secret gone. Only a known scheme word is kept: anything else before a space
+ * could be the key itself (`Authorization: crp_test_… extra`).
+ */
+function redacted(value: string): string {
+  const scheme = /^(Bearer|Basic|Digest|Token)\s/i.exec(value)?.[1];
   return scheme ? `${scheme} [redacted]` : '[redacted]';
 }
 
@@ -100,7 +96,7 @@ export class RequestLog {
 
   /** Whether an entry has a seq above `after`. */
   hasAfter(after: number): boolean {
-    return this.#lastSeq > after && this.#items.length > 0;
+    return this.#lastSeq > after;
   }
 
   count(filter: RequestFilter = {}): number {

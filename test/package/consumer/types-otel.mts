@@ -1,4 +1,5 @@
-// Type-checked by scripts/check-package.mjs once @opentelemetry/api is installed (nodenext, ESM).
+// Type-checked by scripts/check-package.mjs once @opentelemetry/api is installed (nodenext), as ESM
+// and, copied as types-otel.cts, as CommonJS.
 import type { TracerProvider } from '@opentelemetry/api';
 import type { Telemetry } from '@crp/partner-sdk';
 import { openTelemetry, type OpenTelemetryOptions } from '@crp/partner-sdk/otel';

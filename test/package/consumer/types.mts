@@ -1,5 +1,6 @@
 // Type-checked by scripts/check-package.mjs in a consumer project (module/moduleResolution nodenext),
-// from ESM: the import condition's .d.ts must resolve and describe the API.
+// from ESM: the import condition's .d.ts must resolve and describe the API; and, copied as types.cts,
+// from CommonJS: the require condition's .d.cts must too.
 import { PartnerClient, NotFoundError, isPartnerError, type Location, type Reservation } from '@crp/partner-sdk';
 import { createSandbox, type Sandbox } from '@crp/partner-sdk/testing';
 import { redisBudget, type RedisConnection } from '@crp/partner-sdk/redis';
