@@ -20,6 +20,9 @@ export default defineConfig({
     // Type tests belong to `npm test`; per mutant they would only cost time.
     typecheck: { enabled: false },
     include: only?.length ? only : ['test/transport/**/*.test.ts', 'test/rate-limit/**/*.test.ts', 'test/sdk/**/*.test.ts'],
+    // Narrowed to tests on an injected clock: a mutant that leaves a call waiting forever then fails
+    // its test (killed) instead of running into Stryker's own timeout.
+    ...(only?.length ? { testTimeout: 5_000 } : {}),
     exclude: ['test/rate-limit/exit.test.ts', 'test/transport/shared-budget.test.ts', '**/node_modules/**'],
   },
 });

@@ -1,8 +1,8 @@
 /**
  * A partner's logger and telemetry run inside every call. Whatever they throw (or, when async,
  * reject with) must not change the call: not its outcome, not its retries, not its waits. Both are
- * wrapped once, when the client is built; each hook that throws is reported once through the
- * logger's `warn`, with the key redacted from what the error says.
+ * wrapped once, when the client is built; each hook that throws, or an observer that sets a header
+ * the SDK will not send, is reported once through the logger's `warn`, with the key redacted.
  */
 import type { CallObserver, Telemetry } from './instrumentation.js';
 import type { Logger } from './logger.js';
@@ -23,7 +23,7 @@ export function guardPartnerCode(logger: Logger, telemetry: Telemetry | undefine
     // A warn that throws has nowhere left to be reported.
     if (hook === 'logger.warn') return;
     const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    const message = `partner-sdk: ${hook} threw; the SDK ignored it and the call went on (reported once per hook)`;
+    const message = `partner-sdk: ${hook} failed; the SDK ignored it and the call went on (reported once per hook)`;
     call(logger, read(logger, 'warn', 'logger', report), [message, { hook, error: cleanText(what, secret) }], 'logger.warn', report);
   };
   return { logger: guardLogger(logger, report), telemetry: telemetry && guardTelemetry(telemetry, report) };
@@ -55,9 +55,32 @@ function guardTelemetry(telemetry: Telemetry, report: Report): Telemetry {
         const method = read(observer, name, 'telemetry', report);
         if (typeof method === 'function') guarded[name] = (event: never) => call(observer, method, [event], `telemetry.${name}`, report);
       }
+      const attemptStart = guarded.attemptStart;
+      if (attemptStart) guarded.attemptStart = ({ attempt, headers }) => attemptStart({ attempt, headers: headerSink(headers, report) });
       return guarded;
     },
   };
+}
+
+// RFC 9110 field names and values (tab, visible ASCII, obs-text): fetch refuses other headers.
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * The headers an observer may add to (trace context): a header fetch would refuse, or one that
+ * would replace the key's Authorization, is left out (and reported) instead of failing the attempt.
+ */
+function headerSink(headers: Record<string, string>, report: Report): Record<string, string> {
+  return new Proxy(headers, {
+    set(target, name, value: unknown) {
+      if (typeof name === 'string' && FIELD_NAME.test(name) && name.toLowerCase() !== 'authorization' && typeof value === 'string' && !BAD_VALUE.test(value)) {
+        target[name] = value;
+      } else {
+        report('telemetry.attemptStart', new TypeError(`it set a header the SDK does not send (${typeof name === 'string' ? cleanText(name, undefined, 40) : 'a symbol'})`));
+      }
+      return true;
+    },
+  });
 }
 
 /** A property of partner code; a getter that throws counts as that hook throwing. */

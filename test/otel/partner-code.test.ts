@@ -57,7 +57,7 @@ describe.each(TRANSPORTS)('a throwing telemetry or logger never changes a call (
     expect(broken.sent).toBe(2);
     expect(broken.sleeps).toEqual([250]);
     expect(logger.warnings).toHaveLength(1);
-    expect(logger.warnings[0]?.message).toContain(`telemetry.${hook} threw`);
+    expect(logger.warnings[0]?.message).toContain(`telemetry.${hook} failed`);
     expect(logger.warnings[0]?.fields?.hook).toBe(`telemetry.${hook}`);
     expect(logger.warnings[0]?.fields?.error).toMatch(/^Error: observer broke while holding \[redacted\]$/);
     expect(JSON.stringify(logger.warnings)).not.toContain(env.key);
@@ -134,8 +134,32 @@ describe.each(TRANSPORTS)('a throwing telemetry or logger never changes a call (
     const broken = await retriedCall({ logger, telemetry });
     expect(broken).toEqual({ ...plain, data: broken.data });
     // Each reported once through warn, which throws too and is then given up on.
-    const reports = warn.mock.calls.filter(([message]) => message.includes(' threw;'));
+    const reports = warn.mock.calls.filter(([message]) => message.includes(' failed;'));
     expect(reports.map(([, fields]) => fields?.hook)).toEqual(['logger.debug', 'telemetry.retrying', 'logger.info']);
+  });
+
+  it("headers an observer adds that fetch would refuse, or that would replace the key's, are left out; the call goes on", async () => {
+    const logger = recordingLogger();
+    const telemetry: Telemetry = {
+      startCall: () => ({
+        attemptStart: ({ headers }) => {
+          headers['x-trace-ok'] = 'yes';
+          headers['x-bad-value'] = 'a\r\nx-injected: 1';
+          headers['bad name'] = 'x';
+          headers['x-not-latin1'] = 'caf\u00e9 \u2603';
+          headers.Authorization = 'Bearer crp_test_someone_else';
+        },
+      }),
+    };
+    const { response } = await env.client({ telemetry, logger }).reports.summary().withResponse();
+    expect(response.status).toBe(200);
+    const sent = env.sandbox.requests.at(-1)?.headers ?? {};
+    expect(sent['x-trace-ok']).toBe('yes');
+    expect(sent).not.toHaveProperty('x-bad-value');
+    expect(sent).not.toHaveProperty('x-injected');
+    expect(sent).not.toHaveProperty('x-not-latin1');
+    expect(logger.warnings.map((w) => w.fields?.hook)).toEqual(['telemetry.attemptStart']);
+    expect(logger.warnings[0]?.fields?.error).toMatch(/^TypeError: it set a header the SDK does not send \(x-bad-value\)$/);
   });
 
   it('with the console logger: the warning is printed, and the console still sees every call', async () => {
@@ -146,7 +170,7 @@ describe.each(TRANSPORTS)('a throwing telemetry or logger never changes a call (
       await env.client({ telemetry, logLevel: 'debug' }).reports.summary();
       const warnings = lines.filter((l) => / warn /.test(l));
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toContain('telemetry.attemptStart threw');
+      expect(warnings[0]).toContain('telemetry.attemptStart failed');
       expect(lines.some((l) => / done reports\.summary status=200/.test(l))).toBe(true);
       expect(lines.join('\n')).not.toContain(env.key);
     } finally {
