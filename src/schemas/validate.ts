@@ -7,6 +7,7 @@ export interface InputProblem {
 }
 
 type Issue = z.core.$ZodIssue;
+type UnionIssue = Extract<Issue, { code: 'invalid_union' }>;
 type Path = readonly PropertyKey[];
 
 /** The parts of a zod schema's definition that say what it accepts. */
@@ -14,7 +15,6 @@ interface Def {
   type: string;
   format?: string;
   innerType?: Node;
-  in?: Node;
   options?: readonly Node[];
   element?: Node;
   shape?: Record<string, Node>;
@@ -26,22 +26,26 @@ interface Node {
   _zod: { def: Def };
 }
 
-/** Wrappers that accept what their inner schema accepts (plus `undefined`, a default, …). */
-const WRAPPERS = new Set(['optional', 'nonoptional', 'default', 'prefault', 'readonly', 'catch', 'nullable']);
+/** Wrappers that accept what their inner schema accepts (and `undefined` or `null`). */
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'readonly']);
 
-/**
- * The first problem zod found, in the service's words: a dotted field path and a message that
- * says what is wrong and what is allowed. zod/mini's own default message is only "Invalid input".
- * With the `schema` that was checked, a union (a filter taking one value or a list) is described
- * by what each of its forms accepts.
- */
-export function describeIssue(issue: Issue, root?: string, input?: unknown, schema?: z.ZodMiniType): InputProblem {
-  return describe(issue, [], root, input, schema as Node | undefined);
+/** Check `value` against `schema`: the parsed value, or the first problem found. */
+export function check<S extends z.ZodMiniType>(
+  schema: S,
+  value: unknown,
+  root?: string,
+): { ok: true; value: z.infer<S> } | { ok: false; problem: InputProblem } {
+  const result = schema.safeParse(value);
+  if (result.success) return { ok: true, value: result.data };
+  const issue = result.error.issues[0] as Issue;
+  return { ok: false, problem: describe(issue, [], root, value, schema as unknown as Node) };
 }
 
 /**
- * `issue`, found by `schema` at `base` in `input` (the union branches' issues are relative to the
- * union, so `base` is where that union sits and `schema` is the branch).
+ * The problem `issue` names, in the service's words: a dotted field path and a message that says
+ * what is wrong and what is allowed (zod/mini's own default message is only "Invalid input").
+ * `schema` found the issue at `base` in `input`: a union's branch issues are relative to the union,
+ * so for those `base` is where the union sits and `schema` is the branch.
  */
 function describe(issue: Issue, base: Path, root: string | undefined, input: unknown, schema: Node | undefined): InputProblem {
   const at = [...base, ...issue.path];
@@ -54,91 +58,86 @@ function describe(issue: Issue, base: Path, root: string | undefined, input: unk
     return { field: [...path, key].join('.'), message: `${quote(key)} is not a recognised field${known}` };
   }
   const field = path.join('.') || '(body)';
-  const actual = input === undefined ? issue.input : valueAt(input, at);
-  if (issue.code === 'invalid_union' && unsendable(actual) === undefined) {
+  const actual = valueAt(input, at);
+  const cannot = unsendable(actual);
+  if (cannot) return { field, message: `${field} ${cannot}` };
+  if (issue.code === 'invalid_union') {
     const inner = innerProblem(issue, here);
     if (inner) return describe(inner.issue, at, root, input, inner.branch);
     return { field, message: `${field} ${unionText(issue, here, actual)}` };
   }
-  return { field, message: `${field} ${unsendable(actual) ?? issueText(issue, actual)}` };
+  return { field, message: `${field} ${issueText(issue, actual)}` };
+}
+
+/** The union's issue is really about a field inside one of its object branches. */
+function insideObject(issue: Issue): boolean {
+  return issue.path.some((p) => typeof p === 'string');
 }
 
 /**
- * The issue to report instead of a union's, when the value got into one of its branches as far as
- * a named field (an object branch whose field is wrong): that field is the one to name. A wrong
- * item in a list branch stays the union's, which names every form it takes.
+ * The issue to report instead of a union's, when the value got into one of its object branches:
+ * the field at fault there is the one to name. A wrong item in a list branch stays the union's,
+ * which names every form it takes. Where several object branches refuse the same field's value
+ * (`kind` is neither `circle` nor `square`), their values are named together.
  */
-function innerProblem(issue: Extract<Issue, { code: 'invalid_union' }>, union: Node | undefined): { issue: Issue; branch: Node | undefined } | undefined {
-  let best: { issue: Issue; index: number } | undefined;
-  issue.errors.forEach((branch, index) => {
-    for (const found of branch) {
-      if (found.path.length > (best?.issue.path.length ?? 0) && found.path.some((p) => typeof p === 'string')) best = { issue: found, index };
-    }
+function innerProblem(issue: UnionIssue, union: Node | undefined): { issue: Issue; branch: Node | undefined } | undefined {
+  const named = issue.errors.flatMap((branch, index) => {
+    const found = branch.find(insideObject);
+    return found ? [{ index, found }] : [];
   });
-  return best && { issue: best.issue, branch: union?._zod.def.options?.[best.index] };
+  const depth = Math.max(...named.map(({ found }) => found.path.length));
+  const deepest = named.filter(({ found }) => found.path.length === depth);
+  const first = deepest[0];
+  if (!first) return undefined;
+  const branch = union && unwrap(union)._zod.def.options?.[first.index];
+  if (first.found.code !== 'invalid_value') return { issue: first.found, branch };
+  const at = first.found.path.join('.');
+  const values = deepest.flatMap(({ found }) => (found.code === 'invalid_value' && found.path.join('.') === at ? found.values : []));
+  return { issue: { ...first.found, values: [...new Set(values)], message: '' }, branch };
 }
 
 /** "must be one of a, b, or a list of them; got "x"": every form the union takes, and the value at fault. */
-function unionText(issue: Extract<Issue, { code: 'invalid_union' }>, union: Node | undefined, actual: unknown): string {
-  const forms = (union && allowed(union)) ?? fromBranches(issue);
-  const fault = culprit(issue, actual);
-  const got = `${show(fault.value)}${fault.inList ? ' in the list' : ''}`;
+function unionText(issue: UnionIssue, union: Node | undefined, actual: unknown): string {
+  const forms = union && allowed(union);
+  // The wrong item, when a list got into a list branch; else the value itself.
+  const deepest = issue.errors.flat().find((i) => i.path.length > 0);
+  const got = deepest ? `${show(valueAt(actual, deepest.path))} in the list` : show(actual);
   return `${forms ? `must be ${forms}` : 'has an unsupported shape'}; got ${got}`;
 }
 
-/** What each branch wanted at the union's own level, when the schema cannot say (it was not given). */
-function fromBranches(issue: Extract<Issue, { code: 'invalid_union' }>): string | undefined {
-  const forms = issue.errors.map((branch) => {
-    const top = branch.find((i) => i.path.length === 0);
-    if (top?.code === 'invalid_value') return oneOf(top.values);
-    if (top?.code === 'invalid_type') return expectedText(top.expected);
-    return undefined;
-  });
-  return forms.every((f) => f !== undefined) ? alternatives(forms as string[]) : undefined;
-}
-
-/** The value at fault: the wrong item when the value is a list that got into a list branch, else the value. */
-function culprit(issue: Extract<Issue, { code: 'invalid_union' }>, actual: unknown): { value: unknown; inList: boolean } {
-  const deepest = issue.errors.flat().reduce<Issue | undefined>((a, i) => (i.path.length > (a?.path.length ?? 0) ? i : a), undefined);
-  return deepest ? { value: valueAt(actual, deepest.path), inList: true } : { value: actual, inList: false };
-}
-
-/** The schema that checks the value at `path` below `schema` (undefined where it cannot tell). */
+/** The schema that checks the value at `path` below `schema` (through unions: the first branch with that path). */
 function schemaAt(schema: Node, path: Path): Node | undefined {
-  let node: Node | undefined = schema;
-  for (const key of path) {
-    node = node && unwrap(node);
-    const def: Def | undefined = node?._zod.def;
-    if (!def) return undefined;
-    if (def.type === 'object') node = def.shape?.[String(key)];
-    else if (def.type === 'array') node = def.element;
-    else if (def.type === 'record') node = def.valueType;
-    else return undefined;
+  if (path.length === 0) return schema;
+  const def = unwrap(schema)._zod.def;
+  if (def.type === 'union') {
+    for (const option of def.options ?? []) {
+      const found = schemaAt(option, path);
+      if (found) return found;
+    }
+    return undefined;
   }
-  return node;
+  const [key, ...rest] = path;
+  const next = def.type === 'object' ? def.shape?.[String(key)] : def.type === 'array' ? def.element : def.type === 'record' ? def.valueType : undefined;
+  return next && schemaAt(next, rest);
 }
 
 function unwrap(node: Node): Node {
   let def = node._zod.def;
-  while ((WRAPPERS.has(def.type) && def.innerType) || (def.type === 'pipe' && def.in)) {
-    node = (def.innerType ?? def.in) as Node;
+  while (WRAPPERS.has(def.type)) {
+    node = def.innerType as Node;
     def = node._zod.def;
   }
   return node;
 }
 
-/**
- * What `schema` accepts, in words ("one of pending, confirmed", "a list of …", "true or false"),
- * or undefined for shapes that take more than a phrase (objects, records).
- */
+/** What `schema` accepts, in words ("one of pending, confirmed", "a list of …", "true or false"). */
 function allowed(schema: Node): string | undefined {
   const def = schema._zod.def;
   if (def.type === 'nullable' && def.innerType) {
     const inner = allowed(def.innerType);
     return inner && `${inner}, or null`;
   }
-  if (WRAPPERS.has(def.type) && def.innerType) return allowed(def.innerType);
-  if (def.type === 'pipe' && def.in) return allowed(def.in);
+  if (WRAPPERS.has(def.type)) return allowed(def.innerType as Node);
   switch (def.type) {
     case 'enum':
     case 'literal':
@@ -147,27 +146,32 @@ function allowed(schema: Node): string | undefined {
       const item = def.element && allowed(def.element);
       return item && `a list whose items are each ${item}`;
     }
-    case 'union': {
-      const options = def.options ?? [];
-      // Every literal or enum value in one "one of …"; a list of the same values is "a list of them".
-      const values = options.flatMap(choices);
-      const rest = options.filter((o) => choices(o).length === 0);
-      const forms = rest.map((o) => {
-        const element = o._zod.def.type === 'array' ? o._zod.def.element : undefined;
-        const listOfThem = values.length > 0 && element !== undefined && sameValues(choices(element), values);
-        return listOfThem ? 'a list of them' : allowed(o);
-      });
-      if (forms.some((f) => f === undefined)) return undefined;
-      return alternatives([...(values.length > 0 ? [oneOf(values)] : []), ...(forms as string[])]);
-    }
-    case 'string':
+    case 'union':
+      return unionForms(def.options ?? []);
     case 'number':
+      return expectedText(def.format?.includes('int') ? 'int' : 'number');
+    case 'object':
+    case 'record':
+    case 'string':
     case 'boolean':
     case 'null':
-      return expectedText(def.type === 'number' && def.format && /int/.test(def.format) ? 'int' : def.type);
+      return expectedText(def.type);
     default:
       return undefined;
   }
+}
+
+/**
+ * Every literal or enum value in one "one of …", then the other forms; a list of what another form
+ * takes is "a list of them" ("one of pending, confirmed, or a list of them").
+ */
+function unionForms(options: readonly Node[]): string | undefined {
+  const values = options.flatMap(choices);
+  const others = options.filter((o) => choices(o).length === 0);
+  const single = [...(values.length > 0 ? [oneOf(values)] : []), ...others.filter((o) => o._zod.def.type !== 'array').map(allowed)];
+  const lists = others.filter((o) => o._zod.def.type === 'array').map((o) => (single.includes(allowed(o._zod.def.element as Node)) ? 'a list of them' : allowed(o)));
+  const forms = [...single, ...lists];
+  return forms.includes(undefined) ? undefined : alternatives([...new Set(forms as string[])]);
 }
 
 /** The values an enum or literal takes (none for any other schema). */
@@ -178,10 +182,6 @@ function choices(schema: Node): unknown[] {
   return [];
 }
 
-function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
-  return a.length === b.length && a.every((v) => b.includes(v));
-}
-
 /** "one of a, b, c" (a single value: just that value). */
 function oneOf(values: readonly unknown[]): string {
   const shown = values.map(word);
@@ -189,7 +189,7 @@ function oneOf(values: readonly unknown[]): string {
 }
 
 function alternatives(forms: readonly string[]): string {
-  return forms.length <= 1 ? (forms[0] ?? '') : `${forms.slice(0, -1).join(', ')}, or ${forms.at(-1) as string}`;
+  return forms.length === 1 ? (forms[0] as string) : `${forms.slice(0, -1).join(', ')}, or ${forms.at(-1) as string}`;
 }
 
 /** An allowed value as written in a sentence: bare when it is a plain word (`no_show`), else as JSON. */
@@ -201,25 +201,18 @@ function word(value: unknown): string {
 function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : 'a list';
   return article(typeof value);
 }
 
 /** The value at `path` in what the caller passed (zod's issues do not carry it). */
 function valueAt(input: unknown, path: Path): unknown {
-  let value = input;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
+  return path.reduce<unknown>((value, key) => (value as Record<PropertyKey, unknown> | null | undefined)?.[key], input);
 }
 
 /** Values JSON cannot carry, named as what they are (zod would call a BigInt merely the wrong type). */
 function unsendable(value: unknown): string | undefined {
   if (typeof value === 'bigint') return 'is a BigInt, which JSON cannot carry: pass a number';
-  if (typeof value === 'number' && Number.isNaN(value)) return 'is NaN: pass a finite number';
   if (typeof value === 'number' && !Number.isFinite(value)) return `is ${value}: pass a finite number`;
   if (typeof value === 'symbol' || typeof value === 'function') return `is a ${typeof value}, which JSON cannot carry`;
   return undefined;
@@ -249,6 +242,8 @@ function custom(issue: Issue): string | undefined {
 function expectedText(expected: string): string {
   if (expected === 'int') return 'a whole number';
   if (expected === 'boolean') return 'true or false';
+  if (expected === 'null') return 'null';
+  if (expected === 'record') return 'an object';
   return article(expected);
 }
 
@@ -258,19 +253,4 @@ function article(expected: string): string {
 
 function quote(key: string): string {
   return JSON.stringify(key);
-}
-
-/** Check `value` against `schema`: the parsed value, or the first problem found. */
-export function check<S extends z.ZodMiniType>(
-  schema: S,
-  value: unknown,
-  root?: string,
-): { ok: true; value: z.infer<S> } | { ok: false; problem: InputProblem } {
-  const result = schema.safeParse(value);
-  if (result.success) return { ok: true, value: result.data };
-  const issue = result.error.issues[0];
-  return {
-    ok: false,
-    problem: issue ? describeIssue(issue, root, value, schema) : { field: root ?? '(body)', message: 'is invalid' },
-  };
 }
