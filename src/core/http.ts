@@ -4,9 +4,8 @@
  * (manual) are switched off because the transport owns them. ky's timeout stops at the headers, so
  * the attempt's limit is our own: one timer that aborts the attempt's controller (the caller's
  * signal aborts it too), armed when the attempt starts and cleared as soon as the body is read,
- * so it covers the body and no timer outlives the attempt. (`AbortSignal.timeout` joined through
- * `AbortSignal.any` did the same but left a live timer and two signals per call for the full
- * timeout, ~10 µs and most of the garbage of a call.)
+ * so it covers the body and no timer outlives the attempt (`AbortSignal.timeout` joined through
+ * `AbortSignal.any` would keep a live timer and two more signals per call for the whole timeout).
  *
  * An attempt never throws: it returns what happened (`Outcome`), with the rate-limit signals of
  * the response parsed once, so the gate learns from the value the task returns and nothing else.

@@ -14,13 +14,38 @@ export function openEnum<const T extends readonly [string, ...string[]]>(_values
 /** `HH:MM`, 24-hour clock. */
 export const clockTime = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time as HH:MM (24-hour)'));
 
-/** `YYYY-MM-DD`. */
-export const calendarDate = z.string().check(
-  z.regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be a date as YYYY-MM-DD'),
-);
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** `YYYY-MM`. */
-export const calendarMonth = z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month as YYYY-MM'));
+/**
+ * Why a `YYYY-MM` or `YYYY-MM-DD` text names no month or day on the (proleptic Gregorian)
+ * calendar, or undefined when it names one: a pattern alone lets `2026-02-30` through.
+ */
+function notOnCalendar(text: string): string | undefined {
+  const [year, month, day] = text.split('-').map(Number) as [number, number, number | undefined];
+  if (month < 1 || month > 12) return `months run 01 to 12, not ${text.slice(5, 7)}`;
+  if (day === undefined) return undefined;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  if (day < 1 || day > days) return `${MONTH_NAMES[month - 1]} ${text.slice(0, 4)} has days 01 to ${days}`;
+  return undefined;
+}
+
+/** `text` in the form `pattern` that must also be a real `what` on the calendar. */
+function onCalendar(pattern: RegExp, form: string, what: string) {
+  return z.string().check(
+    z.regex(pattern, `must be ${form}`),
+    z.superRefine((text, ctx) => {
+      const reason = pattern.test(text) ? notOnCalendar(text) : undefined;
+      if (reason) ctx.addIssue({ code: 'custom', input: text, message: `is not a real ${what} (${reason}); got ${JSON.stringify(text)}` });
+    }),
+  );
+}
+
+/** `YYYY-MM-DD`, a day that exists (`2026-02-30` does not). */
+export const calendarDate = onCalendar(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD', 'date');
+
+/** `YYYY-MM`, a month that exists (`2026-13` does not). */
+export const calendarMonth = onCalendar(/^\d{4}-\d{2}$/, 'a month as YYYY-MM', 'month');
 
 /** ISO 3166-1 alpha-2, upper case. */
 export const countryCode = z.string().check(z.regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code such as US'));

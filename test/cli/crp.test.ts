@@ -174,7 +174,7 @@ describe('crp, as a child process against crp-sandbox', () => {
 
     const refused = await crp(['bookings', 'export', '--from', '2026-13-01'], sandbox.env);
     expect(refused).toMatchObject({ code: 1, stdout: '' });
-    expect(refused.stderr).toContain('crp: --from must be a date as YYYY-MM-DD.');
+    expect(refused.stderr).toContain('crp: --from is not a real date (months run 01 to 12, not 13); got "2026-13-01".');
 
     // The current simulated month: every store was enrolled by then.
     const month = (JSON.parse((await crp(['summary', '--json'], sandbox.env)).stdout) as { generated_at: string }).generated_at.slice(0, 7);

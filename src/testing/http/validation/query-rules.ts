@@ -39,8 +39,36 @@ export const statusList: QueryRule<Set<string>> = (text, name) => {
   return new Set(statuses);
 };
 
-export const calendarDate = matching(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'a date as YYYY-MM-DD');
-export const calendarMonth = matching(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month as YYYY-MM');
+/** Days in a month of the Gregorian calendar, asked of the platform's own calendar (day 0 of the next month). */
+function daysIn(year: number, month: number): number {
+  const last = new Date(0);
+  last.setUTCFullYear(year, month, 0);
+  return last.getUTCDate();
+}
+
+/**
+ * A `YYYY-MM` or `YYYY-MM-DD` that also exists on the calendar: the form alone would take
+ * `2026-02-30` or `2026-13`, and the service cannot answer for a day that does not exist.
+ */
+function onCalendar(form: string, what: 'date' | 'month'): QueryRule<string> {
+  const pattern = what === 'date' ? /^(\d{4})-(\d{2})-(\d{2})$/ : /^(\d{4})-(\d{2})$/;
+  const inForm = matching(pattern, form);
+  return (text, name) => {
+    const [, y, m, d] = pattern.exec(inForm(text, name)) as RegExpExecArray;
+    const month = Number(m);
+    const refuse = (why: string) => validation(name, `${name} is not a real ${what} (${why}), got ${JSON.stringify(text)}.`);
+    if (month < 1 || month > 12) throw refuse(`months are 01 to 12`);
+    if (d !== undefined) {
+      const last = daysIn(Number(y), month);
+      const day = Number(d);
+      if (day < 1 || day > last) throw refuse(`${y}-${m} has days 01 to ${last}`);
+    }
+    return text;
+  };
+}
+
+export const calendarDate = onCalendar('a date as YYYY-MM-DD', 'date');
+export const calendarMonth = onCalendar('a month as YYYY-MM', 'month');
 export const country = matching(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 country code such as US');
 export const locationId = matching(LOCATION_ID, LOCATION_ID_FORM);
 
