@@ -350,6 +350,26 @@ describe('Gate: the budget, response by response', () => {
     await h.drain(clock, calls);
   });
 
+  it('a process that left before our refill may have spent its part of the new window: the refill still splits by it, the next one not', async () => {
+    let sharers = 4;
+    const { clock, h } = await gateAfter(budget(0, 1000, 40), () => sharers);
+    const first = await h.burst('a', 25);
+    expect(h.started).toEqual([]);
+    // Three processes spend their 10 at the server's turn of the window and leave before our refill.
+    sharers = 1;
+    clock.armed()[0]?.fire();
+    await flush();
+    expect(h.started.length).toBe(10);
+    // Answers say this window is spent; at its end the key is ours alone: the other 15 go at once.
+    h.started.slice().forEach((name) => h.answer(name, budget(0, 2000, 40)));
+    await flush();
+    expect(h.started.length).toBe(10);
+    clock.armed()[0]?.fire();
+    await flush();
+    expect(h.started.length).toBe(25);
+    await h.drain(clock, first);
+  });
+
   it('a response from a call the refill sent, about the new window, counts (another client spent most of it)', async () => {
     const { clock, h } = await gateAfter(budget(0, 1000));
     const first = await h.burst('a', 2);

@@ -100,6 +100,8 @@ export class Gate {
   #closed = false;
   /** How many processes shared the key when our count was last set. */
   #sharedBy = 1;
+  /** The most processes seen sharing the key since our last refill. */
+  #mostSinceRefill = 1;
 
   constructor(options: GateOptions) {
     this.#clock = options.clock;
@@ -297,13 +299,20 @@ export class Gate {
     const sharers = Math.max(1, this.#sharing?.sharers() ?? 1);
     if (sharers > this.#sharedBy && this.#tokens > 0) this.#tokens = Math.floor((this.#tokens * this.#sharedBy) / sharers);
     this.#sharedBy = sharers;
+    if (sharers > this.#mostSinceRefill) this.#mostSinceRefill = sharers;
     return sharers;
   }
 
   #refill(now: number): void {
     const sharers = this.#sharers();
+    // Our refill can come later than the server's (up to the second its Reset rounds to): a
+    // process that left since the last refill may have spent its part of the new window before
+    // it went. So the new window is split by the most processes seen since; a departure counts
+    // from the window after.
+    const splitBy = this.#mostSinceRefill;
+    this.#mostSinceRefill = sharers;
     // Everything still in flight may be counted in the new window: leave room for it.
-    this.#tokens = Math.max(1, Math.floor((this.#limit ?? 1) / sharers)) - this.#inFlight;
+    this.#tokens = Math.max(1, Math.floor((this.#limit ?? 1) / splitBy)) - this.#inFlight;
     this.#refreshed = true;
     this.#lastRefreshAt = now;
   }
