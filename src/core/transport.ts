@@ -110,7 +110,6 @@ export class Transport {
         // Most calls succeed at once: the first attempt is sent without p-retry's per-call set-up
         // (~5 µs, a tenth of the SDK's cost over ky).
         result = await attempt(1);
-        signal?.throwIfAborted();
       } catch (first) {
         // p-retry takes over with attempt 1's failure, replayed, so every decision from here on
         // (stop, wait, retry) is its loop's, exactly as if it had sent attempt 1 itself. An
