@@ -339,6 +339,33 @@ export class HookError extends PartnerError {
 }
 
 /**
+ * Another watcher holds this checkpoint (in this process or, for a file, in another live process).
+ * Two watchers on one checkpoint would each deliver everything; stop the other one, or give this
+ * one its own checkpoint. A lock left by a process that died is taken over without this error.
+ */
+export class CheckpointLockedError extends PartnerError {
+  declare readonly code: 'checkpoint_locked';
+  /** The process id that holds the lock, when known. */
+  readonly holderPid: number | undefined;
+
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
+  constructor(message: string, holderPid?: number) {
+    super('checkpoint_locked', message);
+    this.holderPid = holderPid;
+  }
+}
+
+/** The checkpoint holds something the watcher cannot read (another program's data, or a newer format). */
+export class CheckpointInvalidError extends PartnerError {
+  declare readonly code: 'checkpoint_invalid';
+
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('checkpoint_invalid', message, options);
+  }
+}
+
+/**
  * A plain `PartnerApiError`: a status or code this version has no class for. In a `switch` on
  * `err.code` it may reach any branch (TypeScript cannot exclude the codes that have a class), so
  * it lists the subclasses' own fields as absent: `err.reference` in `case 'unavailable'` is then
@@ -348,6 +375,7 @@ export type OtherApiError = PartnerApiError & {
   readonly code: string & {};
   readonly reference?: undefined;
   readonly mayHaveReachedServer?: undefined;
+  readonly holderPid?: undefined;
 };
 
 /**
@@ -371,6 +399,8 @@ export type AnyPartnerError =
   | ConfigurationError
   | UnexpectedResponseError
   | HookError
+  | CheckpointLockedError
+  | CheckpointInvalidError
   | OtherApiError;
 
 /**

@@ -1,4 +1,4 @@
-import { CheckpointLockedError } from './errors.js';
+import { CheckpointLockedError } from '../core/errors.js';
 
 /** How a record is saved: `replace` drops everything saved before it (the watcher's snapshot). */
 export interface SaveOptions {

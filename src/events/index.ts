@@ -1,7 +1,7 @@
 export { Watcher } from './watcher.js';
 export { memoryCheckpoint, type Checkpoint, type SaveOptions } from './checkpoint.js';
 export { fileCheckpoint, type FileCheckpointOptions } from './file-checkpoint.js';
-export { CheckpointInvalidError, CheckpointLockedError } from './errors.js';
+export { CheckpointInvalidError, CheckpointLockedError } from '../core/errors.js';
 export type {
   PartnerEvent,
   PartnerEventBase,

@@ -12,7 +12,7 @@
  */
 import type { Reservation } from '../index.js';
 import type { Checkpoint } from './checkpoint.js';
-import { CheckpointInvalidError } from './errors.js';
+import { CheckpointInvalidError } from '../core/errors.js';
 
 export type StateRecord =
   | ['s', string]

@@ -1,10 +1,9 @@
 import type { PartnerClient } from '../client.js';
 import type { Clock } from '../core/config.js';
-import { ConfigurationError, isPartnerApiError, isPartnerError } from '../core/errors.js';
+import { CheckpointLockedError, ConfigurationError, isPartnerApiError, isPartnerError } from '../core/errors.js';
 import { CallBudget } from './call-budget.js';
 import type { Checkpoint } from './checkpoint.js';
 import { Detector } from './detector.js';
-import { CheckpointLockedError } from './errors.js';
 import { WatchState } from './state.js';
 import type { PartnerEvent, WatchOptions, WatchStats } from './types.js';
 

@@ -4,6 +4,7 @@ import {
   ConflictError,
   InternalServerError,
   PartnerApiError,
+  PartnerError,
   ValidationError,
   isPartnerError,
   type AnyPartnerError,
@@ -48,6 +49,13 @@ describe('error codes', () => {
       case 'aborted':
       case 'configuration_error':
       case 'unexpected_response':
+        break;
+      case 'checkpoint_locked':
+        // The event stream's errors are part of the union too.
+        expectTypeOf(error.holderPid).toEqualTypeOf<number | undefined>();
+        break;
+      case 'checkpoint_invalid':
+        expectTypeOf(error).toExtend<PartnerError>();
         break;
       case 'a_code_added_later':
         // A code the service adds later compiles as a case, and reaches the catch-all PartnerApiError.
