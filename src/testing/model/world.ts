@@ -6,10 +6,10 @@ import type { Account } from './model.js';
 import type { ResolvedOptions } from '../options.js';
 import { streamFor, unpredictable, type Rng } from './random.js';
 
-/** Everything the emulator knows, shared by the routes, the simulation and the inspect helpers. */
 /** Ids end in 4 base-36 digits of salt. */
 const SALT_RANGE = 36 ** 4;
 
+/** Everything the emulator knows, shared by the routes, the simulation and the inspect helpers. */
 export class World {
   readonly clock: SimulatedClock;
   readonly keys: KeyRing;
