@@ -202,6 +202,7 @@ describe('crp, as a child process against crp-sandbox', () => {
       [['events', 'tail', '--from', 'yesterday'], '--from must be now or beginning; got "yesterday".'],
       [['enroll', SAMPLE, '--concurrency', 'lots'], '--concurrency must be a whole number, 1 or more; got "lots".'],
       [['enroll', join(dir, 'no-such.csv')], `cannot read ${join(dir, 'no-such.csv')}: no such file.`],
+      [['enroll', dir], `cannot read ${dir}: it is a directory.`],
     ];
     const runs = await Promise.all(cases.map(([args]) => crp(args, sandbox.env)));
     for (const [i, [args, says]] of cases.entries()) {
