@@ -124,7 +124,7 @@ export class Http {
         outcome.error = this.#redirect(response, request, requestId);
         return outcome;
       }
-      const body = await readBody(response, this.#maxBytes);
+      const body = await readBody(response, this.#maxBytes, controller.signal);
       if (status >= 400) {
         const { retryAfterMs } = outcome.signals;
         outcome.error = errorFromResponse({ status, headers: response.headers, body, request, retryAfterMs, secret: this.#secret });
