@@ -9,7 +9,26 @@ export class BodyTooLarge extends Error {
   }
 }
 
-export async function readBody(response: Response, maxBytes: number): Promise<string> {
+/**
+ * The body as text, within the cap, given up when `signal` aborts (the attempt's time limit or the
+ * caller's): fetch's own body stops on abort, but one from a partner's `fetch` or a proxy-like
+ * wrapper may not, and a call must not outlive its time limit because of it.
+ */
+export function readBody(response: Response, maxBytes: number, signal?: AbortSignal): Promise<string> {
+  const reading = readCapped(response, maxBytes);
+  if (!signal) return reading;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      cancel(response);
+      reject(signal.reason);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    reading.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
   const length = response.headers.get('content-length');
   const declared = length !== null && /^\d+$/.test(length.trim()) ? Number(length) : undefined;
   if (declared !== undefined && declared > maxBytes) {

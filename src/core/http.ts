@@ -118,13 +118,13 @@ export class Http {
         retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), now),
       };
       const idText = response.headers.get('x-request-id');
-      requestId = idText === null ? undefined : PLAIN_ID.test(idText) && !idText.includes(this.#secret) ? idText : cleanText(idText, this.#secret, 100);
+      requestId = idText === null ? undefined : cleanText(idText, this.#secret, 100);
       if (status >= 300 && status < 400) {
         cancel(response);
         outcome.error = this.#redirect(response, request, requestId);
         return outcome;
       }
-      const body = await readBody(response, this.#maxBytes);
+      const body = await readBody(response, this.#maxBytes, controller.signal);
       if (status >= 400) {
         const { retryAfterMs } = outcome.signals;
         outcome.error = errorFromResponse({ status, headers: response.headers, body, request, retryAfterMs, secret: this.#secret });
@@ -182,9 +182,6 @@ export class Http {
     return classifyFetchFailure(error, { request, callerSignal: input.signal, timedOut, timeout: input.timeout, secret: this.#secret }) as PartnerError;
   }
 }
-
-/** A request id that cleaning would leave as it is (printable ASCII, no spaces, within the cap): the usual case, checked in one step. */
-const PLAIN_ID = /^[\x21-\x7e]{1,100}$/;
 
 /** The option, unknown to ky, that carries the attempt's signal to `directFetch`. */
 const DIRECT_SIGNAL = 'attemptSignal';

@@ -11,7 +11,12 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202
 
 export const REDACTED = '[redacted]';
 
+/** Text that cleaning leaves as it is: printable ASCII without spaces (a request id, a token). */
+const PLAIN = /^[\x21-\x7e]*$/;
+
 export function cleanText(text: string, secret: string | undefined, maxLength = 300): string {
+  // The usual request id, checked in one step: it runs on every response.
+  if (text.length <= maxLength && PLAIN.test(text) && !(secret && text.includes(secret))) return text;
   let out = text.replace(ANSI, '').replace(CONTROL, ' ');
   if (secret) out = out.split(secret).join(REDACTED);
   out = out.replace(/\s{2,}/g, ' ').trim();

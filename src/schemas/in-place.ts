@@ -1,21 +1,8 @@
 import type * as z from 'zod/mini';
+import type { SchemaDef, SchemaNode } from './schema-def.js';
 
 /** Whether zod would accept a value (from JSON.parse) and return it unchanged. */
 type Check = (value: unknown) => boolean;
-
-interface Def {
-  type: string;
-  checks?: unknown[];
-  format?: string;
-  innerType?: Schema;
-  element?: Schema;
-  entries?: Record<string, unknown>;
-  shape?: Record<string, Schema>;
-  catchall?: Schema;
-  keyType?: Schema;
-  valueType?: Schema;
-}
-export type Schema = { _zod: { def: Def } };
 
 /** Where a response schema (made by `looseObject`) keeps its check, made once with the schema. */
 export const IN_PLACE = Symbol('in-place check');
@@ -35,7 +22,7 @@ export function parseResponse<S extends z.ZodMiniType>(schema: S, value: unknown
 }
 
 /** The check for `schema`, or undefined where it cannot tell (checks, formats, transforms, other types). */
-export function compile(schema: Schema): Check | undefined {
+export function compile(schema: SchemaNode): Check | undefined {
   const def = schema._zod.def;
   if (def.checks?.length) return undefined;
   switch (def.type) {
@@ -77,7 +64,7 @@ export function compile(schema: Schema): Check | undefined {
 }
 
 /** A loose object: every declared field checked; the others kept as they are (zod's catchall `unknown`). */
-function compileObject(def: Def): Check | undefined {
+function compileObject(def: SchemaDef): Check | undefined {
   if (def.catchall?._zod.def.type !== 'unknown' || !def.shape) return undefined;
   const fields: Array<[string, Check]> = [];
   for (const [key, field] of Object.entries(def.shape)) {

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { $loose, $ZodLooseShape } from 'zod/v4/core';
-import { IN_PLACE, compile, type Schema } from './in-place.js';
+import { IN_PLACE, compile } from './in-place.js';
+import type { SchemaNode } from './schema-def.js';
 
 /**
  * A response object: `z.looseObject` (fields this version does not know are kept), with its
@@ -11,6 +12,6 @@ import { IN_PLACE, compile, type Schema } from './in-place.js';
  */
 export function looseObject<Shape extends $ZodLooseShape>(shape: Shape): z.ZodMiniObject<Shape, $loose> {
   const schema = z.looseObject(shape);
-  Object.defineProperty(schema, IN_PLACE, { value: compile(schema as unknown as Schema) });
+  Object.defineProperty(schema, IN_PLACE, { value: compile(schema as unknown as SchemaNode) });
   return schema;
 }

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import type { SchemaNode } from './schema-def.js';
 
 /** One refused input: a dotted `field` path (`address.state`) and a sentence about it. */
 export interface InputProblem {
@@ -9,22 +10,6 @@ export interface InputProblem {
 type Issue = z.core.$ZodIssue;
 type UnionIssue = Extract<Issue, { code: 'invalid_union' }>;
 type Path = readonly PropertyKey[];
-
-/** The parts of a zod schema's definition that say what it accepts. */
-interface Def {
-  type: string;
-  format?: string;
-  innerType?: Node;
-  options?: readonly Node[];
-  element?: Node;
-  shape?: Record<string, Node>;
-  valueType?: Node;
-  entries?: Record<string, unknown>;
-  values?: readonly unknown[];
-}
-interface Node {
-  _zod: { def: Def };
-}
 
 /** Wrappers that accept what their inner schema accepts (and `undefined` or `null`). */
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'readonly']);
@@ -38,7 +23,7 @@ export function check<S extends z.ZodMiniType>(
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
   const issue = result.error.issues[0] as Issue;
-  return { ok: false, problem: describe(issue, [], root, value, schema as unknown as Node) };
+  return { ok: false, problem: describe(issue, [], root, value, schema as unknown as SchemaNode) };
 }
 
 /**
@@ -47,7 +32,7 @@ export function check<S extends z.ZodMiniType>(
  * `schema` found the issue at `base` in `input`: a union's branch issues are relative to the union,
  * so for those `base` is where the union sits and `schema` is the branch.
  */
-function describe(issue: Issue, base: Path, root: string | undefined, input: unknown, schema: Node | undefined): InputProblem {
+function describe(issue: Issue, base: Path, root: string | undefined, input: unknown, schema: SchemaNode | undefined): InputProblem {
   const at = [...base, ...issue.path];
   const path = [root, ...at.map(String)].filter((p) => p !== undefined && p !== '');
   const here = schema && schemaAt(schema, issue.path);
@@ -80,7 +65,7 @@ function insideObject(issue: Issue): boolean {
  * which names every form it takes. Where several object branches refuse the same field's value
  * (`kind` is neither `circle` nor `square`), their values are named together.
  */
-function innerProblem(issue: UnionIssue, union: Node | undefined): { issue: Issue; branch: Node | undefined } | undefined {
+function innerProblem(issue: UnionIssue, union: SchemaNode | undefined): { issue: Issue; branch: SchemaNode | undefined } | undefined {
   const named = issue.errors.flatMap((branch, index) => {
     const found = branch.find(insideObject);
     return found ? [{ index, found }] : [];
@@ -97,7 +82,7 @@ function innerProblem(issue: UnionIssue, union: Node | undefined): { issue: Issu
 }
 
 /** "must be one of a, b, or a list of them; got "x"": every form the union takes, and the value at fault. */
-function unionText(issue: UnionIssue, union: Node | undefined, actual: unknown): string {
+function unionText(issue: UnionIssue, union: SchemaNode | undefined, actual: unknown): string {
   const forms = union && allowed(union);
   // The wrong item, when a list got into a list branch; else the value itself.
   const deepest = issue.errors.flat().find((i) => i.path.length > 0);
@@ -106,7 +91,7 @@ function unionText(issue: UnionIssue, union: Node | undefined, actual: unknown):
 }
 
 /** The schema that checks the value at `path` below `schema` (through unions: the first branch with that path). */
-function schemaAt(schema: Node, path: Path): Node | undefined {
+function schemaAt(schema: SchemaNode, path: Path): SchemaNode | undefined {
   if (path.length === 0) return schema;
   const def = unwrap(schema)._zod.def;
   if (def.type === 'union') {
@@ -121,23 +106,23 @@ function schemaAt(schema: Node, path: Path): Node | undefined {
   return next && schemaAt(next, rest);
 }
 
-function unwrap(node: Node): Node {
+function unwrap(node: SchemaNode): SchemaNode {
   let def = node._zod.def;
   while (WRAPPERS.has(def.type)) {
-    node = def.innerType as Node;
+    node = def.innerType as SchemaNode;
     def = node._zod.def;
   }
   return node;
 }
 
 /** What `schema` accepts, in words ("one of pending, confirmed", "a list of …", "true or false"). */
-function allowed(schema: Node): string | undefined {
+function allowed(schema: SchemaNode): string | undefined {
   const def = schema._zod.def;
   if (def.type === 'nullable' && def.innerType) {
     const inner = allowed(def.innerType);
     return inner && `${inner}, or null`;
   }
-  if (WRAPPERS.has(def.type)) return allowed(def.innerType as Node);
+  if (WRAPPERS.has(def.type)) return allowed(def.innerType as SchemaNode);
   switch (def.type) {
     case 'enum':
     case 'literal':
@@ -165,17 +150,17 @@ function allowed(schema: Node): string | undefined {
  * Every literal or enum value in one "one of …", then the other forms; a list of what another form
  * takes is "a list of them" ("one of pending, confirmed, or a list of them").
  */
-function unionForms(options: readonly Node[]): string | undefined {
+function unionForms(options: readonly SchemaNode[]): string | undefined {
   const values = options.flatMap(choices);
   const others = options.filter((o) => choices(o).length === 0);
   const single = [...(values.length > 0 ? [oneOf(values)] : []), ...others.filter((o) => o._zod.def.type !== 'array').map(allowed)];
-  const lists = others.filter((o) => o._zod.def.type === 'array').map((o) => (single.includes(allowed(o._zod.def.element as Node)) ? 'a list of them' : allowed(o)));
+  const lists = others.filter((o) => o._zod.def.type === 'array').map((o) => (single.includes(allowed(o._zod.def.element as SchemaNode)) ? 'a list of them' : allowed(o)));
   const forms = [...single, ...lists];
   return forms.includes(undefined) ? undefined : alternatives([...new Set(forms as string[])]);
 }
 
 /** The values an enum or literal takes (none for any other schema). */
-function choices(schema: Node): unknown[] {
+function choices(schema: SchemaNode): unknown[] {
   const def = schema._zod.def;
   if (def.type === 'enum') return Object.values(def.entries ?? {});
   if (def.type === 'literal') return [...(def.values ?? [])];

@@ -65,6 +65,24 @@ describe('network failures', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  it('times out a body that ignores the abort (a partner fetch whose stream never ends nor errors)', async () => {
+    const deaf: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"generated_at":'));
+        },
+      });
+      const headers = new Headers(response.headers);
+      headers.delete('content-length');
+      return new Response(body, { status: response.status, headers });
+    };
+    const started = Date.now();
+    const error = await client({ fetch: deaf, timeout: 200, maxRetries: 0 }).reports.summary().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('stops at once when the caller aborts during a request', async () => {
     sandbox.faults.next({ hang: true, path: '/partner/v1/summary' });
     const controller = new AbortController();
