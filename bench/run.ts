@@ -4,9 +4,12 @@
  *
  *   npm run bench                    all cases
  *   npm run bench -- overhead lists  only these (ids: rate-budget shared-budget overhead lists startup bundle telemetry populate enroll-many)
+ *
+ * A run of some cases replaces those cases in bench/results.json and keeps the others, each case
+ * with the date of the run that measured it (ratios are only ever taken within one case's run).
  */
 import { cpus, totalmem } from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH_DIR, ensureBuilt } from './lib/paths.js';
 import { fmt, renderTable, renderText, type CaseResult } from './lib/stats.js';
@@ -40,25 +43,29 @@ const machine = {
 const started = Date.now();
 process.stderr.write(`bench: building the package (tsup → bench/.tmp/dist)\n`);
 ensureBuilt();
-const results: CaseResult[] = [];
+type DatedCase = CaseResult & { measuredAt?: string };
+const results: DatedCase[] = [];
 for (const name of selected) {
   const caseStarted = Date.now();
   process.stderr.write(`bench: ${name} …\n`);
   const mod = await (CASES[name] as () => Promise<{ run(): Promise<CaseResult> }>)();
   const result = await mod.run();
-  results.push(result);
+  results.push({ ...result, measuredAt: new Date().toISOString() });
   process.stderr.write(`bench: ${name} done in ${fmt.ms(Date.now() - caseStarted)}\n${renderText([result])}\n\n`);
 }
 const totalMs = Date.now() - started;
 
-const targets = results.flatMap((r) => r.rows.filter((row) => row.met !== undefined));
-const met = targets.filter((row) => row.met).length;
+const metIn = (cases: readonly CaseResult[]) => {
+  const targets = cases.flatMap((r) => r.rows.filter((row) => row.met !== undefined));
+  return { met: targets.filter((row) => row.met).length, of: targets.length };
+};
+const now = metIn(results);
 console.log(`\n${renderText(results)}\n`);
 for (const r of results) console.log(`${r.title}: ${r.setup}`);
-console.log(`\nTargets met: ${met} of ${targets.length}. Machine: ${machine.nproc} cores (${machine.cpu}), ${machine.memory}, Node ${machine.node}. Total ${fmt.ms(totalMs)}.`);
+console.log(`\nTargets met: ${now.met} of ${now.of}. Machine: ${machine.nproc} cores (${machine.cpu}), ${machine.memory}, Node ${machine.node}. Total ${fmt.ms(totalMs)}.`);
 
-writeFileSync(
-  join(BENCH_DIR, 'results.json'),
-  `${JSON.stringify({ machine, totalMs, targets: { met, of: targets.length }, markdown: renderTable(results), cases: results }, null, 2)}\n`,
-);
-console.log('Wrote bench/results.json');
+const file = join(BENCH_DIR, 'results.json');
+const kept = wanted.length > 0 && existsSync(file) ? ((JSON.parse(readFileSync(file, 'utf8')) as { cases?: DatedCase[] }).cases ?? []) : [];
+const merged = Object.keys(CASES).flatMap((id) => results.find((r) => r.id === id) ?? kept.filter((r) => r.id === id));
+writeFileSync(file, `${JSON.stringify({ machine, totalMs, targets: metIn(merged), markdown: renderTable(merged), cases: merged }, null, 2)}\n`);
+console.log(kept.length > 0 ? `Updated ${results.map((r) => r.id).join(', ')} in bench/results.json (other cases kept from earlier runs)` : 'Wrote bench/results.json');

@@ -30,6 +30,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { outsideReferences } from './outside-references.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -110,13 +111,8 @@ try {
   console.log('    dist/index.*, dist/testing, dist/redis: nothing of OpenTelemetry; dist/otel: imports @opentelemetry/api (a peer)');
 
   section('published declarations name no file outside the repository and no section of the service specification');
-  const outside = [/spec\/partner-api\.md/, /\bcontract\.md\b/, /\.\.\/shared\//, /\bspec §/, /\bcontract §/];
   const declarations = readdirSync(join(unpacked, 'package', 'dist'), { recursive: true }).filter((f) => /\.d\.c?ts$/.test(f));
-  const cited = declarations.flatMap((f) =>
-    readFileSync(join(unpacked, 'package', 'dist', f), 'utf8')
-      .split('\n')
-      .flatMap((line, i) => (outside.some((re) => re.test(line)) ? [`dist/${f}:${i + 1}: ${line.trim()}`] : [])),
-  );
+  const cited = declarations.flatMap((f) => outsideReferences(readFileSync(join(unpacked, 'package', 'dist', f), 'utf8'), `dist/${f}`));
   if (cited.length) throw new Error(`declaration comments cite what partners cannot open (reword the source TSDoc):\n${cited.join('\n')}`);
   console.log(`    ${declarations.length} declaration files: no spec/partner-api.md, contract.md, ../shared/ or "spec §N"`);
 

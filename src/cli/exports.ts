@@ -1,6 +1,7 @@
 /** `crp bookings export` and `crp billing export`: a list walked page by page into CSV or JSON lines. */
 import { stringify } from 'csv-stringify/sync';
 import { ValidationError, type BillingRow, type Reservation, type ReservationsQuery } from '../index.js';
+import { problemRefusedBeforeSending } from '../core/refusal.js';
 import { RESERVATION_STATUSES } from '../schemas/reservations.js';
 import { COMMON_HELP, EXIT, UsageError, allowedList, clientFrom, oneOf, parse, stopOnSignal, type Command, type Io } from './command.js';
 import { lineWriter } from './line-writer.js';
@@ -71,11 +72,13 @@ async function exportList<T>(io: Io, what: string, list: (signal: AbortSignal) =
 
 /** A value the SDK refused before sending is a command-line mistake: name the flag it came from. */
 function asUsage(error: unknown, flags: Flags): unknown {
-  if (!(error instanceof ValidationError) || error.requestId !== undefined || error.field === undefined) return error;
-  const flag = flags[error.field.split('.')[0] as string];
+  const problem = problemRefusedBeforeSending(error);
+  const field = (error as ValidationError).field;
+  if (problem === undefined || field === undefined) return error;
+  const flag = flags[field.split('.')[0] as string];
   if (flag === undefined) return error;
-  const said = error.message.replace(/ Nothing was sent\.$/, '');
-  return new UsageError(said.startsWith(`${error.field} `) ? `${flag}${said.slice(error.field.length)}` : `${flag}: ${said}`, { cause: error });
+  const said = `${problem}.`;
+  return new UsageError(said.startsWith(`${field} `) ? `${flag}${said.slice(field.length)}` : `${flag}: ${said}`, { cause: error });
 }
 
 function onlyVerb(positionals: string[], noun: string, extra = 0): string[] {

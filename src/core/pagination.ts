@@ -1,5 +1,6 @@
 import type { APIPromise, WithResponse } from './api-promise.js';
-import { UnexpectedResponseError, ValidationError } from './errors.js';
+import { UnexpectedResponseError } from './errors.js';
+import { refusedBeforeSending } from './refusal.js';
 import type { ResponseMeta } from './response-meta.js';
 
 /** The wire form of a page: `{ items, next_cursor }`. */
@@ -58,12 +59,7 @@ export class Page<Item> {
    */
   async getNextPage(): Promise<Page<Item>> {
     if (this.nextCursor === null) {
-      throw new ValidationError({
-        status: 400,
-        code: 'validation_error',
-        field: 'cursor',
-        message: 'This is the last page (nextCursor is null): check page.hasNextPage() before page.getNextPage(). Nothing was sent.',
-      });
+      throw refusedBeforeSending('This is the last page (nextCursor is null): check page.hasNextPage() before page.getNextPage()', 'cursor');
     }
     return loadPage(this.#fetch, this.nextCursor);
   }

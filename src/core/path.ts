@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.js';
+import { refusedBeforeSending } from './refusal.js';
 
 /** A path segment a URL parser would drop (`.`) or climb (`..`); percent-encoding leaves dots as they are. */
 const DOT_SEGMENT = /^\.{1,2}$/;
@@ -13,7 +13,7 @@ export function fillRoute(route: string, params: Record<string, string> = {}): s
     const value = params[name];
     if (typeof value !== 'string' || value === '' || DOT_SEGMENT.test(value)) {
       const message = typeof value === 'string' && value !== '' ? `${name} must not be "." or ".."` : `${name} is required`;
-      throw new ValidationError({ status: 400, code: 'validation_error', message: `${message}. Nothing was sent.`, field: name });
+      throw refusedBeforeSending(message, name);
     }
     return encodeURIComponent(value);
   });

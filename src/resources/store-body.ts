@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { ProhibitedRuleError, ValidationError } from '../core/errors.js';
+import { refusedBeforeSending } from '../core/refusal.js';
 import { parseInput } from '../core/input.js';
 import { findRulesProblem } from '../schemas/locations.js';
 import type { ErrorAdvice } from './resource.js';
@@ -14,16 +14,11 @@ export function storeBody<S extends z.ZodMiniType>(schema: S, body: unknown): z.
   const rules = typeof body === 'object' && body !== null ? (body as { rules?: unknown }).rules : undefined;
   const problem = rules === undefined ? undefined : findRulesProblem(rules);
   if (problem?.kind === 'prohibited') {
-    throw new ProhibitedRuleError({
-      status: 422,
-      code: 'prohibited_rule',
-      message: `${problem.field} selects creators by ethnicity, age or gender, which rules may not do. Remove it. Nothing was sent.`,
-      field: problem.field,
-    });
+    throw refusedBeforeSending(`${problem.field} selects creators by ethnicity, age or gender, which rules may not do. Remove it`, problem.field, 'prohibited');
   }
   if (problem) {
     const why = problem.kind === 'circular' ? 'contains itself (a circular structure cannot be sent as JSON)' : 'is nested too deeply to be rules (more than 32 levels)';
-    throw new ValidationError({ status: 400, code: 'validation_error', message: `${problem.field} ${why}. Nothing was sent.`, field: problem.field });
+    throw refusedBeforeSending(`${problem.field} ${why}`, problem.field);
   }
   return parseInput(schema, body);
 }

@@ -7,18 +7,16 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { outsideReferences } from '../../scripts/outside-references.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
-/** Names of files outside the repository, and section numbers of a document partners cannot open. */
-const OUTSIDE = [/spec\/partner-api\.md/, /\bcontract\.md\b/, /\.\.\/shared\b/, /\bspec §/, /\(spec\b[^)]*§/];
 
 describe.each(pages)('%s', (page) => {
   const text = readFileSync(join(root, page), 'utf8');
 
   it('names no file outside the repository and no section of the service specification by number', () => {
-    const found = text.split('\n').flatMap((line, i) => (OUTSIDE.some((re) => re.test(line)) ? [`${page}:${i + 1}: ${line.trim()}`] : []));
-    expect(found).toEqual([]);
+    expect(outsideReferences(text, page)).toEqual([]);
   });
 
   it('links only to files that exist', () => {
