@@ -43,7 +43,7 @@ const machine = {
 const started = Date.now();
 process.stderr.write(`bench: building the package (tsup → bench/.tmp/dist)\n`);
 ensureBuilt();
-type DatedCase = CaseResult & { measuredAt?: string };
+type DatedCase = CaseResult & { measuredAt?: string | undefined };
 const results: DatedCase[] = [];
 for (const name of selected) {
   const caseStarted = Date.now();
@@ -65,7 +65,9 @@ for (const r of results) console.log(`${r.title}: ${r.setup}`);
 console.log(`\nTargets met: ${now.met} of ${now.of}. Machine: ${machine.nproc} cores (${machine.cpu}), ${machine.memory}, Node ${machine.node}. Total ${fmt.ms(totalMs)}.`);
 
 const file = join(BENCH_DIR, 'results.json');
-const kept = wanted.length > 0 && existsSync(file) ? ((JSON.parse(readFileSync(file, 'utf8')) as { cases?: DatedCase[] }).cases ?? []) : [];
+const earlier = wanted.length > 0 && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { machine?: { date?: string }; cases?: DatedCase[] }) : {};
+// A case kept from a run before cases were dated was measured when that run started.
+const kept: DatedCase[] = (earlier.cases ?? []).map((c) => ({ ...c, measuredAt: c.measuredAt ?? earlier.machine?.date }));
 const merged = Object.keys(CASES).flatMap((id) => results.find((r) => r.id === id) ?? kept.filter((r) => r.id === id));
 writeFileSync(file, `${JSON.stringify({ machine, totalMs, targets: metIn(merged), markdown: renderTable(merged), cases: merged }, null, 2)}\n`);
 console.log(kept.length > 0 ? `Updated ${results.map((r) => r.id).join(', ')} in bench/results.json (other cases kept from earlier runs)` : 'Wrote bench/results.json');

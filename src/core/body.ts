@@ -12,23 +12,38 @@ export class BodyTooLarge extends Error {
 /**
  * The body as text, within the cap, given up when `signal` aborts (the attempt's time limit or the
  * caller's): fetch's own body stops on abort, but one from a partner's `fetch` or a proxy-like
- * wrapper may not, and a call must not outlive its time limit because of it.
+ * wrapper may not, and a call must not outlive its time limit because of it. A body being read
+ * chunk by chunk is cancelled through its reader (the stream is locked to it); one read whole
+ * (a declared length) is at most the cap, and is left to finish.
  */
-export function readBody(response: Response, maxBytes: number, signal?: AbortSignal): Promise<string> {
-  const reading = readCapped(response, maxBytes);
-  if (!signal) return reading;
+export function readBody(response: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
+  if (signal.aborted) {
+    cancel(response);
+    return Promise.reject(signal.reason);
+  }
   return new Promise((resolve, reject) => {
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     const onAbort = () => {
-      cancel(response);
+      if (reader) void reader.cancel().catch(() => undefined);
+      else cancel(response);
       reject(signal.reason);
     };
-    if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    reading.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    const done = () => signal.removeEventListener('abort', onAbort);
+    readCapped(response, maxBytes, (r) => (reader = r)).then(
+      (text) => {
+        done();
+        resolve(text);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
   });
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
+async function readCapped(response: Response, maxBytes: number, onReader: (reader: ReadableStreamDefaultReader<Uint8Array>) => void): Promise<string> {
   const length = response.headers.get('content-length');
   const declared = length !== null && /^\d+$/.test(length.trim()) ? Number(length) : undefined;
   if (declared !== undefined && declared > maxBytes) {
@@ -40,6 +55,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
   // A declared length within the cap: fetch itself refuses a body longer than it declared.
   if (declared !== undefined) return response.text();
   const reader = body.getReader();
+  onReader(reader);
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
