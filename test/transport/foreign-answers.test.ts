@@ -85,6 +85,11 @@ describe('a network that fails under fetch', () => {
     expect(error.mayHaveReachedServer).toBe(true);
   });
 
+  it('an empty message adds nothing to the code beside it', async () => {
+    const error = (await failure(client({ fetch: failingFetch(Object.assign(new Error(''), { code: 'EPIPE' })) }))) as unknown as ConnectionError;
+    expect(error.message).toBe(`Could not complete ${WHERE}: EPIPE. The connection failed; the service may or may not have acted on it.`);
+  });
+
   it('something thrown that says nothing is a network error, its copy an Error', async () => {
     const error = (await failure(client({ fetch: failingFetch({ message: '' }) }))) as unknown as ConnectionError;
     expect(error.message).toBe(`Could not complete ${WHERE}: network error. The connection failed; the service may or may not have acted on it.`);
@@ -103,6 +108,9 @@ describe('cleanText, for text from the other side', () => {
   });
   it('redacts the key even in a plain token (a request id that echoes it)', () => {
     expect(cleanText(`id-${secret}`, secret, 100)).toBe('id-[redacted]');
+  });
+  it('leaves cleaned text of exactly the cap as it is', () => {
+    expect(cleanText('a\tb', undefined, 3)).toBe('a b');
   });
   it('collapses runs of spaces and trims the ends', () => {
     expect(cleanText('  two \t\n words  ', undefined)).toBe('two words');
