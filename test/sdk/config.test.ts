@@ -131,3 +131,39 @@ describe('options that would break the transport are refused at construction', (
     expect(fetch).not.toHaveBeenCalled();
   });
 });
+
+describe('each construction refusal says exactly what to change', () => {
+  const base = { apiKey: KEY, baseUrl: 'https://api.example.com' };
+  it.each([
+    [{ ...base, environment: 'production' as const }, "The option environment: 'production' contradicts the API key, which is a sandbox key (crp_test_…). Use a production key or drop the option."],
+    [{ ...base, apiKey: 'crp_live_x', environment: 'sandbox' as const }, "The option environment: 'sandbox' contradicts the API key, which is a production key (crp_live_…). Use a sandbox key or drop the option."],
+    [{ ...base, apiKey: `${KEY}\n` }, 'The API key contains a line break, NUL or other control character, so it cannot be sent in a header. Check how the secret is loaded (a trailing newline from a file is common).'],
+    [{ ...base, apiKey: 'sk_live_1' }, 'The API key is not a partner key: it must start with crp_live_ (production) or crp_test_ (sandbox). Check that the right secret is configured.'],
+    [{ ...base, baseUrl: 'api.example.com' }, 'The base URL "api.example.com" is not an absolute URL such as https://api.example.com.'],
+    [{ ...base, baseUrl: 'https://api.example.com/?region=eu' }, 'The base URL must not carry a query, a fragment or credentials.'],
+    [{ ...base, baseUrl: 'https://api.example.com/#top' }, 'The base URL must not carry a query, a fragment or credentials.'],
+    [{ ...base, baseUrl: 'https://me@api.example.com' }, 'The base URL must not carry a query, a fragment or credentials.'],
+    [{ ...base, baseUrl: 'https://:pw@api.example.com' }, 'The base URL must not carry a query, a fragment or credentials.'],
+    [{ ...base, baseUrl: 'https://api.example.com/crp/partner/v1//' }, 'The base URL should not include /partner/v1; the SDK adds it. Use https://api.example.com/crp.'],
+    [{ ...base, rateLimit: { shared: {} as never } }, "The option rateLimit.shared takes a budget made by redisBudget() from '@crp/partner-sdk/redis'; got an object."],
+  ])('%j', (options, message) => {
+    expect(refusal(options).message).toBe(message);
+  });
+
+  it('keeps a base URL path of its own, without trailing slashes, under which /partner/v1 goes', async () => {
+    const seen: string[] = [];
+    const fetch = async (input: string | URL | Request) => {
+      seen.push(input instanceof Request ? input.url : String(input));
+      return new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } });
+    };
+    const client = new PartnerClient({ ...base, baseUrl: 'https://api.example.com/crp//', rateLimit: false, fetch });
+    await client.request({ method: 'GET', path: '/thing' });
+    expect(seen).toEqual(['https://api.example.com/crp/partner/v1/thing']);
+  });
+
+  it('accepts the boundaries: maxRetries 10, timeout 1 ms, maxResponseBytes 1', () => {
+    expect(() => new PartnerClient({ ...base, maxRetries: 10, timeout: 1, maxResponseBytes: 1 })).not.toThrow();
+    expect(refusal({ ...base, maxRetries: 11 }).message).toMatch(/maxRetries/);
+    expect(refusal({ ...base, maxResponseBytes: 0 }).message).toMatch(/maxResponseBytes/);
+  });
+});
