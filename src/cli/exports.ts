@@ -1,6 +1,6 @@
 /** `crp bookings export` and `crp billing export`: a list walked page by page into CSV or JSON lines. */
 import { stringify } from 'csv-stringify/sync';
-import { ValidationError, type BillingRow, type Reservation, type ReservationsQuery } from '../index.js';
+import { type BillingRow, type Reservation, type ReservationsQuery } from '../index.js';
 import { problemRefusedBeforeSending } from '../core/refusal.js';
 import { RESERVATION_STATUSES } from '../schemas/reservations.js';
 import { COMMON_HELP, EXIT, UsageError, allowedList, clientFrom, oneOf, parse, stopOnSignal, type Command, type Io } from './command.js';
@@ -72,9 +72,9 @@ async function exportList<T>(io: Io, what: string, list: (signal: AbortSignal) =
 
 /** A value the SDK refused before sending is a command-line mistake: name the flag it came from. */
 function asUsage(error: unknown, flags: Flags): unknown {
-  const problem = problemRefusedBeforeSending(error);
-  const field = (error as ValidationError).field;
-  if (problem === undefined || field === undefined) return error;
+  const refused = problemRefusedBeforeSending(error);
+  if (refused?.field === undefined) return error;
+  const { problem, field } = refused;
   const flag = flags[field.split('.')[0] as string];
   if (flag === undefined) return error;
   const said = `${problem}.`;

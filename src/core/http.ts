@@ -94,8 +94,8 @@ export class Http {
     }, input.timeout);
     // Like AbortSignal.timeout's: a pending attempt alone does not keep the process alive.
     timer.unref?.();
-    const onAbort = caller ? () => controller.abort(caller.reason) : undefined;
-    if (caller && onAbort) {
+    const onAbort = caller && (() => controller.abort(caller.reason));
+    if (onAbort) {
       if (caller.aborted) onAbort();
       else caller.addEventListener('abort', onAbort, { once: true });
     }
@@ -135,7 +135,7 @@ export class Http {
       outcome.error = this.#failure(error, input, status, requestId, timedOut);
     } finally {
       clearTimeout(timer);
-      if (caller && onAbort) caller.removeEventListener('abort', onAbort);
+      if (onAbort) caller?.removeEventListener('abort', onAbort);
     }
     return outcome;
   }

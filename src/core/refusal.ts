@@ -17,9 +17,10 @@ export function refusedBeforeSending(problem: string, field: string, kind: 'vali
 
 /**
  * The problem a refusal made before sending names, without the closing words that say nothing was
- * sent (a command line reports it as a usage mistake instead); undefined for any other error.
+ * sent (a command line reports it as a usage mistake instead), and its field; undefined for any
+ * other error.
  */
-export function problemRefusedBeforeSending(error: unknown): string | undefined {
+export function problemRefusedBeforeSending(error: unknown): { problem: string; field: string | undefined } | undefined {
   if (!(error instanceof ValidationError) || error.requestId !== undefined || !error.message.endsWith(NOTHING_SENT)) return undefined;
-  return error.message.slice(0, -NOTHING_SENT.length - 1);
+  return { problem: error.message.slice(0, -NOTHING_SENT.length - 1), field: error.field };
 }

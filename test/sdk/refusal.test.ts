@@ -18,7 +18,7 @@ describe('refusedBeforeSending', () => {
   });
 
   it('gives back the problem alone, and nothing for any other error', () => {
-    expect(problemRefusedBeforeSending(refusedBeforeSending('from is not a real date', 'from'))).toBe('from is not a real date');
+    expect(problemRefusedBeforeSending(refusedBeforeSending('from is not a real date', 'from'))).toEqual({ problem: 'from is not a real date', field: 'from' });
     const fromService = new ValidationError({ status: 400, code: 'validation_error', message: 'from is bad. Nothing was sent.', field: 'from', requestId: 'req_1' });
     expect(problemRefusedBeforeSending(fromService)).toBeUndefined();
     expect(problemRefusedBeforeSending(new ValidationError({ status: 400, code: 'validation_error', message: 'from is bad.', field: 'from' }))).toBeUndefined();
