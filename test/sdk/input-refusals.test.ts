@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, ProhibitedRuleError, ValidationError, type PartnerClient } from '../../src/index.js';
+import { ConflictError, ProhibitedRuleError, type PartnerClient } from '../../src/index.js';
 import { address, startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
+import { collect } from '../helpers/collect.js';
+import { refusedUnsent } from '../helpers/refused-unsent.js';
 
 /**
  * Input the SDK must refuse before sending, through a real client and the sandbox: the sandbox's
@@ -15,19 +17,6 @@ describe('refused before sending', () => {
   });
   afterAll(() => env.close());
 
-  async function refusedUnsent(call: () => PromiseLike<unknown>): Promise<ValidationError> {
-    const before = env.sandbox.requests.length;
-    const error = await Promise.resolve()
-      .then(call)
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    expect(error).toBeInstanceOf(ValidationError);
-    expect(env.sandbox.requests.length).toBe(before);
-    return error as ValidationError;
-  }
-
   describe.each(['.', '..'])('the id %j (a URL would drop or climb it)', (id) => {
     const body = { name: 'N', address: address(1) };
     const everyMethodTakingAnId: Array<[string, string, (c: PartnerClient) => PromiseLike<unknown>]> = [
@@ -39,7 +28,7 @@ describe('refused before sending', () => {
       ['locations.createDashboardToken', 'partner_location_id', (c) => c.locations.createDashboardToken(id)],
       ['locations.enroll', 'partner_location_id', (c) => c.locations.enroll({ partner_location_id: id, ...body })],
       ['reservations.listForLocation', 'partner_location_id', (c) => c.reservations.listForLocation(id)],
-      ['reservations.listForLocation (for await)', 'partner_location_id', (c) => walk(c.reservations.listForLocation(id))],
+      ['reservations.listForLocation (for await)', 'partner_location_id', (c) => collect(c.reservations.listForLocation(id))],
       ['reservations.list filter', 'partner_location_id', (c) => c.reservations.list({ partner_location_id: id })],
       ['reservations.acknowledge', 'reservation_id', (c) => c.reservations.acknowledge(id, 'acknowledged_self')],
       ['content.list', 'partner_location_id', (c) => c.content.list(id)],
@@ -49,7 +38,7 @@ describe('refused before sending', () => {
       ['creators.decideSamples (batch)', 'batch_id', (c) => c.creators.decideSamples('store-1', id, 'approve')],
     ];
     it.each(everyMethodTakingAnId)('%s refuses it as %s', async (_, field, call) => {
-      const error = await refusedUnsent(() => call(client));
+      const error = await refusedUnsent(env, () => call(client));
       expect(error.field).toBe(field);
       expect(error.message).toMatch(/must not be "\." or "\.\."/);
       expect(error.requestId).toBeUndefined();
@@ -68,7 +57,7 @@ describe('refused before sending', () => {
       let deep: Record<string, unknown> = {};
       const root = deep;
       for (let i = 0; i < 10_000; i++) deep = deep.next = {};
-      const error = await refusedUnsent(() => client.locations.enroll(body({ platforms: [], follower_range_by_platform: root })));
+      const error = await refusedUnsent(env, () => client.locations.enroll(body({ platforms: [], follower_range_by_platform: root })));
       expect(error.message).toMatch(/nested too deeply/);
       expect(error.field).toMatch(/^rules\.follower_range_by_platform(\.next)+$/);
     });
@@ -76,25 +65,25 @@ describe('refused before sending', () => {
     it('circular rules: a ValidationError naming where', async () => {
       const rules: Record<string, unknown> = { platforms: ['instagram'] };
       rules.follower_range = { min: 1, self: rules };
-      const error = await refusedUnsent(() => client.locations.update('store-x', { rules } as never));
+      const error = await refusedUnsent(env, () => client.locations.update('store-x', { rules } as never));
       expect(error.message).toMatch(/contains itself/);
       expect(error.field).toBe('rules.follower_range.self');
     });
 
     it('a BigInt is named as such', async () => {
-      const error = await refusedUnsent(() => client.settings.update({ surcharge_per_video_cents: 10n as never }));
+      const error = await refusedUnsent(env, () => client.settings.update({ surcharge_per_video_cents: 10n as never }));
       expect(error.field).toBe('surcharge_per_video_cents');
       expect(error.message).toMatch(/is a BigInt/);
     });
 
     it('NaN is named as such', async () => {
-      const error = await refusedUnsent(() => client.pricing.quote({ plan: 'growth', videos_per_month: Number.NaN }));
+      const error = await refusedUnsent(env, () => client.pricing.quote({ plan: 'growth', videos_per_month: Number.NaN }));
       expect(error.field).toBe('videos_per_month');
       expect(error.message).toMatch(/is NaN/);
     });
 
     it('a wrong type is not called missing', async () => {
-      const error = await refusedUnsent(() => client.reservations.list({ limit: '10' as never }));
+      const error = await refusedUnsent(env, () => client.reservations.list({ limit: '10' as never }));
       expect(error.message).toBe('limit must be a number. Nothing was sent.');
     });
 
@@ -150,6 +139,3 @@ describe('walking every item asks for the largest page', () => {
   });
 });
 
-async function walk(list: AsyncIterable<unknown>): Promise<void> {
-  for await (const _ of list) void _;
-}

@@ -12,7 +12,7 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 function streamed(chunks: Uint8Array[], { endless = false } = {}) {
   const seen = { pulls: 0, cancelled: false };
   let i = 0;
-  const stream = new ReadableStream<Uint8Array>({
+  const source: UnderlyingDefaultSource<Uint8Array> = {
     pull(controller) {
       seen.pulls++;
       if (i < chunks.length) controller.enqueue(chunks[i++] as Uint8Array);
@@ -22,7 +22,9 @@ function streamed(chunks: Uint8Array[], { endless = false } = {}) {
     cancel() {
       seen.cancelled = true;
     },
-  });
+  };
+  // Nothing read ahead (high-water mark 0): each pull is a read the body asked for.
+  const stream = new ReadableStream<Uint8Array>(source, { highWaterMark: 0 });
   return { seen, response: (headers: Record<string, string> = {}) => new Response(stream, { headers }) };
 }
 
@@ -42,6 +44,7 @@ describe('readBody', () => {
     const error = await readBody(over.response(), 10, never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BodyTooLarge);
     expect((error as BodyTooLarge).declared).toBeUndefined();
+    expect(over.seen.pulls).toBe(3);
     expect(over.seen.cancelled).toBe(true);
   });
 
@@ -51,6 +54,7 @@ describe('readBody', () => {
     const error = await readBody(over.response({ 'content-length': '11' }), 10, never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BodyTooLarge);
     expect((error as BodyTooLarge).declared).toBe(11);
+    expect(over.seen.pulls).toBe(0);
     expect(over.seen.cancelled).toBe(true);
   });
 
@@ -79,10 +83,12 @@ describe('readBody', () => {
 
   it('leaves no listener on the signal once the body is read', async () => {
     const listening = new Set<unknown>();
+    let added = 0;
     const signal = {
       aborted: false,
       addEventListener: (_: string, listener: unknown, options: { once?: boolean }) => {
         expect(options.once).toBe(true);
+        added++;
         listening.add(listener);
       },
       removeEventListener: (type: string, listener: unknown) => {
@@ -90,6 +96,7 @@ describe('readBody', () => {
       },
     } as unknown as AbortSignal;
     expect(await readBody(new Response('{}'), 10, signal)).toBe('{}');
+    expect(added).toBe(1);
     expect(listening.size).toBe(0);
   });
 });

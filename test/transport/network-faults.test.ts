@@ -62,7 +62,7 @@ describe('network failures', () => {
     const started = Date.now();
     const error = await client({ fetch: stalling, timeout: 200, maxRetries: 0 }).reports.summary().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('times out a body that ignores the abort (a partner fetch whose stream never ends nor errors)', async () => {
@@ -80,7 +80,7 @@ describe('network failures', () => {
     const started = Date.now();
     const error = await client({ fetch: deaf, timeout: 200, maxRetries: 0 }).reports.summary().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('stops at once when the caller aborts during a request', async () => {

@@ -31,6 +31,8 @@ export interface ScriptedServer {
   /** Answers for the next requests, in order; afterwards every request gets `fallback`. */
   script(...answers: Scripted[]): void;
   fallback: Scripted;
+  /** Forget what was received and the answers not yet given; the fallback answers again. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,11 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
     set fallback(answer: Scripted) {
       state.fallback = answer;
     },
+    reset: () => {
+      queue.length = 0;
+      received.length = 0;
+      state.fallback = FALLBACK;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -96,7 +103,8 @@ export interface ScriptedSuite {
 
 /**
  * One scripted server for a whole test file: started before the first test, closed after the last;
- * after each test its clients are closed, and what it received and its fallback answer are reset.
+ * after each test its clients are closed, and what it received, the answers it did not give and
+ * its fallback answer are reset (a failing test leaves nothing to the next).
  */
 export function useScriptedServer(key: string, defaults: ClientOptions = {}): ScriptedSuite {
   let started: ScriptedServer | undefined;
@@ -111,8 +119,7 @@ export function useScriptedServer(key: string, defaults: ClientOptions = {}): Sc
   afterAll(() => started?.close());
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));
-    current().received.length = 0;
-    current().fallback = FALLBACK;
+    current().reset();
   });
   const server: ScriptedServer = {
     get url() {
@@ -128,6 +135,7 @@ export function useScriptedServer(key: string, defaults: ClientOptions = {}): Sc
     set fallback(answer: Scripted) {
       current().fallback = answer;
     },
+    reset: () => current().reset(),
     close: () => current().close(),
   };
   return {

@@ -1,8 +1,6 @@
 /** Plain-fetch calls to a sandbox's control API (/_sandbox/…): what a test in any language would send. */
 import { send, type CallOptions, type Reply } from './harness.js';
 
-export type ControlReply = Reply;
-
-export function control(baseUrl: string, method: string, path: string, init: Pick<CallOptions, 'body' | 'rawBody' | 'headers'> = {}): Promise<ControlReply> {
+export function control(baseUrl: string, method: string, path: string, init: Pick<CallOptions, 'body' | 'rawBody' | 'headers'> = {}): Promise<Reply> {
   return send(method, `${baseUrl}/_sandbox${path}`, init);
 }
