@@ -1,13 +1,13 @@
 /**
  * The report of `crp enroll`: one record per row, written as each row finishes.
  * `.jsonl` (or `.ndjson`): every row, JSON lines, the input of a later `--resume`.
- * `.csv`: only the rows not enrolled, for a person to fix (csv-stringify).
+ * `.csv`: only the rows not enrolled, for a person to fix (formulas escaped unless `--raw-csv`).
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { stringify } from 'csv-stringify/sync';
 import type { EnrollOutcome, EnrollResumeRecord, EnrollStatus } from '../resources/enroll-many/types.js';
 import { UsageError } from './command.js';
+import { csvRecord } from './csv-out.js';
 import { lineWriter, type LineWriter } from './line-writer.js';
 
 /** One row's line in the report. */
@@ -50,24 +50,25 @@ export interface ReportWriter {
   close(): Promise<void>;
 }
 
-/** A report for `path`, its format by extension. */
-export function openReport(path: string, stdout: NodeJS.WritableStream): ReportWriter {
+/** A report for `path`, its format by extension; `rawCsv`: a `.csv` one with cells as they are (`--raw-csv`). */
+export function openReport(path: string, stdout: NodeJS.WritableStream, rawCsv?: boolean): ReportWriter {
   const format = /\.(jsonl|ndjson)$/i.test(path) ? 'jsonl' : /\.csv$/i.test(path) ? 'csv' : undefined;
   if (!format) throw new UsageError(`--report ${path}: name a .csv file (the rows not enrolled) or a .jsonl file (every row, for --resume).`);
   const out: LineWriter = lineWriter(path, stdout);
   if (format === 'jsonl') return { write: (record) => out.write(`${JSON.stringify(record)}\n`), close: () => out.close() };
+  const csv = csvRecord(rawCsv);
   let started = false;
   return {
     async write(record) {
       if (!started) {
         started = true;
-        await out.write(stringify([[...CSV_COLUMNS]]));
+        await out.write(csv(CSV_COLUMNS));
       }
       if (!isProblem(record.status)) return;
-      await out.write(stringify([CSV_COLUMNS.map((name) => record[name] ?? '')]));
+      await out.write(csv(CSV_COLUMNS.map((name) => record[name] ?? '')));
     },
     async close() {
-      if (!started) await out.write(stringify([[...CSV_COLUMNS]]));
+      if (!started) await out.write(csv(CSV_COLUMNS));
       await out.close();
     },
   };

@@ -1,11 +1,12 @@
 /** `crp enroll stores.csv`: every store of a CSV file through `client.locations.enrollMany()`. */
 import type { EnrollCounts, EnrollLocationBody } from '../index.js';
 import { COMMON_HELP, EXIT, UsageError, clientFrom, parse, stopOnSignal, type Command, type Io } from './command.js';
+import { RAW_CSV_HELP, RAW_CSV_OPTION } from './csv-out.js';
 import { isProblem, openReport, readResume, recordOf, type ReportRecord, type ReportWriter } from './enroll-report.js';
 import { progress } from './progress.js';
 import { STORE_COLUMNS, countStores, readStores } from './store-csv.js';
 
-const usage = `Usage: crp enroll STORES.csv [--report FILE]... [--resume REPORT.jsonl] [--concurrency N]
+const usage = `Usage: crp enroll STORES.csv [--report FILE]... [--resume REPORT.jsonl] [--concurrency N] [--raw-csv]
 
 Enrolls every store of the file under the key's rate budget (never a 429). A row already
 enrolled with the same data counts as done, so the file can be fed again after fixing it.
@@ -16,6 +17,7 @@ enrolled with the same data counts as done, so the file can be fed again after f
                           .jsonl  every row's outcome, the input of --resume
   --resume REPORT.jsonl skip the rows an earlier run's report lists as enrolled
   --concurrency N       rows handed to the client at once (default 16)
+${RAW_CSV_HELP}
 
 Ctrl-C stops: calls still waiting are cancelled, the rows not done are reported as
 not_attempted, and the reports are written; --resume with the .jsonl report goes on.
@@ -36,6 +38,7 @@ async function run(args: string[], io: Io): Promise<number> {
     report: { type: 'string', multiple: true },
     resume: { type: 'string' },
     concurrency: { type: 'string' },
+    ...RAW_CSV_OPTION,
   });
   const [file, ...extra] = positionals;
   if (!file) throw new UsageError('crp enroll needs the CSV file of stores.');
@@ -46,7 +49,7 @@ async function run(args: string[], io: Io): Promise<number> {
   const reports = (values.report ?? []).map((path) => ({ path, writer: undefined as ReportWriter | undefined }));
   const client = clientFrom(values, io);
   const total = await countStores(file);
-  for (const report of reports) report.writer = openReport(report.path, io.stdout);
+  for (const report of reports) report.writer = openReport(report.path, io.stdout, values['raw-csv']);
 
   const tally: Tally = { total: 0, created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
   const problems: ReportRecord[] = [];

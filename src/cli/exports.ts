@@ -1,21 +1,19 @@
 /** `crp bookings export` and `crp billing export`: a list walked page by page into CSV or JSON lines. */
-import { stringify } from 'csv-stringify/sync';
 import { type BillingRow, type Reservation, type ReservationsQuery } from '../index.js';
 import { problemRefusedBeforeSending } from '../core/refusal.js';
 import { RESERVATION_STATUSES } from '../schemas/reservations.js';
 import { COMMON_HELP, EXIT, UsageError, allowedList, clientFrom, oneOf, parse, stopOnSignal, type Command, type Io } from './command.js';
+import { RAW_CSV_HELP, RAW_CSV_OPTION, csvRecord, type Cell, type CsvRecord } from './csv-out.js';
 import { lineWriter } from './line-writer.js';
 import { progress } from './progress.js';
 
-type Cell = string | number | boolean | null | undefined;
-
 /** A list's CSV shape: the header and one row of cells per item. */
-interface Table<T> {
+export interface Table<T> {
   columns: readonly string[];
   cells(item: T): Cell[];
 }
 
-const BOOKINGS: Table<Reservation> = {
+export const BOOKINGS: Table<Reservation> = {
   columns: ['reservation_id', 'partner_location_id', 'status', 'visit_at', 'time_zone', 'party_size', 'creator_handle', 'creator_platforms', 'creator_follower_count', 'acknowledged_kind', 'created_at'],
   cells: (b) => [b.reservation_id, b.partner_location_id, b.status, b.visit_at, b.time_zone, b.party_size, b.creator.handle, b.creator.platforms.join(' '), b.creator.follower_count, b.acknowledged_kind, b.created_at],
 };
@@ -25,14 +23,21 @@ const billingTable = (month: string): Table<BillingRow> => ({
   cells: (r) => [month, r.partner_location_id, r.videos_published, r.completed_visits, r.no_shows],
 });
 
-const EXPORT_OPTIONS = { format: { type: 'string' }, out: { type: 'string', short: 'o' } } as const;
+const EXPORT_OPTIONS = { format: { type: 'string' }, out: { type: 'string', short: 'o' }, ...RAW_CSV_OPTION } as const;
 const EXPORT_HELP = `  --format csv|jsonl    CSV with a header row, or one JSON object per line as the service
                         returns it (default: jsonl for an --out ending in .jsonl, else csv)
-  -o, --out FILE        write there instead of stdout`;
+  -o, --out FILE        write there instead of stdout
+${RAW_CSV_HELP}`;
 
 function formatOf(format: string | undefined, out: string | undefined): 'csv' | 'jsonl' {
   if (format === undefined) return out && /\.(jsonl|ndjson)$/i.test(out) ? 'jsonl' : 'csv';
   return oneOf('--format', format, ['csv', 'jsonl']);
+}
+
+interface ExportValues {
+  out?: string | undefined;
+  json?: boolean | undefined;
+  'raw-csv'?: boolean | undefined;
 }
 
 /** The flag or argument behind each filter, to name it when the SDK refuses a value. */
@@ -43,7 +48,7 @@ type Flags = Record<string, string>;
  * Nothing is written (no CSV header, no --out file) until the first page has come: a value the
  * SDK refuses before sending, or a refused key, leaves stdout and the file untouched.
  */
-async function exportList<T>(io: Io, what: string, list: (signal: AbortSignal) => AsyncIterable<T>, table: Table<T>, format: 'csv' | 'jsonl', values: { out?: string | undefined; json?: boolean | undefined }, flags: Flags): Promise<number> {
+async function exportList<T>(io: Io, what: string, list: (signal: AbortSignal) => AsyncIterable<T>, table: Table<T>, format: 'csv' | 'jsonl', values: ExportValues, flags: Flags): Promise<number> {
   const controller = new AbortController();
   const unhook = stopOnSignal(controller, io, `the ${what} export`);
   let count = 0;
@@ -56,9 +61,10 @@ async function exportList<T>(io: Io, what: string, list: (signal: AbortSignal) =
     out = lineWriter(values.out, io.stdout);
     // Plain lines while it runs; the count is told at the end.
     const counter = progress(io.stderr, values.json !== true, { unit: what, total: undefined, plain: true });
-    if (format === 'csv') await out.write(stringify([[...table.columns]]));
+    const record: CsvRecord = csvRecord(values['raw-csv']);
+    if (format === 'csv') await out.write(record(table.columns));
     for (; !next.done; next = await items.next()) {
-      await out.write(format === 'csv' ? stringify([table.cells(next.value)]) : `${JSON.stringify(next.value)}\n`);
+      await out.write(format === 'csv' ? record(table.cells(next.value)) : `${JSON.stringify(next.value)}\n`);
       counter.update(++count, 0);
     }
   } finally {
@@ -93,6 +99,7 @@ const BOOKING_FLAGS: Flags = { status: '--status', from: '--from', to: '--to', a
 export const bookings: Command = {
   usage: `Usage: crp bookings export [--status S[,S…]] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                            [--acknowledged true|false] [--location ID] [--format csv|jsonl] [--out FILE]
+                           [--raw-csv]
 
 Every booking that matches, one line each, walked page by page (memory stays flat).
 
@@ -136,7 +143,7 @@ Example:
 };
 
 export const billing: Command = {
-  usage: `Usage: crp billing export YYYY-MM [--format csv|jsonl] [--out FILE]
+  usage: `Usage: crp billing export YYYY-MM [--format csv|jsonl] [--out FILE] [--raw-csv]
 
 Every store's billable counts for the month: videos published, completed visits, no-shows.
 

@@ -49,7 +49,7 @@ export function populate(world: World, account: Account, options: PopulateOption
     const id = `${prefix}${String(i).padStart(6, '0')}`;
     const { store } = enroll(world, account, {
       partner_location_id: id,
-      name: `Populated Store ${i}`,
+      name: storeName(i),
       address: { line1: `${i} Market St`, city: 'San Francisco', state: 'CA', postal_code: `9410${(i % 9) + 1}`, country: 'US' },
     });
     locationIds.push(store.id);
@@ -75,6 +75,14 @@ export function populate(world: World, account: Account, options: PopulateOption
     }
   }
   return { locationIds, reservations };
+}
+
+/**
+ * Store names are the partner's own text: the first begins with `+` (a phone prefix), which a
+ * spreadsheet runs as a formula, so demo data carries what CSV for a person must defuse.
+ */
+function storeName(i: number): string {
+  return i === 1 ? '+39 Trattoria' : `Populated Store ${i}`;
 }
 
 function drawStatus(x: number): BookingStatus {
