@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { stringify } from 'csv-stringify/sync';
-import type { EnrollOutcome, EnrollResumeRecord, EnrollStatus } from '../resources/enroll-many/types.js';
+import type { EnrollOutcome, EnrollResumeRecord, EnrollStatus } from '../bulk/index.js';
 import { UsageError } from './command.js';
 import { lineWriter, type LineWriter } from './line-writer.js';
 
