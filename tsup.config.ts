@@ -1,37 +1,26 @@
 import { dirname, resolve, sep } from 'node:path';
 import type { Plugin } from 'esbuild';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-const REDIS_DIR = dirname(resolve('src/redis/index.ts')) + sep;
+/** The entries built on the public client: each imports the main entry as `../index.js`. */
+const FEATURE_DIRS = ['redis', 'events', 'bulk', 'otel'].map((name) => dirname(resolve(`src/${name}/index.ts`)) + sep);
 
 /**
- * The redis entry's files import the main entry (`../index.js`) for ConfigurationError: kept as an import
- * of dist/index.js (dist/index.cjs in the CommonJS build) rather than bundled, so an application
- * has one copy of the client's classes and `instanceof` holds.
+ * A feature's files import the main entry (`../index.js`) for the client's classes and errors: kept
+ * as an import of dist/index.js (dist/index.cjs in the CommonJS build) rather than bundled, so an
+ * application has one copy of the client's classes and `instanceof` holds across entries.
  */
 const mainEntryExternal: Plugin = {
   name: 'main-entry-external',
   setup(build) {
     // The main entry's file in this format's build (treeshake makes esbuild's `format` esm for both).
     const main = `../index${build.initialOptions.outExtension?.['.js'] ?? '.js'}`;
-    build.onResolve({ filter: /^\.\.\/index\.js$/ }, ({ importer }) => (importer.startsWith(REDIS_DIR) ? { path: main, external: true } : undefined));
+    build.onResolve({ filter: /^\.\.\/index\.js$/ }, ({ importer }) => (FEATURE_DIRS.some((dir) => importer.startsWith(dir)) ? { path: main, external: true } : undefined));
   },
 };
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    'testing/index': 'src/testing/index.ts',
-    'testing/cli': 'src/testing/cli.ts',
-    'redis/index': 'src/redis/index.ts',
-    'otel/index': 'src/otel/index.ts',
-    'cli/crp': 'src/cli/crp.ts',
-  },
-  format: ['esm', 'cjs'],
-  // Declarations for the import paths only (the crp-sandbox and crp commands have no importable API).
-  dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts', 'redis/index': 'src/redis/index.ts', 'otel/index': 'src/otel/index.ts' } },
+const shared: Options = {
   sourcemap: false,
-  clean: true,
   target: 'node20',
   splitting: false,
   treeshake: true,
@@ -45,5 +34,43 @@ export default defineConfig({
   // zod's types from the zod dependency.
   noExternal: ['ky', 'p-retry', 'is-network-error', /^zod/],
   external: ['ioredis', 'msw', 'bottleneck', '@opentelemetry/api'],
-  esbuildPlugins: [mainEntryExternal],
-});
+};
+
+export default defineConfig([
+  {
+    ...shared,
+    entry: {
+      index: 'src/index.ts',
+      'testing/index': 'src/testing/index.ts',
+      'testing/cli': 'src/testing/cli.ts',
+      'redis/index': 'src/redis/index.ts',
+      'otel/index': 'src/otel/index.ts',
+      'events/index': 'src/events/index.ts',
+      'bulk/index': 'src/bulk/index.ts',
+    },
+    format: ['esm', 'cjs'],
+    // Declarations for the import paths only (the crp-sandbox and crp commands have no importable API).
+    dts: {
+      entry: {
+        index: 'src/index.ts',
+        'testing/index': 'src/testing/index.ts',
+        'redis/index': 'src/redis/index.ts',
+        'otel/index': 'src/otel/index.ts',
+        'events/index': 'src/events/index.ts',
+        'bulk/index': 'src/bulk/index.ts',
+      },
+    },
+    // dist/cli is the other build's (the two run at once, into the same folder under `--out-dir`).
+    clean: ['!cli/**'],
+    esbuildPlugins: [mainEntryExternal],
+  },
+  {
+    // The crp command is an application: one bundle with its own copy of the client and of the
+    // features it uses, so the client its commands make and the features' classes are the same
+    // (the plugin above would give the features dist/index.js's copy beside the CLI's own).
+    ...shared,
+    entry: { 'cli/crp': 'src/cli/crp.ts' },
+    format: ['esm'],
+    clean: false,
+  },
+]);

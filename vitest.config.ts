@@ -10,6 +10,8 @@ export default defineConfig({
       { find: /^@crp\/partner-sdk\/testing$/, replacement: src('testing/index.ts') },
       { find: /^@crp\/partner-sdk\/redis$/, replacement: src('redis/index.ts') },
       { find: /^@crp\/partner-sdk\/otel$/, replacement: src('otel/index.ts') },
+      { find: /^@crp\/partner-sdk\/events$/, replacement: src('events/index.ts') },
+      { find: /^@crp\/partner-sdk\/bulk$/, replacement: src('bulk/index.ts') },
       { find: /^@crp\/partner-sdk$/, replacement: src('index.ts') },
     ],
   },

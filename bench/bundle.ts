@@ -4,11 +4,12 @@
  * Octokit with its throttling, retry and paginate-rest plugins.
  */
 import { join } from 'node:path';
-import { bundleSize, ourApp, ourRedisApp, type BundleSize } from './lib/bundle.js';
+import { bundleSize, featureInputs, ourApp, ourRedisApp, type BundleSize } from './lib/bundle.js';
 import { BUILD, ROOT, sdkEntry } from './lib/paths.js';
 import { fmt, type CaseResult, type Row } from './lib/stats.js';
 
-export const TARGET_BYTES = 24 * 1024;
+/** Issue #24's goal: smaller than every peer that covers its API in full. */
+export const TARGET_BYTES = 30 * 1024;
 
 const OTHERS: Record<string, string> = {
   openai: `import OpenAI from 'openai';
@@ -37,7 +38,12 @@ export async function run(): Promise<CaseResult> {
   for (const [name, app] of Object.entries(OTHERS)) others[name] = await bundleSize(app);
   const rows: Row[] = [
     { variant: '@crp/partner-sdk', result: `${fmt.kb(ours.gzip)} gzip (${fmt.kb(ours.minified)} min) · biggest: ${top(ours)}`, target: `≤ ${fmt.kb(TARGET_BYTES)} gzip`, met: ours.gzip <= TARGET_BYTES },
-    { variant: '@crp/partner-sdk, built from source (composition)', result: `${fmt.kb(composition.gzip)} gzip (${fmt.kb(composition.minified)} min) · ${top(composition)}` },
+    {
+      variant: '@crp/partner-sdk, built from source (composition)',
+      result: `${fmt.kb(composition.gzip)} gzip (${fmt.kb(composition.minified)} min) · ${top(composition)} · modules of events, bulk, cli, otel, redis: ${featureInputs(composition).join(', ') || 'none'}`,
+      target: 'no feature module',
+      met: featureInputs(composition).length === 0,
+    },
     { variant: '@crp/partner-sdk + /redis shared budget', result: `${fmt.kb(withRedis.gzip)} gzip (${fmt.kb(withRedis.minified)} min); bottleneck and ioredis load from node_modules at run time` },
     ...Object.entries(others).map(([name, b]) => ({ variant: name, result: `${fmt.kb(b.gzip)} gzip (${fmt.kb(b.minified)} min) = ${fmt.x(b.gzip / ours.gzip)} ours` })),
   ];

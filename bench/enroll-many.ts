@@ -1,5 +1,5 @@
 /**
- * Case enroll-many: `client.locations.enrollMany()` fed by a CSV file with 2% bad rows (refused
+ * Case enroll-many: `enrollMany()` fed by a CSV file with 2% bad rows (refused
  * before sending), each run in a fresh process against the sandbox host process.
  *
  * 1. Budget: 10,000 rows under a key allowed BENCH_ENROLL_LIMIT calls per BENCH_ENROLL_WINDOW_MS.

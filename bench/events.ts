@@ -1,5 +1,5 @@
 /**
- * Case `events`: `client.events.watch()` at 10,000 stores over a simulated week of bookings and
+ * Case `events`: `watchEvents()` at 10,000 stores over a simulated week of bookings and
  * videos (the sandbox's simulation, 3 bookings a store a week), `budgetShare` 0.5, default options,
  * a fileCheckpoint. The watcher starts from now (the history populated before is learnt silently);
  * every change the sandbox logs during the week is matched to the first event that shows it.
@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { coverage, type DeliveredEvent } from '../test/events/coverage.js';
-import { loadSdk, loadTesting, tmpDir } from './lib/paths.js';
+import { loadEvents, loadSdk, loadTesting, tmpDir } from './lib/paths.js';
 import { fmt, percentile, type CaseResult } from './lib/stats.js';
 
 const STORES = Number(process.env.BENCH_EVENTS_STORES ?? 10_000);
@@ -24,7 +24,8 @@ const LIMIT = 600;
 const MINUTE = 60_000;
 
 export async function run(): Promise<CaseResult> {
-  const { PartnerClient, fileCheckpoint } = await loadSdk();
+  const { PartnerClient } = await loadSdk();
+  const { fileCheckpoint, watchEvents } = await loadEvents();
   const { createSandbox } = await loadTesting();
   const sandbox = createSandbox({ seed: 13, rateLimitClock: 'simulated' });
   const key = sandbox.issueKey();
@@ -53,7 +54,7 @@ export async function run(): Promise<CaseResult> {
   const start = clock.now();
   const end = start + DAYS * 24 * 60 * MINUTE;
   const events: DeliveredEvent[] = [];
-  const watcher = client.events.watch({ checkpoint: fileCheckpoint(path), startFrom: 'now', budgetShare: BUDGET_SHARE, maxLag: MAX_LAG });
+  const watcher = watchEvents(client, { checkpoint: fileCheckpoint(path), startFrom: 'now', budgetShare: BUDGET_SHARE, maxLag: MAX_LAG });
   // startFrom 'now' learns the existing state first (every store's videos: 10,000 calls at this size),
   // and what changes while it does becomes part of that state: lag is measured from the end of it.
   let measuredFrom: number | undefined;

@@ -1,5 +1,5 @@
 /**
- * Bulk enrollment from a CSV file with `client.locations.enrollMany()`, and a report of each row
+ * Bulk enrollment from a CSV file with `enrollMany()` of `@crp/partner-sdk/bulk`, and a report of each row
  * that did not enroll (line, store, code, field, message), also written as a CSV.
  * (Operators get the same without code: `npx crp enroll stores.csv --report failures.csv`.)
  *
@@ -12,7 +12,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { EnrollLocationBody, EnrollProgress, PartnerClient } from '@crp/partner-sdk';
+import type { EnrollLocationBody, PartnerClient } from '@crp/partner-sdk';
+import { enrollMany, type EnrollProgress } from '@crp/partner-sdk/bulk';
 import { runMain } from './support/main.js';
 import { parseCsv, toCsv } from './support/csv.js';
 
@@ -42,7 +43,8 @@ function toBody([id, name, line1, city, state, postal_code, country, language]: 
 export async function bulkEnroll(client: PartnerClient, csv: string, onProgress?: (p: EnrollProgress) => void): Promise<EnrollReport> {
   const records = parseCsv(csv).slice(1); // after the header
   const report: EnrollReport = { total: records.length, enrolled: [], unchanged: [], failed: [] };
-  await client.locations.enrollMany(
+  await enrollMany(
+    client,
     records.map((r) => toBody(r.fields.map((f) => f.trim()))),
     {
       ...(onProgress ? { onProgress } : {}),

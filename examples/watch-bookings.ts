@@ -9,7 +9,8 @@
  * handler keeps the ids it has handled (here in memory; in production, in the same transaction as
  * its effect) and skips a repeat.
  */
-import { fileCheckpoint, type Checkpoint, type PartnerClient, type PartnerEvent, type WatchStats } from '@crp/partner-sdk';
+import type { PartnerClient } from '@crp/partner-sdk';
+import { fileCheckpoint, watchEvents, type Checkpoint, type PartnerEvent, type WatchStats } from '@crp/partner-sdk/events';
 import { runMain } from './support/main.js';
 
 export interface WatchBookingsOptions {
@@ -36,7 +37,7 @@ export async function watchBookings(client: PartnerClient, options: WatchBooking
   const print = options.print ?? console.log;
   const handled = options.handled ?? new Set<string>();
   const result = { created: 0, updated: 0, videos: 0, forwarded: 0, repeats: 0 };
-  const watcher = client.events.watch({
+  const watcher = watchEvents(client, {
     checkpoint: options.checkpoint,
     budgetShare: options.budgetShare ?? 0.5,
     ...(options.signal ? { signal: options.signal } : {}),

@@ -68,7 +68,7 @@ try {
   const allowed = (path) => path.startsWith('dist/') || ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path);
   const unexpected = packed.files.map((f) => f.path).filter((path) => !allowed(path));
   if (unexpected.length) throw new Error(`unexpected files in the tarball: ${unexpected.join(', ')}`);
-  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js', 'dist/cli/crp.js', 'dist/redis/index.js', 'dist/redis/index.cjs', 'dist/otel/index.js', 'dist/otel/index.cjs']) {
+  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js', 'dist/cli/crp.js', 'dist/redis/index.js', 'dist/redis/index.cjs', 'dist/otel/index.js', 'dist/otel/index.cjs', 'dist/events/index.js', 'dist/events/index.cjs', 'dist/bulk/index.js', 'dist/bulk/index.cjs']) {
     if (!packed.files.some((f) => f.path === needed)) throw new Error(`the tarball lacks ${needed}`);
   }
   console.log(`    ${packed.filename}: ${packed.files.length} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked`);
@@ -89,9 +89,9 @@ try {
 
   section('CommonJS builds require() only CommonJS-capable packages');
   const cjsOk = new Set(['zod/mini', 'bottleneck', 'ioredis', 'msw', '@opentelemetry/api']);
-  // Our own files only as .cjs (dist/redis/index.cjs requires ../index.cjs).
+  // Our own files only as .cjs (dist/redis, events and bulk require ../index.cjs).
   const ownCjs = (name) => name.startsWith('.') && name.endsWith('.cjs');
-  for (const file of ['dist/index.cjs', 'dist/testing/index.cjs', 'dist/redis/index.cjs', 'dist/otel/index.cjs']) {
+  for (const file of ['dist/index.cjs', 'dist/testing/index.cjs', 'dist/redis/index.cjs', 'dist/otel/index.cjs', 'dist/events/index.cjs', 'dist/bulk/index.cjs']) {
     const code = readFileSync(join(unpacked, 'package', file), 'utf8');
     const required = [...code.matchAll(/\brequire\((["'])([^"']+)\1\)/g)].map((m) => m[2]);
     const bad = required.filter((name) => !name.startsWith('node:') && !cjsOk.has(name) && !ownCjs(name));

@@ -1,12 +1,11 @@
 import type { APIPromise } from './core/api-promise.js';
-import { resolveConfig, type ClientOptions, type Environment } from './core/config.js';
+import { resolveConfig, type ClientOptions, type Clock, type Environment } from './core/config.js';
 import type { RateLimitState } from './core/rate-limit/headers.js';
 import { rawSpec, type RawRequest } from './core/raw-request.js';
 import type { RequestOptions } from './core/request.js';
 import { Transport } from './core/transport.js';
 import { Content } from './resources/content.js';
 import { Creators } from './resources/creators.js';
-import { Events, stopWatchers } from './resources/events.js';
 import { Locations } from './resources/locations.js';
 import { Pricing } from './resources/pricing.js';
 import { Reports } from './resources/reports.js';
@@ -42,11 +41,26 @@ export class PartnerClient {
   readonly settings: SettingsResource;
   /** Price quotes. */
   readonly pricing: Pricing;
-  /** Bookings and videos as a stream of events: `client.events.watch({ checkpoint })`. */
-  readonly events: Events;
   /** `production` for `crp_live_` keys, `sandbox` for `crp_test_` keys. */
   readonly environment: Environment;
+  /**
+   * The clock the client waits by (`ClientOptions.clock`, the real one by default). Work built on
+   * the client, such as `watchEvents` of `@crp/partner-sdk/events`, paces itself by the same clock,
+   * so a test's simulated time drives the client's rate budget and that work alike.
+   */
+  readonly clock: Clock;
+  /**
+   * Aborts when `close()` is called. Long-running work built on the client (the watchers of
+   * `watchEvents`, your own loops) listens to it to stop with the client.
+   *
+   * @example
+   * ```ts
+   * client.closeSignal.addEventListener('abort', () => queue.stop(), { once: true });
+   * ```
+   */
+  readonly closeSignal: AbortSignal;
   readonly #transport: Transport;
+  readonly #closing = new AbortController();
 
   /**
    * A client for one key. Options not given fall back to the environment (`PARTNER_API_KEY`,
@@ -57,6 +71,8 @@ export class PartnerClient {
   constructor(options: ClientOptions = {}) {
     const config = resolveConfig(options);
     this.environment = config.environment;
+    this.clock = config.clock;
+    this.closeSignal = this.#closing.signal;
     this.#transport = new Transport(config);
     const context = { transport: this.#transport, prefetchPages: config.prefetchPages };
     this.locations = new Locations(context);
@@ -66,7 +82,6 @@ export class PartnerClient {
     this.reports = new Reports(context);
     this.settings = new SettingsResource(context);
     this.pricing = new Pricing(context);
-    this.events = new Events(this, config.clock);
   }
 
   /** The key's budget as the service last reported it (limit, remaining, reset), or undefined before any response. */
@@ -92,10 +107,10 @@ export class PartnerClient {
   /**
    * Settle every call still waiting (with `AbortedError`) and release timers and Redis
    * connections so the process can exit; resolves within about a second whatever state Redis is
-   * in. Watchers of `client.events` stop too (their loops end). Safe to call twice.
+   * in. `closeSignal` aborts, so watchers of `watchEvents` stop too (their loops end). Safe to call twice.
    */
   close(): Promise<void> {
-    stopWatchers(this.events);
+    this.#closing.abort();
     return this.#transport.close();
   }
 }

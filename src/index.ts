@@ -13,6 +13,8 @@ export type { RateLimitState } from './core/rate-limit/headers.js';
 export {
   AbortedError,
   AuthenticationError,
+  CheckpointInvalidError,
+  CheckpointLockedError,
   ConfigurationError,
   ConflictError,
   ConnectionError,
@@ -46,29 +48,10 @@ export type { SharedBudget } from './core/rate-limit/shared.js';
 export type { Content } from './resources/content.js';
 export type { Creators } from './resources/creators.js';
 export type { Locations } from './resources/locations.js';
-export type {
-  EnrollConflict,
-  EnrollCounts,
-  EnrollFailed,
-  EnrollInvalid,
-  EnrollManyOptions,
-  EnrollNotAttempted,
-  EnrollOutcome,
-  EnrollOutcomeBase,
-  EnrollProgress,
-  EnrollResumeRecord,
-  EnrollRows,
-  EnrollSkipped,
-  EnrollStatus,
-  EnrollSuccess,
-  EnrollSummary,
-} from './resources/enroll-many/types.js';
 export type { Pricing } from './resources/pricing.js';
 export type { Reports } from './resources/reports.js';
 export type { Reservations } from './resources/reservations.js';
 export type { SettingsResource } from './resources/settings.js';
-export type { Events } from './resources/events.js';
-export * from './events/index.js';
 
 // Wire types: interfaces derived from the zod schemas that check requests and responses
 // (src/schemas), each field described once there.

@@ -8,7 +8,15 @@ export interface BundleSize {
   gzip: number;
   /** Largest inputs by bytes in the output, for telling where the size comes from. */
   top: Array<{ input: string; bytes: number }>;
+  /** Every input with bytes in the output (paths as esbuild's metafile gives them). */
+  inputs: string[];
 }
+
+/** The features beside the client: an app that only constructs a client and calls it carries none. */
+const FEATURE_INPUT = /(^|\/)src\/(events|bulk|cli|otel|redis)\//;
+
+/** Inputs of a bundle that belong to a feature (src/events, bulk, cli, otel, redis). */
+export const featureInputs = (size: BundleSize): string[] => size.inputs.filter((input) => FEATURE_INPUT.test(input));
 
 export async function bundleSize(app: string, external: string[] = []): Promise<BundleSize> {
   const result = await build({
@@ -25,7 +33,8 @@ export async function bundleSize(app: string, external: string[] = []): Promise<
     external,
   });
   const code = result.outputFiles[0]?.contents ?? new Uint8Array();
-  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length, top: topInputs(result.metafile) };
+  const inputs = Object.entries(Object.values(result.metafile.outputs)[0]?.inputs ?? {}).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input);
+  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length, top: topInputs(result.metafile), inputs };
 }
 
 function topInputs(meta: Metafile): Array<{ input: string; bytes: number }> {

@@ -31,6 +31,8 @@ export const sdkEntry = (): string => join(BUILD, 'index.js');
 export const testingEntry = (): string => join(BUILD, 'testing/index.js');
 export const redisEntry = (): string => join(BUILD, 'redis/index.js');
 export const otelEntry = (): string => join(BUILD, 'otel/index.js');
+export const eventsEntry = (): string => join(BUILD, 'events/index.js');
+export const bulkEntry = (): string => join(BUILD, 'bulk/index.js');
 
 /** The BUILT client, typed as the source. */
 export async function loadSdk(): Promise<typeof import('@crp/partner-sdk')> {
@@ -45,6 +47,16 @@ export async function loadRedis(): Promise<typeof import('@crp/partner-sdk/redis
 /** The BUILT OpenTelemetry adapter (`@crp/partner-sdk/otel`), typed as the source. */
 export async function loadOtel(): Promise<typeof import('@crp/partner-sdk/otel')> {
   return (await import(pathToFileURL(otelEntry()).href)) as typeof import('@crp/partner-sdk/otel');
+}
+
+/** The BUILT event stream (`@crp/partner-sdk/events`), typed as the source. */
+export async function loadEvents(): Promise<typeof import('@crp/partner-sdk/events')> {
+  return (await import(pathToFileURL(eventsEntry()).href)) as typeof import('@crp/partner-sdk/events');
+}
+
+/** The BUILT bulk enrollment (`@crp/partner-sdk/bulk`), typed as the source. */
+export async function loadBulk(): Promise<typeof import('@crp/partner-sdk/bulk')> {
+  return (await import(pathToFileURL(bulkEntry()).href)) as typeof import('@crp/partner-sdk/bulk');
 }
 
 /** The BUILT sandbox emulator, typed as the source. */

@@ -1,16 +1,17 @@
 /**
  * Case enroll-many, one run per process: the stores of a CSV file (csv-parse, streamed) through
- * the BUILT SDK's `client.locations.enrollMany()`. Reports the outcomes, the wall time and the
+ * the BUILT SDK's `enrollMany()`. Reports the outcomes, the wall time and the
  * process's peak RSS (its high-water mark since start, so each run gets a fresh process).
  */
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import type { EnrollLocationBody } from '@crp/partner-sdk';
 import { serveParent } from '../lib/children.js';
-import { loadSdk } from '../lib/paths.js';
+import { loadBulk, loadSdk } from '../lib/paths.js';
 import { now } from '../lib/stats.js';
 
 const { PartnerClient } = await loadSdk();
+const { enrollMany } = await loadBulk();
 
 interface Job {
   url: string;
@@ -37,7 +38,7 @@ serveParent({
     let rssSampled = 0;
     let lastError = '';
     const started = now();
-    const summary = await client.locations.enrollMany(stores(csv), {
+    const summary = await enrollMany(client, stores(csv), {
       onOutcome: (o) => {
         if (o.status === 'failed') lastError = o.message;
       },

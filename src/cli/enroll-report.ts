@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { EnrollOutcome, EnrollResumeRecord, EnrollStatus } from '../resources/enroll-many/types.js';
+import type { EnrollOutcome, EnrollResumeRecord, EnrollStatus } from '../bulk/index.js';
 import { UsageError } from './command.js';
 import { csvRecord } from './csv-out.js';
 import { lineWriter, type LineWriter } from './line-writer.js';

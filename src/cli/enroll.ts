@@ -1,5 +1,6 @@
-/** `crp enroll stores.csv`: every store of a CSV file through `client.locations.enrollMany()`. */
-import type { EnrollCounts, EnrollLocationBody } from '../index.js';
+/** `crp enroll stores.csv`: every store of a CSV file through `enrollMany()` of `@crp/partner-sdk/bulk`. */
+import type { EnrollLocationBody } from '../index.js';
+import { enrollMany, type EnrollCounts } from '../bulk/index.js';
 import { COMMON_HELP, EXIT, UsageError, clientFrom, parse, stopOnSignal, type Command, type Io } from './command.js';
 import { RAW_CSV_HELP, RAW_CSV_OPTION } from './csv-out.js';
 import { isProblem, openReport, readResume, recordOf, type ReportRecord, type ReportWriter } from './enroll-report.js';
@@ -80,7 +81,7 @@ async function run(args: string[], io: Io): Promise<number> {
   const unhook = stopOnSignal(controller, io, 'enrolling');
   let aborted = false;
   try {
-    const summary = await client.locations.enrollMany(bodies(), {
+    const summary = await enrollMany(client, bodies(), {
       signal: controller.signal,
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(values.resume ? { resume: readResume(values.resume) } : {}),

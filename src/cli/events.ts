@@ -1,5 +1,5 @@
-/** `crp events tail`: bookings and videos as JSON lines, from `client.events.watch()`. */
-import { fileCheckpoint, memoryCheckpoint } from '../index.js';
+/** `crp events tail`: bookings and videos as JSON lines, from `watchEvents()` of `@crp/partner-sdk/events`. */
+import { fileCheckpoint, memoryCheckpoint, watchEvents } from '../events/index.js';
 import { COMMON_HELP, EXIT, UsageError, clientFrom, oneOf, parse, stopOnSignal, type Command } from './command.js';
 import { lineWriter } from './line-writer.js';
 
@@ -30,7 +30,7 @@ Example:
     const unhook = stopOnSignal(controller, io, 'watching');
     try {
       const checkpoint = values.checkpoint ? fileCheckpoint(values.checkpoint) : memoryCheckpoint();
-      for await (const event of client.events.watch({ checkpoint, startFrom: from, signal: controller.signal })) {
+      for await (const event of watchEvents(client, { checkpoint, startFrom: from, signal: controller.signal })) {
         await out.write(`${JSON.stringify(event)}\n`);
       }
       return EXIT.ok;

@@ -1,5 +1,4 @@
-import type { Clock } from '../core/config.js';
-import type { RateLimitState } from '../index.js';
+import type { Clock, RateLimitState } from '../index.js';
 
 const DEFAULT_LIMIT = 600;
 const DEFAULT_WINDOW_MS = 60_000;

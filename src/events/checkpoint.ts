@@ -1,4 +1,4 @@
-import { CheckpointLockedError } from '../core/errors.js';
+import { CheckpointLockedError } from '../index.js';
 
 /** How a record is saved: `replace` drops everything saved before it (the watcher's snapshot). */
 export interface SaveOptions {
@@ -46,7 +46,7 @@ export interface Checkpoint {
  * @example
  * ```ts
  * const checkpoint = memoryCheckpoint();
- * for await (const event of client.events.watch({ checkpoint, signal })) console.log(event.type, event.id);
+ * for await (const event of watchEvents(client, { checkpoint, signal })) console.log(event.type, event.id);
  * ```
  */
 export function memoryCheckpoint(): Checkpoint {

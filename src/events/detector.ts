@@ -11,10 +11,7 @@
  * the month's billing counts per store and the content of the stores whose count moved.
  * A full reconciliation reads every booking and the billing counts of this month and the last.
  */
-import type { PartnerClient } from '../client.js';
-import type { Page, PagePromise, Reservation, Summary } from '../index.js';
-import type { RequestOptions } from '../core/request.js';
-import { ValidationError } from '../core/errors.js';
+import { ValidationError, type Page, type PagePromise, type PartnerClient, type RequestOptions, type Reservation, type Summary } from '../index.js';
 import { eventId } from './event-id.js';
 import { entryOf, monthOf, packBooking, previousMonth, type StateRecord, type WatchState } from './state.js';
 import type { CallBudget } from './call-budget.js';

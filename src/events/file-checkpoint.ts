@@ -21,9 +21,9 @@ export interface FileCheckpointOptions {
  *
  * @example
  * ```ts
- * import { fileCheckpoint } from '@crp/partner-sdk';
+ * import { fileCheckpoint, watchEvents } from '@crp/partner-sdk/events';
  *
- * for await (const event of client.events.watch({ checkpoint: fileCheckpoint('./crp-events.json'), signal })) {
+ * for await (const event of watchEvents(client, { checkpoint: fileCheckpoint('./crp-events.json'), signal })) {
  *   await handle(event);
  * }
  * ```

@@ -1,4 +1,4 @@
-import { CheckpointLockedError } from '../core/errors.js';
+import { CheckpointLockedError } from '../index.js';
 import { currentPid, nodeFs, nodeOs, processAlive } from './node-modules.js';
 
 interface LockOwner {

@@ -10,9 +10,8 @@
  * records. A record holds the new value of one thing (`['b', id, packed]`), so replaying the journal
  * over the snapshot gives the state as of the last confirmed event.
  */
-import type { Reservation } from '../index.js';
+import { CheckpointInvalidError, type Reservation } from '../index.js';
 import type { Checkpoint } from './checkpoint.js';
-import { CheckpointInvalidError } from '../core/errors.js';
 
 export type StateRecord =
   | ['s', string]

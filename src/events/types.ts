@@ -47,11 +47,11 @@ export interface VideoPublishedEvent extends PartnerEventBase {
 export type PartnerEvent = ReservationCreatedEvent | ReservationUpdatedEvent | VideoPublishedEvent;
 
 /**
- * Options of `client.events.watch()`. Durations are in milliseconds, like every option of the client.
+ * Options of `watchEvents()`. Durations are in milliseconds, like every option of the client.
  *
  * @example
  * ```ts
- * const watcher = client.events.watch({ checkpoint: fileCheckpoint('./crp-events.json'), budgetShare: 0.3, signal });
+ * const watcher = watchEvents(client, { checkpoint: fileCheckpoint('./crp-events.json'), budgetShare: 0.3, signal });
  * ```
  */
 export interface WatchOptions {

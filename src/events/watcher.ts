@@ -1,6 +1,4 @@
-import type { PartnerClient } from '../client.js';
-import type { Clock } from '../core/config.js';
-import { CheckpointLockedError, ConfigurationError, isPartnerApiError, isPartnerError } from '../core/errors.js';
+import { CheckpointLockedError, ConfigurationError, isPartnerApiError, isPartnerError, type Clock, type PartnerClient } from '../index.js';
 import { CallBudget } from './call-budget.js';
 import type { Checkpoint } from './checkpoint.js';
 import { Detector } from './detector.js';
@@ -28,11 +26,11 @@ interface Settings {
  * A running stream of events: iterate it once with `for await`. The checkpoint moves past an event
  * when your loop body has finished with it (when the loop asks for the next one); an event whose
  * body threw, or that you left with `break`, comes again next time. Stops with the `signal`,
- * `break`, `watcher.stop()` or `client.close()`.
+ * `break`, `watcher.stop()` or `client.close()` (the client's `closeSignal`).
  *
  * @example
  * ```ts
- * const watcher = client.events.watch({ checkpoint: fileCheckpoint('./crp-events.json'), signal });
+ * const watcher = watchEvents(client, { checkpoint: fileCheckpoint('./crp-events.json'), signal });
  * for await (const event of watcher) await handle(event);
  * console.log(watcher.stats.calls);
  * ```
@@ -54,15 +52,14 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
   readonly #clock: Clock;
   readonly #settings: Settings;
   readonly #stop = new AbortController();
-  readonly #running: Set<Watcher>;
   #iterated = false;
 
-  /** @internal Made by `client.events.watch()`. */
-  constructor(client: PartnerClient, clock: Clock, options: WatchOptions, running: Set<Watcher>) {
+  /** @internal Made by `watchEvents()`. */
+  constructor(client: PartnerClient, options: WatchOptions) {
     this.#client = client;
-    this.#clock = clock;
+    // The client's own clock, so simulated time in tests paces the watcher and the client's budget alike.
+    this.#clock = client.clock;
     this.#settings = settingsOf(options);
-    this.#running = running;
     const signal = options.signal;
     if (signal?.aborted) this.#stop.abort(signal.reason);
     else signal?.addEventListener('abort', () => this.#stop.abort(signal.reason), { once: true });
@@ -75,7 +72,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
 
   /** The events, in the order found. One iteration per watcher. */
   [Symbol.asyncIterator](): AsyncIterator<PartnerEvent> {
-    if (this.#iterated) throw new TypeError('A watcher can be iterated once. Call client.events.watch() again for a new loop.');
+    if (this.#iterated) throw new TypeError('A watcher can be iterated once. Call watchEvents() again for a new loop.');
     this.#iterated = true;
     return this.#run();
   }
@@ -87,7 +84,11 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       throw new CheckpointLockedError('This checkpoint is in use by another watcher in this process. Stop that watcher first, or give each watcher its own checkpoint.');
     }
     inUse.add(checkpoint);
-    this.#running.add(this);
+    // Listened to only while the loop runs: a watcher never iterated holds nothing on the client.
+    const closed = this.#client.closeSignal;
+    const onClose = () => this.stop();
+    if (closed.aborted) onClose();
+    else closed.addEventListener('abort', onClose, { once: true });
     let release: (() => Promise<void>) | undefined;
     try {
       release = await checkpoint.lock?.();
@@ -155,7 +156,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       }
     } finally {
       inUse.delete(checkpoint);
-      this.#running.delete(this);
+      closed.removeEventListener('abort', onClose);
       await release?.();
     }
   }
@@ -165,11 +166,11 @@ function settingsOf(options: WatchOptions): Settings {
   const o = (options ?? {}) as Partial<WatchOptions>;
   const known = new Set(['checkpoint', 'signal', 'startFrom', 'budgetShare', 'maxLag', 'minInterval', 'maxInterval']);
   for (const key of Object.keys(o)) {
-    if (!known.has(key)) throw new ConfigurationError(`events.watch() has no option ${JSON.stringify(key)}. Options: ${[...known].join(', ')}.`);
+    if (!known.has(key)) throw new ConfigurationError(`watchEvents() has no option ${JSON.stringify(key)}. Options: ${[...known].join(', ')}.`);
   }
   const checkpoint = o.checkpoint;
   if (!checkpoint || typeof checkpoint.load !== 'function' || typeof checkpoint.save !== 'function') {
-    throw new ConfigurationError("events.watch() needs a checkpoint: fileCheckpoint('./crp-events.json'), memoryCheckpoint(), or your own { load, save }.");
+    throw new ConfigurationError("watchEvents() needs a checkpoint: fileCheckpoint('./crp-events.json'), memoryCheckpoint(), or your own { load, save }.");
   }
   if (o.startFrom !== undefined && o.startFrom !== 'beginning' && o.startFrom !== 'now') {
     throw new ConfigurationError(`The option startFrom must be 'beginning' or 'now'; got ${JSON.stringify(o.startFrom)}.`);

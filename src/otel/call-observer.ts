@@ -1,5 +1,5 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
-import type { CallObserver, CallStart } from '../core/instrumentation.js';
+import type { CallObserver, CallStart } from '../index.js';
 import type { Instruments } from './instruments.js';
 import { ATTR, EVENT } from './names.js';
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { metrics, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
-import type { Telemetry } from '../core/instrumentation.js';
+import type { Telemetry } from '../index.js';
 import { observeCall } from './call-observer.js';
 import { instrumentsOf } from './instruments.js';
 import { SCOPE } from './names.js';

@@ -12,7 +12,6 @@ import {
 } from '../schemas/locations.js';
 import { Resource } from './resource.js';
 import { STATE_ADVICE, enrollAdvice, storeBody } from './store-body.js';
-import { enrollMany, type EnrollManyOptions, type EnrollRows, type EnrollSummary } from './enroll-many/index.js';
 
 const ONE = '/locations/{partner_location_id}';
 
@@ -45,23 +44,6 @@ export class Locations extends Resource {
       response: location,
       retry: 'safe',
     }), enrollAdvice(body?.partner_location_id));
-  }
-
-  /**
-   * Enroll many stores (an array, an iterable or a CSV stream, read lazily) under the key's budget:
-   * each row gets one outcome, given to `onOutcome` as rows finish; resolves to the counts.
-   * See the README's "Enrolling many stores" for outcomes, `signal` and `resume`.
-   *
-   * @example
-   * ```ts
-   * const summary = await client.locations.enrollMany(rows, {
-   *   onOutcome: (o) => { if (o.status === 'invalid' || o.status === 'failed') console.log(o.index, o.message) },
-   * });
-   * console.log(summary.counts.created, summary.counts.already_enrolled);
-   * ```
-   */
-  enrollMany(rows: EnrollRows, options?: EnrollManyOptions): Promise<EnrollSummary> {
-    return enrollMany((body, o) => this.enroll(body, o).withResponse(), rows, options);
   }
 
   /**

@@ -216,7 +216,7 @@ describe('crp, as a child process against crp-sandbox', () => {
     expect(JSON.parse(json.stderr)).toEqual({ error: { name: 'UsageError', message: expect.stringContaining('got "nope"') } });
   });
 
-  it('events tail: JSON lines from client.events.watch() until Ctrl-C, exit 0, the checkpoint kept', async () => {
+  it('events tail: JSON lines from watchEvents() until Ctrl-C, exit 0, the checkpoint kept', async () => {
     const checkpoint = join(dir, 'events.checkpoint');
     const child = spawnCrp(['events', 'tail', '--checkpoint', checkpoint], sandbox.env, dir);
     let seen = '';

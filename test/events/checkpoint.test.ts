@@ -3,16 +3,16 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ConfigurationError, PartnerError } from '../../src/index.js';
 import {
   CheckpointInvalidError,
   CheckpointLockedError,
-  ConfigurationError,
-  PartnerError,
   fileCheckpoint,
   memoryCheckpoint,
+  watchEvents,
   type Checkpoint,
   type PartnerEvent,
-} from '../../src/index.js';
+} from '../../src/events/index.js';
 import { startSimEnv, type SimEnv } from './support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crp-checkpoint-'));
@@ -88,15 +88,15 @@ describe('watchers and checkpoints', () => {
       [memoryCheckpoint(), undefined],
       [own, own],
     ] as Array<[Checkpoint, Checkpoint | undefined]>) {
-      const first = client.events.watch({ checkpoint: a })[Symbol.asyncIterator]();
+      const first = watchEvents(client, { checkpoint: a })[Symbol.asyncIterator]();
       expect((await first.next()).done).toBe(false);
-      const again = client.events.watch({ checkpoint: b ?? a });
+      const again = watchEvents(client, { checkpoint: b ?? a });
       await expect(take(again, 1)).rejects.toThrow(CheckpointLockedError);
       expect((await first.next()).done).toBe(false);
       await first.return?.();
     }
     // Released: a new watcher on the file resumes after the two confirmed events.
-    const resumed = await take(client.events.watch({ checkpoint: fileCheckpoint(path) }), 1);
+    const resumed = await take(watchEvents(client, { checkpoint: fileCheckpoint(path) }), 1);
     expect(resumed).toHaveLength(1);
   });
 
@@ -105,13 +105,13 @@ describe('watchers and checkpoints', () => {
     env.sandbox.populate(env.key, { locations: 4, reservationsPerLocation: 10 });
     const client = env.client();
     const path = fresh();
-    const first = await take(client.events.watch({ checkpoint: fileCheckpoint(path) }), 15);
+    const first = await take(watchEvents(client, { checkpoint: fileCheckpoint(path) }), 15);
     const lines = readFileSync(path, 'utf8').trim().split('\n');
     // The month the watcher counts videos in, then one line per confirmed event (the 15th was left with break).
     expect(lines.length).toBe(1 + 14);
     expect(lines.every((line) => line.length < 400)).toBe(true);
     const total = env.sandbox.inspect.reservations(env.key).length + env.sandbox.inspect.stores(env.key).reduce((sum, s) => sum + env.sandbox.inspect.videos(env.key, s.partner_location_id).length, 0);
-    const rest = await take(client.events.watch({ checkpoint: fileCheckpoint(path) }), total - 14);
+    const rest = await take(watchEvents(client, { checkpoint: fileCheckpoint(path) }), total - 14);
     expect(rest[0]?.id).toBe(first[14]?.id);
     expect(new Set([...first.slice(0, 14), ...rest].map((e) => e.id)).size).toBe(total);
   });
@@ -120,9 +120,9 @@ describe('watchers and checkpoints', () => {
     env = await startSimEnv('msw');
     const path = fresh();
     writeFileSync(path, '{"something":"else"}\n');
-    await expect(take(env.client().events.watch({ checkpoint: fileCheckpoint(path) }), 1)).rejects.toThrow(CheckpointInvalidError);
+    await expect(take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path) }), 1)).rejects.toThrow(CheckpointInvalidError);
     writeFileSync(path, 'not json\n["b"]\n');
-    await expect(take(env.client().events.watch({ checkpoint: fileCheckpoint(path) }), 1)).rejects.toMatchObject({ code: 'checkpoint_invalid' });
+    await expect(take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path) }), 1)).rejects.toMatchObject({ code: 'checkpoint_invalid' });
   });
 
   it('refuses wrong options before any request, saying what to change', async () => {
@@ -139,8 +139,14 @@ describe('watchers and checkpoints', () => {
       [{ checkpoint, pollEvery: 5 }, /no option "pollEvery"/],
     ];
     for (const [options, message] of bad) {
-      expect(() => client.events.watch(options as never)).toThrow(ConfigurationError);
-      expect(() => client.events.watch(options as never)).toThrow(message);
+      expect(() => watchEvents(client, options as never)).toThrow(ConfigurationError);
+      expect(() => watchEvents(client, options as never)).toThrow(message);
+    }
+    // The first argument of the old client.events.watch(options), moved here by mistake.
+    for (const notClient of [undefined, { checkpoint }, { reports: {}, clock: client.clock }]) {
+      expect(() => watchEvents(notClient as never, { checkpoint })).toThrow(
+        new ConfigurationError('watchEvents(client, options) takes the PartnerClient to watch through as its first argument.'),
+      );
     }
     expect(env.sandbox.requests).toHaveLength(0);
   });

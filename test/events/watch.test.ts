@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventId } from '../../src/events/event-id.js';
-import { memoryCheckpoint, type PartnerEvent, type Watcher } from '../../src/index.js';
+import { memoryCheckpoint, watchEvents, type PartnerEvent, type Watcher } from '../../src/events/index.js';
 import { TRANSPORTS } from '../helpers/sdk-env.js';
 import { coverage } from './coverage.js';
 import { startSimEnv, type SimEnv } from './support.js';
@@ -18,7 +18,7 @@ async function runUntil(env: SimEnv, watcher: Watcher, until: number, onEvent: (
   return events;
 }
 
-describe.each(TRANSPORTS)('client.events.watch() over %s', (kind) => {
+describe.each(TRANSPORTS)('watchEvents() over %s', (kind) => {
   let env: SimEnv;
   afterEach(() => env?.close());
 
@@ -30,12 +30,12 @@ describe.each(TRANSPORTS)('client.events.watch() over %s', (kind) => {
     expect(videos.length).toBeGreaterThan(10);
 
     const client = env.client();
-    const watcher = client.events.watch({ checkpoint: memoryCheckpoint() });
+    const watcher = watchEvents(client, { checkpoint: memoryCheckpoint() });
     const events = await runUntil(env, watcher, 0, () => undefined);
     // runUntil(0) stops after the first event; take the whole first sync instead:
     expect(events).toHaveLength(1);
     const all: PartnerEvent[] = [];
-    const second = client.events.watch({ checkpoint: memoryCheckpoint() });
+    const second = watchEvents(client, { checkpoint: memoryCheckpoint() });
     for await (const event of second) {
       all.push(event);
       if (all.length === bookings.length + videos.length) break;
@@ -59,7 +59,7 @@ describe.each(TRANSPORTS)('client.events.watch() over %s', (kind) => {
     const client = env.client();
     const start = env.clock.now();
     // Longer waits than the defaults keep the test short: a week of simulated polls.
-    const watcher = client.events.watch({ checkpoint: memoryCheckpoint(), startFrom: 'now', minInterval: 60_000, maxInterval: 600_000, maxLag: 3_600_000 });
+    const watcher = watchEvents(client, { checkpoint: memoryCheckpoint(), startFrom: 'now', minInterval: 60_000, maxInterval: 600_000, maxLag: 3_600_000 });
     let acked = 0;
     const events = await runUntil(env, watcher, start + 5 * DAY, async (e) => {
       // The handler acknowledges some bookings: the watcher reports that change too.
@@ -95,7 +95,7 @@ describe.each(TRANSPORTS)('client.events.watch() over %s', (kind) => {
     const checkpoint = memoryCheckpoint();
     const handled = new Map<string, number>();
     const first: PartnerEvent[] = [];
-    for await (const event of client.events.watch({ checkpoint })) {
+    for await (const event of watchEvents(client, { checkpoint })) {
       first.push(event);
       if (first.length === 12) break; // the 12th is left unfinished: not confirmed
       handled.set(event.id, (handled.get(event.id) ?? 0) + 1);
@@ -103,7 +103,7 @@ describe.each(TRANSPORTS)('client.events.watch() over %s', (kind) => {
     const again: PartnerEvent[] = [];
     let dropped = 0;
     const total = env.sandbox.inspect.reservations(env.key).length;
-    for await (const event of client.events.watch({ checkpoint })) {
+    for await (const event of watchEvents(client, { checkpoint })) {
       again.push(event);
       if (handled.has(event.id)) dropped++;
       else handled.set(event.id, 1);
@@ -121,7 +121,7 @@ describe.each(TRANSPORTS)('client.events.watch() over %s', (kind) => {
     const checkpoint = memoryCheckpoint();
     const client = env.client();
     const controller = new AbortController();
-    const idle = client.events.watch({ checkpoint, signal: controller.signal });
+    const idle = watchEvents(client, { checkpoint, signal: controller.signal });
     let n = 0;
     const sleepsBefore = env.clock.sleeps.length;
     for await (const _ of idle) {
@@ -138,7 +138,7 @@ describe.each(TRANSPORTS)('client.events.watch() over %s', (kind) => {
 
     // The checkpoint is free again; client.close() ends the next watcher's loop.
     const other = env.client();
-    const closing = other.events.watch({ checkpoint });
+    const closing = watchEvents(other, { checkpoint });
     setTimeout(() => void other.close(), 50);
     const seen: PartnerEvent[] = [];
     for await (const e of closing) seen.push(e);
@@ -147,12 +147,12 @@ describe.each(TRANSPORTS)('client.events.watch() over %s', (kind) => {
     const aborted = new AbortController();
     aborted.abort();
     const none: PartnerEvent[] = [];
-    for await (const e of client.events.watch({ checkpoint, signal: aborted.signal })) none.push(e);
+    for await (const e of watchEvents(client, { checkpoint, signal: aborted.signal })) none.push(e);
     expect(none).toEqual([]);
   });
 });
 
-describe('client.events.watch() pacing', () => {
+describe('watchEvents() pacing', () => {
   let env: SimEnv;
   afterEach(() => env?.close());
 
@@ -161,7 +161,7 @@ describe('client.events.watch() pacing', () => {
     env.sandbox.populate(env.key, { locations: 400, reservationsPerLocation: 20 });
     const client = env.client();
     const before = env.sandbox.requests.length;
-    const watcher = client.events.watch({ checkpoint: memoryCheckpoint(), budgetShare: 0.1 });
+    const watcher = watchEvents(client, { checkpoint: memoryCheckpoint(), budgetShare: 0.1 });
     let appCalls = 0;
     for await (const event of watcher) {
       // The application's own calls go through the same client meanwhile.
@@ -190,7 +190,7 @@ describe('client.events.watch() pacing', () => {
     env = await startSimEnv('msw', { visitsPerWeek: 0 });
     const client = env.client();
     env.sandbox.populate(env.key, { locations: 1, reservationsPerLocation: 0 });
-    const watcher = client.events.watch({ checkpoint: memoryCheckpoint(), minInterval: 1_000, maxInterval: 16_000, maxLag: 3_600_000 });
+    const watcher = watchEvents(client, { checkpoint: memoryCheckpoint(), minInterval: 1_000, maxInterval: 16_000, maxLag: 3_600_000 });
     const iterator = watcher[Symbol.asyncIterator]();
     const first = iterator.next();
     const tick = () => new Promise((r) => setImmediate(r));

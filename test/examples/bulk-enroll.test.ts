@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EnrollProgress } from '@crp/partner-sdk';
+import type { EnrollProgress } from '@crp/partner-sdk/bulk';
 import { SAMPLE_CSV, bulkEnroll, failuresCsv, formatReport } from '../../examples/bulk-enroll.js';
 import { parseCsv } from '../../examples/support/csv.js';
 import { startExampleEnv, type ExampleEnv } from './sandbox.js';

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileCheckpoint, memoryCheckpoint, type Clock } from '@crp/partner-sdk';
+import type { Clock } from '@crp/partner-sdk';
+import { fileCheckpoint, memoryCheckpoint } from '@crp/partner-sdk/events';
 import { watchBookings } from '../../examples/watch-bookings.js';
 import { startExampleEnv, type ExampleEnv } from './sandbox.js';
 

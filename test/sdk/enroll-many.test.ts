@@ -10,9 +10,8 @@ import {
   ProhibitedRuleError,
   ValidationError,
   type EnrollLocationBody,
-  type EnrollOutcome,
-  type EnrollProgress,
 } from '../../src/index.js';
+import { enrollMany, type EnrollOutcome, type EnrollProgress } from '../../src/bulk/index.js';
 import { TRANSPORTS, address, instantClock, startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
 
 const POST = { method: 'POST', path: '/partner/v1/locations' };
@@ -33,7 +32,7 @@ function expectOneOutcomePerRow(outcomes: EnrollOutcome[], rows: number): void {
 let env: SdkEnv;
 afterEach(() => env?.close());
 
-describe.each(TRANSPORTS)('locations.enrollMany over %s', (kind) => {
+describe.each(TRANSPORTS)('enrollMany over %s', (kind) => {
   it('ends every row in exactly one outcome: created, already enrolled, invalid, prohibited, conflict, failed', async () => {
     env = await startSdkEnv(kind);
     const client = env.client();
@@ -52,7 +51,7 @@ describe.each(TRANSPORTS)('locations.enrollMany over %s', (kind) => {
     const outcomes: EnrollOutcome[] = [];
     const before = env.sandbox.requestCount(POST);
 
-    const summary = await client.locations.enrollMany(rows, { concurrency: 1, onOutcome: (o) => void outcomes.push(o) });
+    const summary = await enrollMany(client, rows, { concurrency: 1, onOutcome: (o) => void outcomes.push(o) });
 
     expectOneOutcomePerRow(outcomes, rows.length);
     const byId = new Map(outcomes.map((o) => [o.partner_location_id, o]));
@@ -109,7 +108,7 @@ describe.each(TRANSPORTS)('locations.enrollMany over %s', (kind) => {
         yield store(n);
       }
     }
-    const summary = await client.locations.enrollMany(rows(), {
+    const summary = await enrollMany(client, rows(), {
       concurrency: 4,
       onOutcome: async () => {
         await new Promise((resolve) => setTimeout(resolve, 1));
@@ -129,7 +128,7 @@ describe.each(TRANSPORTS)('locations.enrollMany over %s', (kind) => {
       for (let n = 0; n < 12; n++) yield n === 7 ? store(n, { name: '' }) : store(n);
     }
     const progress: EnrollProgress[] = [];
-    const summary = await client.locations.enrollMany(rows(), { total: 12, onProgress: (p) => progress.push(p) });
+    const summary = await enrollMany(client, rows(), { total: 12, onProgress: (p) => progress.push(p) });
     expect(progress.map((p) => p.done)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     for (const p of progress) {
       expect(p.total).toBe(12);
@@ -142,21 +141,21 @@ describe.each(TRANSPORTS)('locations.enrollMany over %s', (kind) => {
 
     // An array gives its own total; a generator without `total` has none.
     const fromArray: EnrollProgress[] = [];
-    await client.locations.enrollMany(stores(100, 3), { onProgress: (p) => fromArray.push(p) });
+    await enrollMany(client, stores(100, 3), { onProgress: (p) => fromArray.push(p) });
     expect(fromArray.map((p) => p.total)).toEqual([3, 3, 3]);
     const fromGenerator: EnrollProgress[] = [];
-    await client.locations.enrollMany(stores(200, 2).values(), { onProgress: (p) => fromGenerator.push(p) });
+    await enrollMany(client, stores(200, 2).values(), { onProgress: (p) => fromGenerator.push(p) });
     expect(fromGenerator.map((p) => p.total)).toEqual([undefined, undefined]);
   });
 });
 
-describe('locations.enrollMany under the key budget', () => {
+describe('enrollMany under the key budget', () => {
   it('spends a small budget through the client limiter with zero 429', async () => {
     // 20 rows, 16 lanes, 8 calls a second: the limiter holds the lanes' calls for the next window.
     env = await startSdkEnv('http', { rateLimit: { limit: 8, windowMs: 1000 } });
     // Real time: the sandbox's windows are real-time, so the client's budget waits must be too.
     const client = env.client({ clock: realClock });
-    const summary = await client.locations.enrollMany(stores(0, 20));
+    const summary = await enrollMany(client, stores(0, 20));
     expect(summary.counts.created).toBe(20);
     expect(env.sandbox.requestCount({ status: 429 })).toBe(0);
     expect(env.sandbox.requestCount(POST)).toBe(20);
@@ -170,7 +169,7 @@ describe('locations.enrollMany under the key budget', () => {
     const controller = new AbortController();
     const first: EnrollOutcome[] = [];
     const started = Date.now();
-    const summary = await client.locations.enrollMany(rows, {
+    const summary = await enrollMany(client, rows, {
       concurrency: 3,
       signal: controller.signal,
       onOutcome: (o) => void first.push(o),
@@ -194,7 +193,7 @@ describe('locations.enrollMany under the key budget', () => {
     try {
       const report = first.map((o) => JSON.parse(JSON.stringify(o)) as { partner_location_id: string; status: string });
       const outcomes: EnrollOutcome[] = [];
-      const resumed = await second.locations.enrollMany(rows, { resume: report, onOutcome: (o) => void outcomes.push(o) });
+      const resumed = await enrollMany(second, rows, { resume: report, onOutcome: (o) => void outcomes.push(o) });
       expect(resumed.counts).toMatchObject({ skipped: 5, created: 15, already_enrolled: 0, not_attempted: 0 });
       expectOneOutcomePerRow(outcomes, 20);
       expect(env.sandbox.requestCount(POST)).toBe(20);
@@ -202,7 +201,7 @@ describe('locations.enrollMany under the key budget', () => {
       expect(skipped.sort()).toEqual(first.filter((o) => o.status === 'created').map((o) => o.partner_location_id).sort());
 
       // A third run resumed from the second's outcomes skips everything and sends nothing.
-      const third = await second.locations.enrollMany(rows, { resume: outcomes });
+      const third = await enrollMany(second, rows, { resume: outcomes });
       expect(third.counts.skipped).toBe(20);
       expect(env.sandbox.requestCount(POST)).toBe(20);
     } finally {
@@ -213,20 +212,20 @@ describe('locations.enrollMany under the key budget', () => {
   it('with a signal already aborted, sends nothing and reports every row not_attempted', async () => {
     env = await startSdkEnv('msw');
     const outcomes: EnrollOutcome[] = [];
-    const summary = await env.client().locations.enrollMany(stores(0, 4), { signal: AbortSignal.abort(), onOutcome: (o) => void outcomes.push(o) });
+    const summary = await enrollMany(env.client(), stores(0, 4), { signal: AbortSignal.abort(), onOutcome: (o) => void outcomes.push(o) });
     expect(summary).toMatchObject({ aborted: true, total: 4, counts: { not_attempted: 4 } });
     expect(outcomes.every((o) => o.status === 'not_attempted' && o.error === undefined)).toBe(true);
     expect(env.sandbox.requestCount(POST)).toBe(0);
   });
 });
 
-describe('locations.enrollMany when the run itself fails', () => {
+describe('enrollMany when the run itself fails', () => {
   it('rejects with AuthenticationError when the key is refused, without trying every row', async () => {
     env = await startSdkEnv('msw');
     const client = new PartnerClient({ apiKey: 'crp_test_not-a-key', baseUrl: env.baseUrl, clock: instantClock() });
     try {
       const outcomes: EnrollOutcome[] = [];
-      const error = await client.locations.enrollMany(stores(0, 50), { onOutcome: (o) => void outcomes.push(o) }).catch((e: unknown) => e);
+      const error = await enrollMany(client, stores(0, 50), { onOutcome: (o) => void outcomes.push(o) }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AuthenticationError);
       // Before the first response the limiter sends one call at a time, and releases the next as the
       // first one's answer arrives: at most that second call went out as well.
@@ -241,16 +240,13 @@ describe('locations.enrollMany when the run itself fails', () => {
     env = await startSdkEnv('msw');
     const disk = new Error('disk full');
     let calls = 0;
-    const error = await env
-      .client()
-      .locations.enrollMany(stores(0, 40), {
-        concurrency: 2,
-        onOutcome: () => {
-          calls += 1;
-          if (calls === 3) throw disk;
-        },
-      })
-      .catch((e: unknown) => e);
+    const error = await enrollMany(env.client(), stores(0, 40), {
+      concurrency: 2,
+      onOutcome: () => {
+        calls += 1;
+        if (calls === 3) throw disk;
+      },
+    }).catch((e: unknown) => e);
     expect(error).toBe(disk);
     expect(calls).toBe(3);
     expect(env.sandbox.requestCount(POST)).toBeLessThanOrEqual(5);
@@ -266,7 +262,7 @@ describe('locations.enrollMany when the run itself fails', () => {
       throw broken;
     }
     const outcomes: EnrollOutcome[] = [];
-    const error = await env.client().locations.enrollMany(rows(), { onOutcome: (o) => void outcomes.push(o) }).catch((e: unknown) => e);
+    const error = await enrollMany(env.client(), rows(), { onOutcome: (o) => void outcomes.push(o) }).catch((e: unknown) => e);
     expect(error).toBe(broken);
     expect(outcomes.map((o) => o.status)).toEqual(['created', 'created', 'created']);
   });
@@ -274,10 +270,20 @@ describe('locations.enrollMany when the run itself fails', () => {
   it('refuses bad options and rows that are not iterable with ConfigurationError', async () => {
     env = await startSdkEnv('msw');
     const client = env.client();
-    await expect(client.locations.enrollMany([], { concurrency: 0 })).rejects.toThrow(ConfigurationError);
-    await expect(client.locations.enrollMany([], { concurrency: 1.5 })).rejects.toThrow(/whole number from 1 to 1000/);
-    await expect(client.locations.enrollMany(42 as never)).rejects.toThrow(ConfigurationError);
-    await expect(client.locations.enrollMany('rows' as never)).rejects.toThrow(/array, an iterable or an async iterable/);
-    expect(await client.locations.enrollMany([])).toMatchObject({ total: 0, aborted: false, counts: { created: 0 } });
+    await expect(enrollMany(client, [], { concurrency: 0 })).rejects.toThrow(ConfigurationError);
+    await expect(enrollMany(client, [], { concurrency: 1.5 })).rejects.toThrow(/whole number from 1 to 1000/);
+    await expect(enrollMany(client, 42 as never)).rejects.toThrow(ConfigurationError);
+    await expect(enrollMany(client, 'rows' as never)).rejects.toThrow(/array, an iterable or an async iterable/);
+    expect(await enrollMany(client, [])).toMatchObject({ total: 0, aborted: false, counts: { created: 0 } });
+  });
+
+  it('refuses a first argument that is not a client (the rows of the old client.locations.enrollMany(rows)), sending nothing', async () => {
+    env = await startSdkEnv('msw');
+    for (const notClient of [undefined, stores(0, 2), { locations: {} }]) {
+      await expect(enrollMany(notClient as never, stores(0, 2))).rejects.toThrow(
+        new ConfigurationError('enrollMany(client, rows, options?) takes the PartnerClient to enroll through as its first argument.'),
+      );
+    }
+    expect(env.sandbox.requestCount(POST)).toBe(0);
   });
 });

@@ -8,8 +8,8 @@ const assert = require('node:assert/strict');
  * The client against `./testing`'s listen(), `./redis` without ioredis, and mswHandlers() with
  * msw (`loadMsw()` gives msw/node, or null when msw is not installed: then it must say to install it).
  */
-exports.sdkChecks = async function sdkChecks(label, { sdk, testing, redis }, loadMsw) {
-  const { PartnerClient, NotFoundError, ConfigurationError, isPartnerError } = sdk;
+exports.sdkChecks = async function sdkChecks(label, { sdk, testing, redis, events, bulk }, loadMsw) {
+  const { PartnerClient, NotFoundError, ConfigurationError, ValidationError, isPartnerError } = sdk;
   const { redisBudget } = redis;
   const id = `${label}-1`;
   const name = `${label.toUpperCase()} Noodles`;
@@ -25,6 +25,20 @@ exports.sdkChecks = async function sdkChecks(label, { sdk, testing, redis }, loa
     });
     assert.equal(store.status, 'active');
     await assert.rejects(client.locations.get('nope'), (error) => error instanceof NotFoundError && isPartnerError(error));
+
+    // ./bulk and ./events run on the client they are given, with the main entry's error classes.
+    const outcomes = [];
+    const summary = await bulk.enrollMany(client, [{ partner_location_id: id, name, address: store.address }, { partner_location_id: `${id}-bad`, name }], { onOutcome: (o) => void outcomes.push(o) });
+    assert.deepEqual(summary.counts, { created: 0, already_enrolled: 1, skipped: 0, invalid: 1, conflict: 0, failed: 0, not_attempted: 0 });
+    assert.ok(outcomes.find((o) => o.status === 'invalid').error instanceof ValidationError);
+    assert.throws(() => events.watchEvents(client, {}), (error) => error instanceof ConfigurationError && /needs a checkpoint/.test(error.message));
+    assert.equal(events.CheckpointLockedError, sdk.CheckpointLockedError);
+    const watcher = events.watchEvents(client, { checkpoint: events.memoryCheckpoint(), startFrom: 'now', minInterval: 60_000 });
+    // Without close() the loop would wait a minute between polls.
+    setTimeout(() => void client.close(), 200);
+    for await (const event of watcher) void event;
+    assert.ok(client.closeSignal.aborted);
+    console.log(`${label}: ./bulk enrollMany and ./events watchEvents with the main entry's classes, the watcher stops with client.close(): ok`);
   } finally {
     await client.close();
     await close();

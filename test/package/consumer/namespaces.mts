@@ -1,28 +1,25 @@
 // Type-checked by scripts/check-package.mjs as a strict consumer would (nodenext, strict,
-// skipLibCheck false, without msw): every namespace (events.watch and locations.enrollMany too),
+// skipLibCheck false, without msw): every namespace, watchEvents (`/events`) and enrollMany (`/bulk`),
 // the named wire types, Promise lists and typed error codes, from the published declarations.
 import {
   PartnerClient,
   isPartnerError,
-  memoryCheckpoint,
   unknownField,
   type BillingRow,
   type Creator,
   type DashboardToken,
   type EnrollLocationBody,
-  type EnrollOutcome,
-  type EnrollSummary,
   type Location,
   type Page,
-  type PartnerEvent,
   type PriceQuote,
   type Reservation,
   type SampleBatch,
   type Settings,
   type Summary,
   type Video,
-  type WatchStats,
 } from '@crp/partner-sdk';
+import { enrollMany, type EnrollOutcome, type EnrollSummary } from '@crp/partner-sdk/bulk';
+import { memoryCheckpoint, watchEvents, type PartnerEvent, type WatchStats } from '@crp/partner-sdk/events';
 
 const client = new PartnerClient({ apiKey: 'crp_test_x', baseUrl: 'http://127.0.0.1:4010' });
 const address = { line1: '1 Main St', city: 'Seattle', state: 'WA', postal_code: '98101', country: 'US' };
@@ -56,8 +53,8 @@ export async function everyNamespace(): Promise<void> {
   void [created, updated, token, page.nextCursor, listed.response.requestId, summary.reservations.unacknowledged, settings, quote.total_cents, extra];
 }
 
-export async function enrollMany(rows: AsyncIterable<EnrollLocationBody>, signal: AbortSignal): Promise<number> {
-  const summary: EnrollSummary = await client.locations.enrollMany(rows, {
+export async function enrollStores(rows: AsyncIterable<EnrollLocationBody>, signal: AbortSignal): Promise<number> {
+  const summary: EnrollSummary = await enrollMany(client, rows, {
     concurrency: 8,
     signal,
     total: 100_000,
@@ -91,7 +88,7 @@ export async function enrollMany(rows: AsyncIterable<EnrollLocationBody>, signal
 }
 
 export async function events(signal: AbortSignal): Promise<WatchStats> {
-  const watcher = client.events.watch({ checkpoint: memoryCheckpoint(), signal, startFrom: 'now', budgetShare: 0.3 });
+  const watcher = watchEvents(client, { checkpoint: memoryCheckpoint(), signal, startFrom: 'now', budgetShare: 0.3 });
   for await (const event of watcher) {
     const seen: PartnerEvent = event;
     switch (event.type) {
@@ -110,7 +107,7 @@ export async function events(signal: AbortSignal): Promise<WatchStats> {
     void seen.id;
   }
   // @ts-expect-error: startFrom is 'beginning' or 'now'
-  client.events.watch({ checkpoint: memoryCheckpoint(), startFrom: 'yesterday' });
+  watchEvents(client, { checkpoint: memoryCheckpoint(), startFrom: 'yesterday' });
   return watcher.stats;
 }
 

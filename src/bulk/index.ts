@@ -1,21 +1,42 @@
 /**
- * `client.locations.enrollMany()`: many enrollments through the client's own rate limiter.
+ * `@crp/partner-sdk/bulk`: many enrollments through the client's own rate limiter. Built on the
+ * public client only (`../index.js`, kept external in the build), like any application.
  *
  * Rows are pulled from the source only when a lane is free, and each outcome is handed to
  * `onOutcome` and then dropped, so memory stays flat however many rows there are. The limiter
  * owns every wait for the budget; this module only keeps `concurrency` rows in the client's hands.
  */
-import { ConfigurationError, PartnerError } from '../../core/errors.js';
+import { ConfigurationError, PartnerError, type EnrollLocationBody, type PartnerClient } from '../index.js';
 import { baseOf, failedOutcome, notAttempted, stopsTheRun, succeeded } from './outcome.js';
 import { enrolledIds, rowReader } from './rows.js';
-import type { EnrollLocationBody } from '../../schemas/locations.js';
 import type { EnrollCounts, EnrollManyOptions, EnrollOne, EnrollOutcome, EnrollRows, EnrollSummary } from './types.js';
 
 export type * from './types.js';
 
 const DEFAULT_CONCURRENCY = 16;
 
-export async function enrollMany(enroll: EnrollOne, rows: EnrollRows, options: EnrollManyOptions = {}): Promise<EnrollSummary> {
+/**
+ * Enroll many stores (an array, an iterable or a CSV stream, read lazily) under the key's budget
+ * of `client`: each row gets one outcome, given to `onOutcome` as rows finish; resolves to the
+ * counts. See the README's "Enrolling many stores" for outcomes, `signal` and `resume`.
+ *
+ * @throws ConfigurationError (as a rejection) when `client` is not a client or an option is wrong.
+ *
+ * @example
+ * ```ts
+ * import { enrollMany } from '@crp/partner-sdk/bulk';
+ *
+ * const summary = await enrollMany(client, rows, {
+ *   onOutcome: (o) => { if (o.status === 'invalid' || o.status === 'failed') console.log(o.index, o.message) },
+ * });
+ * console.log(summary.counts.created, summary.counts.already_enrolled);
+ * ```
+ */
+export async function enrollMany(client: PartnerClient, rows: EnrollRows, options: EnrollManyOptions = {}): Promise<EnrollSummary> {
+  if (typeof (client as Partial<PartnerClient> | undefined)?.locations?.enroll !== 'function') {
+    throw new ConfigurationError('enrollMany(client, rows, options?) takes the PartnerClient to enroll through as its first argument.');
+  }
+  const enroll: EnrollOne = (body, o) => client.locations.enroll(body, o).withResponse();
   const started = Date.now();
   const lanes = concurrencyOf(options.concurrency);
   const reader = rowReader(rows);

@@ -1,10 +1,17 @@
-import type { WithResponse } from '../../core/api-promise.js';
-import type { AbortedError, ConflictError, PartnerError, ProhibitedRuleError, ValidationError } from '../../core/errors.js';
-import type { RequestOptions } from '../../core/request.js';
-import type { EnrollLocationBody, Location } from '../../schemas/locations.js';
+import type {
+  AbortedError,
+  ConflictError,
+  EnrollLocationBody,
+  Location,
+  PartnerError,
+  ProhibitedRuleError,
+  RequestOptions,
+  ValidationError,
+  WithResponse,
+} from '../index.js';
 
 /**
- * How one row of `locations.enrollMany()` ended:
+ * How one row of `enrollMany()` ended:
  * - `created`: enrolled now (201);
  * - `already_enrolled`: the same store was already there (200, same id, name and address);
  * - `skipped`: an earlier run's outcomes (`resume`) say it is enrolled; nothing was sent;
@@ -130,7 +137,7 @@ export interface EnrollResumeRecord {
 /** Rows for `enrollMany()`: an array, any iterable, or an async iterable such as a parsed CSV stream. */
 export type EnrollRows = Iterable<EnrollLocationBody> | AsyncIterable<EnrollLocationBody>;
 
-/** Options of `client.locations.enrollMany()`. */
+/** Options of `enrollMany()`. */
 export interface EnrollManyOptions {
   /**
    * Rows handed to the client at once. The client's rate limiter decides when each is sent, so the
@@ -162,5 +169,5 @@ export interface EnrollManyOptions {
   total?: number;
 }
 
-/** Enroll one store; the resource's `enroll(...).withResponse()`. */
+/** Enroll one store: `client.locations.enroll(...).withResponse()`. */
 export type EnrollOne = (body: EnrollLocationBody, options: RequestOptions) => Promise<WithResponse<Location>>;

@@ -1,6 +1,15 @@
-import { AbortedError, AuthenticationError, ConflictError, ForbiddenIpError, PartnerError, ProhibitedRuleError, ValidationError } from '../../core/errors.js';
-import type { WithResponse } from '../../core/api-promise.js';
-import type { EnrollLocationBody, Location } from '../../schemas/locations.js';
+import {
+  AbortedError,
+  AuthenticationError,
+  ConflictError,
+  ForbiddenIpError,
+  PartnerError,
+  ProhibitedRuleError,
+  ValidationError,
+  type EnrollLocationBody,
+  type Location,
+  type WithResponse,
+} from '../index.js';
 import type { EnrollNotAttempted, EnrollOutcome, EnrollOutcomeBase } from './types.js';
 
 /** The row's id, when it has one that could be sent. */

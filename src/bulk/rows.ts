@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../../core/errors.js';
+import { ConfigurationError } from '../index.js';
 import type { EnrollResumeRecord } from './types.js';
 
 /** Reads rows one at a time, whatever the source; safe to call from several lanes at once. */

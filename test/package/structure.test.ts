@@ -1,0 +1,84 @@
+/**
+ * The structure of src/: features (events, bulk, cli, otel, redis) are built on the client and the
+ * client never imports one; a feature with its own entry reaches the client through the package's
+ * public entry (`../index.js`, external in the build, so one copy of the error classes exists and
+ * `instanceof` holds across entries); no import circle joins the client and a feature.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { circles, readImportGraph, violations, type Exception, type ImportGraph } from './import-graph.js';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/** The Redis budget plugs into the rate limiter's sharing interface, which is not public API. */
+const REDIS_INTERNALS: Exception[] = [
+  { file: 'redis/index.ts', target: 'core/rate-limit/shared.ts', why: 'defineSharedBudget builds the SharedBudget the client option takes' },
+  { file: 'redis/sharing.ts', target: 'core/rate-limit/gate.ts', why: 'the Sharing interface the gate calls (a type)' },
+  { file: 'redis/sharing.ts', target: 'core/rate-limit/shared.ts', why: 'SharedBudgetContext (a type)' },
+  { file: 'redis/sharing.ts', target: 'core/sanitize.ts', why: 'cleanText for Redis error text in log lines' },
+];
+
+const graphOf = (edges: Record<string, Record<string, string>>): ImportGraph =>
+  new Map(Object.entries(edges).map(([file, imports]) => [file, Object.entries(imports).map(([specifier, target]) => ({ specifier, target }))]));
+
+describe('the import graph of src/', () => {
+  const graph = readImportGraph(SRC);
+
+  it('reads the real imports: type-only, re-exports and import() count, TSDoc examples do not', () => {
+    const targets = (file: string) => graph.get(file)!.map((e) => e.target);
+    expect(targets('events/index.ts')).toEqual(expect.arrayContaining(['index.ts', 'events/watcher.ts', 'events/checkpoint.ts']));
+    expect(targets('events/types.ts')).toEqual(['index.ts', 'events/checkpoint.ts']);
+    expect(targets('client.ts')).toContain('resources/locations.ts');
+    expect(graph.size).toBeGreaterThan(100);
+  });
+
+  it('has no import of a feature by the client, no feature reaching past ../index.js, no circle between them', () => {
+    expect(violations(graph, REDIS_INTERNALS)).toEqual([]);
+  });
+
+  it('every listed exception of the Redis entry is still an import (none outlives its reason)', () => {
+    for (const { file, target } of REDIS_INTERNALS) expect(graph.get(file)!.map((e) => e.target)).toContain(target);
+  });
+});
+
+describe('the rules find what they forbid', () => {
+  it('the client importing a feature, even a type', () => {
+    const graph = graphOf({ 'client.ts': { './events/index.js': 'events/index.ts' }, 'events/index.ts': {} });
+    expect(violations(graph)).toEqual(['client.ts (the client) imports events/index.ts (feature events)']);
+  });
+
+  it('a feature importing an internal file instead of ../index.js, or the client file itself', () => {
+    const graph = graphOf({
+      'bulk/index.ts': { '../core/errors.js': 'core/errors.ts', '../index.js': 'index.ts', './rows.js': 'bulk/rows.ts' },
+      'bulk/rows.ts': {},
+      'events/watcher.ts': { '../client.js': 'client.ts' },
+      'index.ts': {},
+      'client.ts': {},
+      'core/errors.ts': {},
+    });
+    expect(violations(graph)).toEqual([
+      `bulk/index.ts (feature bulk) imports core/errors.ts as "../core/errors.js": a feature uses the public entry only ('../index.js')`,
+      `events/watcher.ts (feature events) imports client.ts as "../client.js": a feature uses the public entry only ('../index.js')`,
+    ]);
+  });
+
+  it('a circle through the client and a feature (the shape the events once had)', () => {
+    const graph = graphOf({
+      'index.ts': { './client.js': 'client.ts' },
+      'client.ts': { './resources/events.js': 'resources/events.ts' },
+      'resources/events.ts': { '../events/watcher.js': 'events/watcher.ts' },
+      'events/watcher.ts': { '../index.js': 'index.ts' },
+    });
+    expect(circles(graph)).toEqual([['client.ts', 'events/watcher.ts', 'index.ts', 'resources/events.ts']]);
+    expect(violations(graph)).toEqual([
+      'resources/events.ts (the client) imports events/watcher.ts (feature events)',
+      'import circle between the client and a feature: client.ts → events/watcher.ts → index.ts → resources/events.ts',
+    ]);
+  });
+
+  it('a circle inside the client alone is not this rule’s business', () => {
+    const graph = graphOf({ 'core/a.ts': { './b.js': 'core/b.ts' }, 'core/b.ts': { './a.js': 'core/a.ts' } });
+    expect(circles(graph)).toHaveLength(1);
+    expect(violations(graph)).toEqual([]);
+  });
+});
