@@ -15,11 +15,3 @@ export interface JsonSchema {
   [keyword: string]: unknown;
 }
 
-/** Every subschema of `schema` (itself included), depth first: to annotate or tighten in place. */
-export function* subschemas(schema: JsonSchema): Generator<JsonSchema> {
-  yield schema;
-  for (const inner of Object.values(schema.properties ?? {})) yield* subschemas(inner);
-  if (typeof schema.additionalProperties === 'object') yield* subschemas(schema.additionalProperties);
-  if (schema.items) yield* subschemas(schema.items);
-  for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) yield* subschemas(branch);
-}
