@@ -45,6 +45,13 @@ const started = Date.now();
 const OLD_NODE = '20.18.3';
 let step = 0;
 
+/** `@crp/partner-sdk/openapi.json` from the consumer, as ESM (a JSON module) and CJS: the OpenAPI document both ways. */
+const OPENAPI_CHECK = `
+  if (doc.openapi !== '3.1.0' || !doc.paths['/partner/v1/locations']) throw new Error('@crp/partner-sdk/openapi.json is not the OpenAPI document');
+  console.log(KIND + ': @crp/partner-sdk/openapi.json is OpenAPI ' + doc.openapi + ', ' + Object.keys(doc.paths).length + ' paths');`;
+const OPENAPI_ESM = `import doc from '@crp/partner-sdk/openapi.json' with { type: 'json' }; const KIND = 'ESM import';${OPENAPI_CHECK}`;
+const OPENAPI_CJS = `const doc = require('@crp/partner-sdk/openapi.json'); const KIND = 'CJS require';${OPENAPI_CHECK}`;
+
 function section(title) {
   console.log(`\n[${++step}] ${title}  (${((Date.now() - started) / 1000).toFixed(1)}s)`);
 }
@@ -199,13 +206,6 @@ try {
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
-
-/** `@crp/partner-sdk/openapi.json` from the consumer, as ESM (a JSON module) and CJS: the OpenAPI document, equal both ways. */
-const OPENAPI_CHECK = `
-  if (doc.openapi !== '3.1.0' || !doc.paths['/partner/v1/locations']) throw new Error('@crp/partner-sdk/openapi.json is not the OpenAPI document');
-  console.log(KIND + ': @crp/partner-sdk/openapi.json is OpenAPI ' + doc.openapi + ', ' + Object.keys(doc.paths).length + ' paths');`;
-const OPENAPI_ESM = `import doc from '@crp/partner-sdk/openapi.json' with { type: 'json' }; const KIND = 'ESM import';${OPENAPI_CHECK}`;
-const OPENAPI_CJS = `const doc = require('@crp/partner-sdk/openapi.json'); const KIND = 'CJS require';${OPENAPI_CHECK}`;
 
 /** Type-check `files` as a strict consumer would, our declarations included (skipLibCheck false). */
 function typeCheck(consumer, files) {
