@@ -2,7 +2,9 @@
 /**
  * `npm run check:package` (after `npm run build`): checks the package as partners will get it.
  *
- *  1. `npm pack`: the tarball holds only dist/, README.md, CHANGELOG.md, LICENSE, package.json.
+ *  1. `npm pack`: the tarball holds only dist/ (with dist/openapi.json), docs/*.md, README.md,
+ *     CHANGELOG.md, LICENSE, package.json; every `docs/….md` that dist/ (help texts, errors, TSDoc)
+ *     or README.md mentions is in it, so each reference resolves in the installed package.
  *  2. publint --strict on the packed files: nothing reported.
  *  3. @arethetypeswrong/cli on the tarball (node10, node16 CJS/ESM, bundler): nothing reported.
  *  4. The CJS builds require() only packages that have a CommonJS entry (ky and p-retry, ESM-only,
@@ -13,7 +15,8 @@
  *     "spec §N": partners cannot open either.
  *  7. A consumer project installs the tarball WITHOUT msw and ioredis: the client, `./testing`
  *     (`createSandbox().listen()`) and `./redis` work from ESM and CJS, the crp-sandbox bin serves, crp --help runs,
- *     and tsc (nodenext, strict, `skipLibCheck: false`) type-checks an ESM and a CJS file against the
+ *     `@crp/partner-sdk/openapi.json` imports (ESM, with `type: 'json'`) and requires (CJS) as the
+ *     OpenAPI document, and tsc (nodenext, strict, `skipLibCheck: false`) type-checks an ESM and a CJS file against the
  *     published types: msw, an optional peer, is not needed to compile the `/testing` declarations.
  *  8. msw is then added: `sandbox.mswHandlers()` works with the consumer's setupServer, ESM and CJS,
  *     and is typed as msw's own `HttpHandler[]`.
@@ -42,6 +45,13 @@ const started = Date.now();
 const OLD_NODE = '20.18.3';
 let step = 0;
 
+/** `@crp/partner-sdk/openapi.json` from the consumer, as ESM (a JSON module) and CJS: the OpenAPI document both ways. */
+const OPENAPI_CHECK = `
+  if (doc.openapi !== '3.1.0' || !doc.paths['/partner/v1/locations']) throw new Error('@crp/partner-sdk/openapi.json is not the OpenAPI document');
+  console.log(KIND + ': @crp/partner-sdk/openapi.json is OpenAPI ' + doc.openapi + ', ' + Object.keys(doc.paths).length + ' paths');`;
+const OPENAPI_ESM = `import doc from '@crp/partner-sdk/openapi.json' with { type: 'json' }; const KIND = 'ESM import';${OPENAPI_CHECK}`;
+const OPENAPI_CJS = `const doc = require('@crp/partner-sdk/openapi.json'); const KIND = 'CJS require';${OPENAPI_CHECK}`;
+
 function section(title) {
   console.log(`\n[${++step}] ${title}  (${((Date.now() - started) / 1000).toFixed(1)}s)`);
 }
@@ -62,15 +72,23 @@ function show(text) {
 try {
   if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
 
-  section('npm pack: only dist/, README.md, CHANGELOG.md, LICENSE and package.json');
+  section('npm pack: only dist/, docs/*.md, README.md, CHANGELOG.md, LICENSE and package.json; every docs/ path mentioned is in it');
   const [packed] = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', work], { cwd: root }));
   const tarball = join(work, packed.filename);
-  const allowed = (path) => path.startsWith('dist/') || ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path);
+  const allowed = (path) => path.startsWith('dist/') || /^docs\/[^/]+\.md$/.test(path) || ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path);
   const unexpected = packed.files.map((f) => f.path).filter((path) => !allowed(path));
   if (unexpected.length) throw new Error(`unexpected files in the tarball: ${unexpected.join(', ')}`);
-  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js', 'dist/cli/crp.js', 'dist/redis/index.js', 'dist/redis/index.cjs', 'dist/otel/index.js', 'dist/otel/index.cjs', 'dist/events/index.js', 'dist/events/index.cjs', 'dist/bulk/index.js', 'dist/bulk/index.cjs']) {
+  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js', 'dist/cli/crp.js', 'dist/redis/index.js', 'dist/redis/index.cjs', 'dist/otel/index.js', 'dist/otel/index.cjs', 'dist/events/index.js', 'dist/events/index.cjs', 'dist/bulk/index.js', 'dist/bulk/index.cjs', 'dist/openapi.json', 'docs/http.md', 'docs/sandbox.md']) {
     if (!packed.files.some((f) => f.path === needed)) throw new Error(`the tarball lacks ${needed}`);
   }
+  const packedPaths = new Set(packed.files.map((f) => f.path));
+  const mentioning = ['README.md', ...packed.files.map((f) => f.path).filter((path) => path.startsWith('dist/') && /\.(c?js|d\.c?ts)$/.test(path))];
+  const dangling = mentioning.flatMap((file) =>
+    [...new Set(readFileSync(join(root, file), 'utf8').match(/\bdocs\/[\w.-]+\.md\b/g) ?? [])].filter((doc) => !packedPaths.has(doc)).map((doc) => `${file} mentions ${doc}`),
+  );
+  if (dangling.length) throw new Error(`docs the package mentions but does not ship:\n${dangling.join('\n')}`);
+  const docsMentioned = new Set(mentioning.flatMap((file) => readFileSync(join(root, file), 'utf8').match(/\bdocs\/[\w.-]+\.md\b/g) ?? []));
+  console.log(`    every docs/ path mentioned in README.md and dist/ is packed: ${[...docsMentioned].sort().join(', ')}`);
   console.log(`    ${packed.filename}: ${packed.files.length} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked`);
   show(packed.files.map((f) => f.path).sort().join('  '));
 
@@ -99,7 +117,7 @@ try {
     console.log(`    ${file}: require(${[...new Set(required)].join(', ')})`);
   }
 
-  section('the Redis budget is in dist/redis only, OpenTelemetry in dist/otel only');
+  section('the Redis budget is in dist/redis only, OpenTelemetry in dist/otel only, the OpenAPI generator nowhere');
   const lua = 'Redis is unreachable; going on with a local budget'; // a line of src/redis/sharing.ts
   for (const [file, expected] of [['dist/index.js', false], ['dist/index.cjs', false], ['dist/redis/index.js', true], ['dist/redis/index.cjs', true]]) {
     if (readFileSync(join(unpacked, 'package', file), 'utf8').includes(lua) !== expected) throw new Error(`${file} ${expected ? 'lacks' : 'contains'} the Redis scripts`);
@@ -109,6 +127,12 @@ try {
     if (readFileSync(join(unpacked, 'package', file), 'utf8').includes('@opentelemetry')) throw new Error(`${file} refers to OpenTelemetry; only dist/otel may`);
   }
   console.log('    dist/index.*, dist/testing, dist/redis: nothing of OpenTelemetry; dist/otel: imports @opentelemetry/api (a peer)');
+  // A line of src/openapi/descriptions.ts: the generator (and the TypeScript compiler it loads) runs at build time only.
+  const generator = 'FieldDocs: cannot read the module';
+  for (const file of packed.files.map((f) => f.path).filter((path) => /\.c?js$/.test(path))) {
+    if (readFileSync(join(unpacked, 'package', file), 'utf8').includes(generator)) throw new Error(`${file} contains the OpenAPI generator (src/openapi/): only scripts/build-openapi.ts may import it`);
+  }
+  console.log('    no bundle holds the OpenAPI generator; dist/openapi.json is its output');
 
   section('published declarations name no file outside the repository and no section of the service specification');
   const declarations = readdirSync(join(unpacked, 'package', 'dist'), { recursive: true }).filter((f) => /\.d\.c?ts$/.test(f));
@@ -133,6 +157,8 @@ try {
   console.log(`    installed: ${Object.keys(JSON.parse(installed).packages).filter(Boolean).map((p) => p.replace('node_modules/', '')).join(', ')}`);
   show(sh(process.execPath, ['esm.mjs'], { cwd: consumer }));
   show(sh(process.execPath, ['cjs.cjs'], { cwd: consumer }));
+  show(sh(process.execPath, ['--input-type=module', '-e', OPENAPI_ESM], { cwd: consumer }));
+  show(sh(process.execPath, ['-e', OPENAPI_CJS], { cwd: consumer }));
   show(await crpSandboxBin(consumer));
   // The crp bin starts from the installed package, with its own dependencies (csv-parse, cli-progress).
   const crpHelp = sh(join(consumer, 'node_modules', '.bin', 'crp'), ['--help'], { cwd: consumer });

@@ -1,6 +1,7 @@
 import type { Duration } from './simulation/clock.js';
 import { createControl, isControlPath } from './http/control/control.js';
 import { createDispatcher } from './http/dispatch.js';
+import { DOCUMENT_PATH, documentResponse } from './http/openapi-document.js';
 import { Faults } from './faults/faults.js';
 import { createInspector, type Inspector } from './inspect.js';
 import type { IssueKeyOptions } from './access/keys.js';
@@ -143,8 +144,12 @@ export function createEmulator(
     adminToken: resolved.adminToken,
   });
   // The control API shares the port and every transport, but never the service's faults, limits or log.
-  const dispatch: Dispatcher = async (request, context) =>
-    isControlPath(new URL(request.url).pathname) ? { type: 'response', response: await control(request) } : service(request, context);
+  const dispatch: Dispatcher = async (request, context) => {
+    const path = new URL(request.url).pathname;
+    if (isControlPath(path)) return { type: 'response', response: await control(request) };
+    if (path === DOCUMENT_PATH) return { type: 'response', response: documentResponse(request) };
+    return service(request, context);
+  };
   const inProcess: InProcessDispatch = (request) => dispatch(request, { remoteAddress: resolved.callerAddress, signal: request.signal });
   const reissueKey = (key: string): void => {
     world.keys.issue(() => world.newAccount(), undefined, resolved.rateLimit, resolved.dialect, rateClock, key);

@@ -66,7 +66,9 @@ export function helpText(): string {
     '',
     'It prints PARTNER_API_BASE_URL and PARTNER_API_KEY, then serves until Ctrl-C. Drive it from any language:',
     '  curl -X POST $PARTNER_API_BASE_URL/_sandbox/clock/advance -d \'{"by_ms": 86400000}\'   (a day passes)',
-    'See docs/sandbox.md for the control API.',
+    '  curl $PARTNER_API_BASE_URL/openapi.json                                              (the OpenAPI document of every endpoint)',
+    'See docs/sandbox.md (the control API) and docs/http.md (the API from any language), in the package:',
+    'node_modules/@crp/partner-sdk/docs/.',
   ].join('\n');
 }
 

@@ -28,7 +28,7 @@ export async function serve(world: World, routes: readonly Route[], request: Req
     const method = request.method.toUpperCase();
     const match = matchRoute(routes, method, url.pathname);
     if (match.kind === 'none') {
-      throw new ApiError('not_found', `There is no endpoint at ${url.pathname}. Paths start with /partner/v1; see the API reference.`);
+      throw new ApiError('not_found', `There is no endpoint at ${url.pathname}. Paths start with /partner/v1; GET /openapi.json lists every endpoint (docs/http.md in @crp/partner-sdk walks through them).`);
     }
     if (match.kind === 'wrong_method') {
       throw new ApiError('method_not_allowed', `${method} is not supported on ${url.pathname}. Use ${match.allowed.join(' or ')}.`, undefined, { Allow: match.allowed.join(', ') });

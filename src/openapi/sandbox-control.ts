@@ -1,0 +1,192 @@
+import { FAULT_KINDS } from '../testing/faults/faults.js';
+import { clockRoutes } from '../testing/http/control/clock-control.js';
+import { CONTROL_PREFIX } from '../testing/http/control/control.js';
+import type { ControlRoute } from '../testing/http/control/control-route.js';
+import { dataRoutes } from '../testing/http/control/data-control.js';
+import { faultRoutes } from '../testing/http/control/faults-control.js';
+import { keyRoutes } from '../testing/http/control/keys-control.js';
+import type { JsonSchema } from './json-schema.js';
+
+export const SANDBOX_TAG = { name: 'Sandbox control', description: 'The sandbox\'s own control API under `/_sandbox` (clock, faults, keys, populate, change and request logs, reset), and this document. Not part of the service: production has none of it. See docs/sandbox.md.' };
+
+/** A control call as the document states it; method, path and one-line summary come from the sandbox's route table. */
+interface ControlDoc {
+  body?: JsonSchema;
+  query?: Record<string, JsonSchema & { description: string }>;
+  /** The success status and its body. */
+  status?: number;
+  answer: JsonSchema;
+  /** Needs the account's key in Authorization (whose data it reads or fills). */
+  key?: boolean;
+}
+
+const instant: JsonSchema = { type: 'string', description: 'ISO 8601 instant, UTC.' };
+const nowBody: JsonSchema = object({ now: instant });
+const pending: JsonSchema = { type: 'integer', minimum: 0, description: 'Queued faults still to apply.' };
+const pathMatch = {
+  path: { type: 'string', minLength: 1, description: 'Apply only to requests for this exact path, e.g. `/partner/v1/reservations`.' },
+  pathPattern: { type: 'string', minLength: 1, description: 'Or: a RegExp source the path must match (not together with `path`).' },
+  pathFlags: { type: 'string', pattern: '^[imsu]*$', description: 'RegExp flags of `pathPattern`.' },
+  method: { type: 'string', minLength: 1, description: 'Apply only to this method.' },
+  when: { enum: ['before', 'after'], description: '`before` (default) answers instead of the service; `after` lets the request take effect first.' },
+} satisfies Record<string, JsonSchema>;
+const faultShape = {
+  status: { type: 'integer', minimum: 100, maximum: 599, description: 'Answer with this status.' },
+  body: { enum: ['json', 'html', 'empty'], description: "`json` (default): the error body with the status's usual code; `html`: a proxy's page; `empty`: no body." },
+  headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra response headers.' },
+  delayMs: { type: 'integer', minimum: 0, maximum: 600_000, description: 'Real milliseconds to wait first.' },
+  hang: { const: true, description: 'Never answer; the connection stays open until the client gives up.' },
+  reset: { const: true, description: 'Drop the connection.' },
+  malformed: { const: true, description: '200 with the JSON cut off halfway.' },
+} satisfies Record<string, JsonSchema>;
+const logPage = (item: JsonSchema): JsonSchema =>
+  object({ items: { type: 'array', items: item }, next_after: { type: ['integer', 'null'], description: 'The `after` for the next page; null when nothing follows yet.' } });
+const logQuery = {
+  after: { type: 'integer', minimum: 0, description: 'Only entries with `seq` above this. Default 0.' },
+  limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'At most this many entries. Default 100.' },
+};
+
+const DOCS: Record<string, ControlDoc> = {
+  'GET /clock': { answer: nowBody },
+  'POST /clock/advance': {
+    body: {
+      type: 'object',
+      description: 'Exactly one of `by_ms` or `to`. Forward only, at most 366 days a call.',
+      properties: { by_ms: { type: 'number', minimum: 0, description: 'Milliseconds to move on (86400000 is a day).' }, to: { type: 'string', description: 'An ISO 8601 instant to move to.' } },
+      additionalProperties: false,
+    },
+    answer: nowBody,
+  },
+  'GET /faults': { answer: object({ pending }) },
+  'POST /faults': {
+    body: { ...object({ ...faultShape, ...pathMatch, times: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'How many matching requests (default 1).' } }), required: [] },
+    status: 201,
+    answer: object({ pending }),
+  },
+  'POST /faults/random': {
+    body: {
+      ...object({
+        ...pathMatch,
+        rate: { type: 'number', minimum: 0, maximum: 1, description: 'Share of matching requests to fault.' },
+        kinds: { type: 'array', items: { anyOf: [{ enum: [...FAULT_KINDS] }, { ...object(faultShape), required: [] }] }, description: 'Faults to draw from: names or shapes.' },
+        seed: { type: 'integer', minimum: 0, maximum: 2 ** 32 - 1, description: 'Seed of the draws.' },
+      }),
+      required: ['rate'],
+    },
+    answer: object({ random: { const: true }, pending }),
+  },
+  'DELETE /faults': { answer: object({ pending }) },
+  'POST /keys': {
+    body: {
+      ...object({
+        allowIps: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 100, description: 'IP addresses or CIDR ranges the key may call from (up to 100).' },
+        rateLimit: object({ limit: { type: 'integer', minimum: 1 }, windowMs: { type: 'integer', minimum: 1 } }),
+        account: { type: 'string', minLength: 1, description: "A key this sandbox issued: the new key joins its account (default: a new account)." },
+      }),
+      required: [],
+    },
+    status: 201,
+    answer: object({ key: { type: 'string', description: 'A new `crp_test_` key.' }, account_id: { type: 'string' } }),
+  },
+  'POST /populate': {
+    key: true,
+    body: {
+      ...object({
+        locations: { type: 'integer', minimum: 0, maximum: 100_000, description: 'Stores to enroll.' },
+        reservationsPerLocation: { type: 'integer', minimum: 0, maximum: 10_000, description: 'Bookings per store (at most 2,000,000 in all).' },
+        idPrefix: { type: 'string', pattern: '^[A-Za-z0-9._:-]{0,100}$', description: 'Prefix of the stores\' ids.' },
+      }),
+      required: ['locations'],
+    },
+    status: 201,
+    answer: object({ locationIds: { type: 'array', items: { type: 'string' } }, reservations: { type: 'integer', minimum: 0 } }),
+  },
+  'GET /changes': {
+    key: true,
+    query: logQuery,
+    answer: logPage({
+      ...object({
+        seq: { type: 'integer', description: '1, 2, 3 … across the whole sandbox.' },
+        at: instant,
+        partner_location_id: { type: 'string' },
+        type: { enum: ['reservation.created', 'reservation.updated', 'video.published'] },
+        reservation_id: { type: 'string' },
+        video_id: { type: 'string', description: '`video.published` only.' },
+        changed: { type: 'array', items: { enum: ['status', 'acknowledged_kind'] }, description: '`reservation.updated` only.' },
+        status: { type: 'string', description: "`reservation.*`: the booking's status after the change." },
+        acknowledged_kind: { type: ['string', 'null'], description: "`reservation.*`: the booking's acknowledged_kind after the change." },
+      }),
+      required: ['seq', 'at', 'partner_location_id', 'type', 'reservation_id'],
+    }),
+  },
+  'GET /requests': {
+    query: logQuery,
+    answer: logPage({
+      ...object({
+        seq: { type: 'integer' },
+        method: { type: 'string' },
+        path: { type: 'string', description: 'Without the query.' },
+        status: { type: 'integer', description: 'What the caller saw; 0 for no answer (reset, hang).' },
+        requestId: { type: 'string' },
+        at: { type: 'number', description: 'Epoch milliseconds of the rate-limit clock.' },
+        serviceStatus: { type: 'integer', description: 'What the service produced, when it ran.' },
+        fault: { type: 'string', description: 'The fault that shaped the answer, if any.' },
+        headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Request headers, names in lower case, keys redacted.' },
+      }),
+      required: ['seq', 'method', 'path', 'status', 'requestId', 'at', 'headers'],
+    }),
+  },
+  'POST /reset': { body: { type: 'object', maxProperties: 0, description: 'No body, or `{}`.' }, answer: nowBody },
+};
+
+/** The control API's paths, from the sandbox's own route table (a route without a doc here stops the build). */
+export function controlPaths(errorResponse: (codes: string[]) => Record<string, object>): Record<string, Record<string, object>> {
+  const routes: ControlRoute[] = [...clockRoutes, ...faultRoutes, ...keyRoutes, ...dataRoutes];
+  const paths: Record<string, Record<string, object>> = {
+    [CONTROL_PREFIX]: { get: operation('GET', '', 'The control endpoints, one line each', { answer: object({ endpoints: { type: 'array', items: { type: 'string' } } }) }, errorResponse) },
+    '/openapi.json': {
+      get: {
+        operationId: 'sandbox.openapi',
+        tags: [SANDBOX_TAG.name],
+        summary: 'This document (OpenAPI 3.1)',
+        security: [],
+        responses: { '200': { description: 'The OpenAPI document of the service and of this control API.', content: { 'application/json': { schema: { type: 'object' } } } } },
+      },
+    },
+  };
+  const documented = new Set<string>();
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    const doc = DOCS[key];
+    if (!doc) throw new Error(`The control route ${key} has no entry in src/openapi/sandbox-control.ts`);
+    documented.add(key);
+    (paths[`${CONTROL_PREFIX}${route.path}`] ??= {})[route.method.toLowerCase()] = operation(route.method, route.path, route.summary, doc, errorResponse);
+  }
+  const stale = Object.keys(DOCS).filter((key) => !documented.has(key));
+  if (stale.length > 0) throw new Error(`src/openapi/sandbox-control.ts documents control routes the sandbox lacks: ${stale.join(', ')}`);
+  return paths;
+}
+
+function operation(method: string, path: string, summary: string, doc: ControlDoc, errorResponse: (codes: string[]) => Record<string, object>): object {
+  const admin = { sandboxAdmin: [] };
+  return {
+    operationId: `sandbox.${method.toLowerCase()}${path.replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()) || 'Index'}`,
+    tags: [SANDBOX_TAG.name],
+    summary,
+    // The admin token is needed only when the sandbox was started with one.
+    security: doc.key ? [{ bearerAuth: [] }, { bearerAuth: [], ...admin }] : [{}, admin],
+    ...(doc.query
+      ? { parameters: Object.entries(doc.query).map(([name, { description, ...schema }]) => ({ name, in: 'query', required: false, description, schema })) }
+      : {}),
+    ...(doc.body ? { requestBody: { required: false, content: { 'application/json': { schema: doc.body } } } } : {}),
+    responses: {
+      [String(doc.status ?? 200)]: { description: summary, content: { 'application/json': { schema: doc.answer } } },
+      ...errorResponse(['validation_error', 'unauthorized']),
+    },
+  };
+}
+
+/** An object whose every listed field is required and nothing else is sent. */
+function object(properties: Record<string, JsonSchema>): JsonSchema {
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}
