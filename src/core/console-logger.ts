@@ -27,7 +27,7 @@ export interface ConsoleLogging {
  * `PARTNER_SDK_LOG` environment variable, else none (undefined).
  */
 export function consoleLogging(option: LogLevel | undefined, env: string | undefined, write: Write = (line) => console.error(line)): ConsoleLogging | undefined {
-  const level = option === undefined ? levelOf(env, 'The environment variable PARTNER_SDK_LOG') : levelOf(option, 'The option logLevel');
+  const level = option === undefined ? envLevelOf(env, write) : levelOf(option, 'The option logLevel');
   if (level === 'off') return undefined;
   const print = (method: Method, message: string, fields?: Record<string, unknown>) => {
     if (RANK[method] < RANK[level]) return;
@@ -42,11 +42,39 @@ export function consoleLogging(option: LogLevel | undefined, env: string | undef
 }
 
 function levelOf(value: unknown, source: string): LogLevel {
+  const level = knownLevel(value);
+  if (level !== undefined) return level;
+  throw new ConfigurationError(`${source} must be one of ${LEVELS.join(', ')}; got ${JSON.stringify(String(value))}.`);
+}
+
+function knownLevel(value: unknown): LogLevel | undefined {
   if (value === undefined) return 'off';
   const level = typeof value === 'string' ? value.trim().toLowerCase() : value;
   if (level === '') return 'off';
-  if (LEVELS.includes(level as LogLevel)) return level as LogLevel;
-  throw new ConfigurationError(`${source} must be one of ${LEVELS.join(', ')}; got ${JSON.stringify(String(value))}.`);
+  return LEVELS.includes(level as LogLevel) ? (level as LogLevel) : undefined;
+}
+
+/** Unknown values of PARTNER_SDK_LOG already warned about, so a process making many clients warns once. */
+const warnedEnvValues = new Set<string>();
+
+/**
+ * PARTNER_SDK_LOG is a debugging switch set from outside the code, not configuration: a value it
+ * does not know must not stop a service at start-up, so it is reported once and logging stays off.
+ */
+function envLevelOf(value: string | undefined, write: Write): LogLevel {
+  const level = knownLevel(value);
+  if (level !== undefined) return level;
+  const shown = String(value);
+  if (!warnedEnvValues.has(shown)) {
+    warnedEnvValues.add(shown);
+    try {
+      const message = `PARTNER_SDK_LOG is ${JSON.stringify(shown)}, not one of ${LEVELS.join(', ')}; the SDK goes on without logging. Set one of those levels to see its events.`;
+      write(formatLine(new Date(), 'warn', message));
+    } catch {
+      // A closed stderr must not stop the client either.
+    }
+  }
+  return 'off';
 }
 
 type Print = (method: Method, message: string, fields?: Record<string, unknown>) => void;

@@ -106,16 +106,31 @@ describe('PARTNER_SDK_LOG and logLevel', () => {
     expect(lines.filter((l) => / (request|response|done) reports\.summary/.test(l))).toHaveLength(3);
   });
 
-  it('a wrong level is refused at construction, naming where it came from', () => {
-    vi.stubEnv('PARTNER_SDK_LOG', 'verbose');
+  it('an unknown PARTNER_SDK_LOG warns once per process and the client works without logging', async () => {
+    captureStderr();
+    // A value no other test uses: the warning is once per value per process.
+    vi.stubEnv('PARTNER_SDK_LOG', 'verbose-once');
+    const first = env.client();
+    const second = env.client();
+    await first.reports.summary();
+    await second.reports.summary();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(LINE);
+    expect(lines[0]?.slice(25)).toBe(
+      'partner-sdk warn  PARTNER_SDK_LOG is "verbose-once", not one of debug, info, warn, off; the SDK goes on without logging. Set one of those levels to see its events.',
+    );
+  });
+
+  it('a wrong logLevel option is still refused at construction', () => {
     const create = (options = {}) => new PartnerClient({ apiKey: env.key, baseUrl: env.baseUrl, ...options });
-    expect(create).toThrow(ConfigurationError);
-    expect(create).toThrow('The environment variable PARTNER_SDK_LOG must be one of debug, info, warn, off; got "verbose".');
-    vi.stubEnv('PARTNER_SDK_LOG', '');
+    expect(() => create({ logLevel: 'trace' })).toThrow(ConfigurationError);
     expect(() => create({ logLevel: 'trace' })).toThrow('The option logLevel must be one of debug, info, warn, off; got "trace".');
-    // A partner's logger makes the level irrelevant, so a stray variable does not stop the client.
-    vi.stubEnv('PARTNER_SDK_LOG', 'verbose');
+    // The option wins over the variable, so a stray variable neither warns nor matters here.
+    captureStderr();
+    vi.stubEnv('PARTNER_SDK_LOG', 'verbose-option');
+    expect(() => create({ logLevel: 'trace' })).toThrow(ConfigurationError);
     expect(() => create({ logger: {} })).not.toThrow();
+    expect(lines).toEqual([]);
   });
 });
 
