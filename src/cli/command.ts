@@ -1,4 +1,5 @@
 /** What every `crp` command shares: its options, the client, the streams, and how a failure is told. */
+import { isAbsolute } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { PartnerClient } from '../client.js';
 import { isPartnerError } from '../core/errors.js';
@@ -16,6 +17,14 @@ export interface Io {
 /** A command-line mistake: the message and the command's usage are printed, exit 1. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/**
+ * Something the command needs is not there (the key, a file): the arguments were right, so the
+ * usage would only bury the one line that says what to do. Exit 1.
+ */
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
 }
 
 /** `value` if it is one of `allowed`; else a UsageError that names the flag and lists the values. */
@@ -62,22 +71,43 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: s
 export function clientFrom(values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined }, io: Io): PartnerClient {
   const apiKey = values['api-key'] || io.env.PARTNER_API_KEY;
   const baseUrl = values['base-url'] || io.env.PARTNER_API_BASE_URL;
-  if (!apiKey) throw new UsageError('No API key: set PARTNER_API_KEY (or pass --api-key).');
-  if (!baseUrl) throw new UsageError('No service address: set PARTNER_API_BASE_URL (or pass --base-url), e.g. http://127.0.0.1:4010 for crp-sandbox.');
+  if (!apiKey) throw new SetupError('No API key: set PARTNER_API_KEY (or pass --api-key).');
+  if (!baseUrl) throw new SetupError('No service address: set PARTNER_API_BASE_URL (or pass --base-url), e.g. http://127.0.0.1:4010 for crp-sandbox.');
   return new PartnerClient({ apiKey, baseUrl });
 }
 
 /** Tell a failure that stopped the command, and return the exit code for it. */
-export function reportFailure(error: unknown, io: Io, json: boolean, usage?: string): number {
+export function reportFailure(failure: unknown, io: Io, json: boolean, usage?: string): number {
+  const error = fileProblem(failure) ?? failure;
   if (json) {
     const record = isPartnerError(error) ? error.toJSON() : { name: (error as Error)?.name ?? 'Error', message: messageOf(error) };
     io.stderr.write(`${JSON.stringify({ error: record })}\n`);
   } else {
-    const requestId = isPartnerError(error) && 'requestId' in error && error.requestId ? ` (request id ${error.requestId})` : '';
-    io.stderr.write(`crp: ${messageOf(error)}${requestId}\n`);
+    const message = messageOf(error);
+    // The service's errors already name their request id in the message.
+    const id = isPartnerError(error) && 'requestId' in error ? error.requestId : undefined;
+    const requestId = id && !message.includes(id) ? ` (request id ${id})` : '';
+    io.stderr.write(`crp: ${message}${requestId}\n`);
     if (error instanceof UsageError && usage) io.stderr.write(`\n${usage}\n`);
   }
   return EXIT.couldNotRun;
+}
+
+const FILE_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+};
+
+/** A file the command could not open (a --resume report, an --out directory): one line naming it and what to do. */
+export function fileProblem(error: unknown, path = (error as NodeJS.ErrnoException | null)?.path): SetupError | undefined {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const problem = code === undefined ? undefined : FILE_PROBLEMS[code];
+  if (problem === undefined || typeof path !== 'string') return undefined;
+  const where = isAbsolute(path) ? '' : ` (relative to ${process.cwd()})`;
+  return new SetupError(`cannot open ${path}: ${problem}. Check the path${where}.`, { cause: error });
 }
 
 function messageOf(error: unknown): string {

@@ -1,7 +1,7 @@
 /** `crp enroll stores.csv`: every store of a CSV file through `enrollMany()` of `@crp/partner-sdk/bulk`. */
 import type { EnrollLocationBody } from '../index.js';
 import { enrollMany, type EnrollCounts } from '../bulk/index.js';
-import { COMMON_HELP, EXIT, UsageError, clientFrom, parse, stopOnSignal, type Command, type Io } from './command.js';
+import { COMMON_HELP, EXIT, SetupError, UsageError, clientFrom, parse, stopOnSignal, type Command, type Io } from './command.js';
 import { RAW_CSV_HELP, RAW_CSV_OPTION } from './csv-out.js';
 import { isProblem, openReport, readResume, recordOf, type ReportRecord, type ReportWriter } from './enroll-report.js';
 import { progress } from './progress.js';
@@ -42,7 +42,7 @@ async function run(args: string[], io: Io): Promise<number> {
     ...RAW_CSV_OPTION,
   });
   const [file, ...extra] = positionals;
-  if (!file) throw new UsageError('crp enroll needs the CSV file of stores.');
+  if (!file) throw new SetupError('crp enroll needs the CSV file of stores: crp enroll STORES.csv (crp enroll --help lists its columns).');
   if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
   if (values.concurrency !== undefined && !/^[1-9]\d*$/.test(values.concurrency)) throw new UsageError(`--concurrency must be a whole number, 1 or more; got ${JSON.stringify(values.concurrency)}.`);
   const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);

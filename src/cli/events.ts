@@ -31,7 +31,9 @@ Example:
     try {
       const checkpoint = values.checkpoint ? fileCheckpoint(values.checkpoint) : memoryCheckpoint();
       for await (const event of watchEvents(client, { checkpoint, startFrom: from, signal: controller.signal })) {
-        await out.write(`${JSON.stringify(event)}\n`);
+        // id and type first: what a reader of the stream (or jq, or grep) looks at before the rest.
+        const { id, type, ...rest } = event;
+        await out.write(`${JSON.stringify({ id, type, ...rest })}\n`);
       }
       return EXIT.ok;
     } finally {

@@ -35,17 +35,64 @@ function bar(stream: NodeJS.WriteStream, { unit, total }: ProgressOptions): Prog
       hideCursor: true,
       etaBuffer: 100,
       fps: 5,
+      // A line someone else wrote clears the bar (below); the next frame must draw it again.
+      forceRedraw: true,
     },
     cliProgress.Presets.shades_classic,
   );
+  // cli-progress saves the cursor at start and restores it at stop: anything written in between
+  // (a Ctrl-C notice, an SDK warning) would then be overwritten by what comes after the bar.
+  const terminal = (display as unknown as { terminal: { cursorSave(): void; cursorRestore(): void } }).terminal;
+  terminal.cursorSave = () => undefined;
+  terminal.cursorRestore = () => undefined;
   display.start(total ?? 0, 0, { rate: '0', problems: 0 });
+  const release = keepLinesOffTheBar(stream, display);
   return {
     update(done, problems) {
       display.update(done, { rate: rateOf(done, Date.now() - started), problems });
     },
     stop() {
+      release();
       display.stop();
     },
+  };
+}
+
+/**
+ * While the bar is on screen, a line written to its stream by anyone else (the command's own
+ * notices, the SDK's console logger) first clears the bar's line, so the text starts on a clean
+ * line and the bar's next frame is drawn below it instead of over it.
+ */
+function keepLinesOffTheBar(stream: NodeJS.WriteStream, display: cliProgress.SingleBar): () => void {
+  const write = stream.write;
+  const ownWrite = Object.hasOwn(stream, 'write');
+  let drawing = false;
+  let barShown = true;
+  let midLine = false;
+  display.on('redraw-pre', () => {
+    drawing = true;
+    // Text that did not end its line gets its own line before the bar is drawn again.
+    if (midLine) write.call(stream, '\n');
+    midLine = false;
+  });
+  display.on('redraw-post', () => {
+    drawing = false;
+    barShown = true;
+  });
+  stream.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
+    if (!drawing) {
+      if (barShown) write.call(stream, '\r\x1b[2K');
+      barShown = false;
+      const text = typeof chunk === 'string' ? chunk : String(chunk);
+      if (text.length > 0) midLine = !text.endsWith('\n');
+    }
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as NodeJS.WriteStream['write'];
+  return () => {
+    if (ownWrite) stream.write = write;
+    else delete (stream as Partial<NodeJS.WriteStream>).write;
+    if (midLine) write.call(stream, '\n');
+    midLine = false;
   };
 }
 

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { EnrollLocationBody } from '../schemas/locations.js';
-import { UsageError } from './command.js';
+import { UsageError, fileProblem } from './command.js';
 
 const REQUIRED = ['partner_location_id', 'name', 'line1', 'city', 'state', 'postal_code', 'country'] as const;
 const OPTIONAL = ['preferred_language', 'time_zone'] as const;
@@ -44,9 +44,7 @@ export async function countStores(path: string): Promise<number> {
       count += 1;
     }
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new UsageError(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : 'permission denied'}.`);
-    throw error;
+    throw fileProblem(error, path) ?? error;
   }
   if (count === -1) throw new UsageError(`${path} is empty: it needs a header row (${STORE_COLUMNS}) and one row per store.`);
   return count;

@@ -59,7 +59,7 @@ describe('crp, as a child process against crp-sandbox', () => {
   }, 30_000);
   afterAll(() => sandbox?.stop());
 
-  it('has --help on every command, each with an example, and exit 1 for what it cannot run', async () => {
+  it('has --help on every command, each with an example, and exit 1 for what it cannot run', { timeout: 60_000 }, async () => {
     for (const args of [['--help'], ['enroll', '--help'], ['bookings', 'export', '--help'], ['billing', 'export', '--help'], ['events', 'tail', '--help'], ['summary', '--help']]) {
       const run = await crp(args, {});
       expect(run.code, args.join(' ')).toBe(0);
@@ -70,14 +70,43 @@ describe('crp, as a child process against crp-sandbox', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('unknown command "enroll-all"');
 
-    const noKey = await crp(['summary'], { PATH: process.env.PATH, PARTNER_API_BASE_URL: sandbox.url });
-    expect(noKey).toMatchObject({ code: 1, stdout: '' });
-    expect(noKey.stderr).toContain('No API key: set PARTNER_API_KEY');
+    // What is missing is not a mistake in the arguments: one line that says what to do, no usage.
+    const missing = join(dir, 'no-such.csv');
+    const noEnv = { PATH: process.env.PATH };
+    const [noKey, noAddress, noFileArgument, noFile, relative, directory, noResume, noOutDir] = await Promise.all([
+      crp(['enroll', SAMPLE], { ...noEnv, PARTNER_API_BASE_URL: sandbox.url }),
+      crp(['summary'], { ...noEnv, PARTNER_API_KEY: sandbox.key }),
+      crp(['enroll'], sandbox.env),
+      crp(['enroll', missing], sandbox.env),
+      crp(['enroll', 'no-such.csv'], sandbox.env, dir),
+      crp(['enroll', dir], sandbox.env),
+      // The report is read before any row is sent, so the sample is not enrolled here.
+      crp(['enroll', SAMPLE, '--resume', join(dir, 'no-such.jsonl')], sandbox.env, dir),
+      crp(['bookings', 'export', '--out', join(dir, 'no-dir', 'b.csv')], sandbox.env),
+    ]);
+    expect(noKey).toEqual({ code: 1, stdout: '', stderr: 'crp: No API key: set PARTNER_API_KEY (or pass --api-key).\n' });
+    expect(noAddress).toEqual({ code: 1, stdout: '', stderr: 'crp: No service address: set PARTNER_API_BASE_URL (or pass --base-url), e.g. http://127.0.0.1:4010 for crp-sandbox.\n' });
+    expect(noFileArgument).toEqual({ code: 1, stdout: '', stderr: 'crp: crp enroll needs the CSV file of stores: crp enroll STORES.csv (crp enroll --help lists its columns).\n' });
+    expect(noFile).toEqual({ code: 1, stdout: '', stderr: `crp: cannot open ${missing}: no such file or directory. Check the path.\n` });
+    expect(relative.stderr).toBe(`crp: cannot open no-such.csv: no such file or directory. Check the path (relative to ${dir}).\n`);
+    expect(directory.stderr).toBe(`crp: cannot open ${dir}: it is a directory. Check the path.\n`);
+    expect(noResume.code).toBe(1);
+    expect(noResume.stderr.split('\n').filter((l) => l.startsWith('crp: '))).toEqual([`crp: cannot open ${join(dir, 'no-such.jsonl')}: no such file or directory. Check the path.`]);
+    expect(noResume.stderr).not.toContain('Usage:');
+    expect(noOutDir).toEqual({ code: 1, stdout: '', stderr: `crp: cannot open ${join(dir, 'no-dir', 'b.csv')}: no such file or directory. Check the path.\n` });
 
-    const wrongKey = await crp(['summary', '--json'], { ...sandbox.env, PARTNER_API_KEY: 'crp_test_wrong' });
+    const [wrongKey, wrongKeyText] = await Promise.all([
+      crp(['summary', '--json'], { ...sandbox.env, PARTNER_API_KEY: 'crp_test_wrong' }),
+      crp(['summary'], { ...sandbox.env, PARTNER_API_KEY: 'crp_test_wrong' }),
+    ]);
     expect(wrongKey.code).toBe(1);
     expect(JSON.parse(wrongKey.stderr)).toMatchObject({ error: { name: 'AuthenticationError', code: 'unauthorized', status: 401 } });
     expect(wrongKey.stderr).not.toContain('crp_test_wrong');
+    // The request id, once: the service's error message already names it.
+    const requestId = (JSON.parse(wrongKey.stderr) as { error: { requestId: string } }).error.requestId;
+    expect(wrongKeyText.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(wrongKeyText.stderr.match(/req_[0-9a-f]+/g)).toHaveLength(1);
+    expect(requestId).toMatch(/^req_/);
 
     const badHeader = join(dir, 'bad-header.csv');
     writeFileSync(badHeader, 'id,name\nx,y\n');
@@ -201,8 +230,6 @@ describe('crp, as a child process against crp-sandbox', () => {
       [['billing', 'export', 'december', '--out', out], 'the month argument must be a month as YYYY-MM.'],
       [['events', 'tail', '--from', 'yesterday'], '--from must be now or beginning; got "yesterday".'],
       [['enroll', SAMPLE, '--concurrency', 'lots'], '--concurrency must be a whole number, 1 or more; got "lots".'],
-      [['enroll', join(dir, 'no-such.csv')], `cannot read ${join(dir, 'no-such.csv')}: no such file.`],
-      [['enroll', dir], `cannot read ${dir}: it is a directory.`],
     ];
     const runs = await Promise.all(cases.map(([args]) => crp(args, sandbox.env)));
     for (const [i, [args, says]] of cases.entries()) {
@@ -235,6 +262,9 @@ describe('crp, as a child process against crp-sandbox', () => {
     expect(run.code).toBe(0);
     const events = lines(run.stdout).map((l) => JSON.parse(l) as { type: string });
     expect(events.length).toBeGreaterThan(0);
+    // id and type lead each line, for a reader (or grep) of the stream.
+    for (const line of lines(run.stdout)) expect(Object.keys(JSON.parse(line) as object).slice(0, 2)).toEqual(['id', 'type']);
+    expect(lines(run.stdout)[0]).toMatch(/^\{"id":"evt_[^"]+","type":"(reservation\.(created|updated)|video\.published)",/);
     for (const e of events) expect(e.type).toMatch(/^(reservation\.(created|updated)|video\.published)$/);
     expect(existsSync(checkpoint)).toBe(true);
     expectNoKey(run, sandbox.key);
