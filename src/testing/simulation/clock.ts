@@ -1,6 +1,9 @@
 import { MinHeap } from './min-heap.js';
 
-/** How far to move simulated time; the parts add up. */
+/**
+ * How far to move simulated time: `days`, `hours`, `minutes` and `ms`, which add up, or `by_ms`
+ * alone (the control API's own word, so a body copied from a curl line works here too).
+ */
 export interface Duration {
   /** Whole or fractional days of 24 hours. */
   days?: number;
@@ -10,13 +13,33 @@ export interface Duration {
   minutes?: number;
   /** Milliseconds. */
   ms?: number;
+  /** Milliseconds, as `POST /_sandbox/clock/advance` takes them; never with the other parts. */
+  by_ms?: number;
 }
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
+/** The parts of a duration that add up (`by_ms` stands alone). */
+export const DURATION_PARTS = ['days', 'hours', 'minutes', 'ms'] as const;
+
+/** A duration that mixes `by_ms` with the parts: which one was meant cannot be told. */
+export class MixedDurationError extends TypeError {
+  override readonly name = 'MixedDurationError';
+}
+
 export function durationMs(d: Duration): number {
+  if (d.by_ms !== undefined) {
+    const parts = DURATION_PARTS.filter((part) => d[part] !== undefined);
+    if (parts.length > 0) {
+      throw new MixedDurationError(
+        `A duration is { by_ms } alone or { days, hours, minutes, ms } (which add up), not both; got by_ms with ${parts.join(', ')}. ` +
+          `Send { "by_ms": ${d.by_ms} } or { ${parts.map((part) => `"${part}": ${d[part]}`).join(', ')} }.`,
+      );
+    }
+    return d.by_ms;
+  }
   return (d.days ?? 0) * DAY + (d.hours ?? 0) * HOUR + (d.minutes ?? 0) * MINUTE + (d.ms ?? 0);
 }
 
