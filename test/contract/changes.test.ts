@@ -143,7 +143,7 @@ describe.each(TRANSPORTS)('the change log (%s)', (transport) => {
     expect(await control(h, 'POST', '/clock/advance', { body: { by_ms: 90_000 } })).toEqual({ status: 200, body: { now: '2026-12-01T09:01:30.000Z' } });
     expect(await control(h, 'POST', '/clock/advance', { body: { to: '2026-12-08T00:00:00Z' } })).toEqual({ status: 200, body: { now: '2026-12-08T00:00:00.000Z' } });
     expect(h.sandbox.clock.now().toISOString()).toBe('2026-12-08T00:00:00.000Z');
-    for (const body of [{ to: '2026-12-01T00:00:00Z' }, { by_ms: -1 }, { by_ms: 'soon' }, {}, { by_ms: 1, to: '2027-01-01T00:00:00Z' }, { to: 'tomorrow' }, { days: 1 }]) {
+    for (const body of [{ to: '2026-12-01T00:00:00Z' }, { by_ms: -1 }, { by_ms: 'soon' }, {}, { by_ms: 1, to: '2027-01-01T00:00:00Z' }, { to: 'tomorrow' }, { weeks: 1 }, { by_ms: 1, ms: 1 }]) {
       const r = await control(h, 'POST', '/clock/advance', { body });
       expect(r.status).toBe(400);
       expect(r.body.error.code).toBe('validation_error');
