@@ -85,9 +85,12 @@ export class SandboxControl {
   }
 
   /**
-   * Move simulated time forward by a duration, or to an instant; everything due on the way happens. Returns the new time.
+   * Move simulated time forward by a duration (`days`, `hours`, `minutes`, `ms`, which add up, or
+   * `by_ms` alone, as over HTTP), or to an instant; everything due on the way happens. Returns the
+   * new time. A duration mixing `by_ms` with the parts throws a `TypeError` before anything is sent.
    * @example
    * await control.advance({ days: 1, hours: 2 });
+   * await control.advance({ by_ms: 60_000 });
    * await control.advance({ to: '2026-12-24T18:00:00Z' });
    */
   async advance(by: Duration | { to: Date | string }): Promise<Date> {
