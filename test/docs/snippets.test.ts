@@ -27,8 +27,14 @@ const ENTRIES: Record<string, string> = {
   '@crp/partner-sdk/testing': 'src/testing/index.ts',
   '@crp/partner-sdk/redis': 'src/redis/index.ts',
   '@crp/partner-sdk/otel': 'src/otel/index.ts',
+  '@crp/partner-sdk/events': 'src/events/index.ts',
+  '@crp/partner-sdk/bulk': 'src/bulk/index.ts',
 };
-const entry = (name: string) => pathToFileURL(join(root, ENTRIES[name] as string)).href;
+const entry = (name: string) => {
+  const path = ENTRIES[name];
+  if (path === undefined) throw new Error(`A snippet imports ${name}, an entry this test does not know: add it to ENTRIES.`);
+  return pathToFileURL(join(root, path)).href;
+};
 
 /** The quickstart's store: every block finds it enrolled (enrolling it again is idempotent). */
 const STORE = {
