@@ -120,7 +120,7 @@ function codeForStatus(status: number): string | undefined {
 
 /** A readable message for a body that is not the contract's error shape: an HTML page, nothing, or garbage. */
 function describeBody(status: number, headers: Headers, body: string): string {
-  const advice = status >= 500 ? 'The service or a proxy in front of it failed; retrying later is safe.' : (ADVICE[status] ?? '');
+  const advice = status >= 500 ? 'The service or a proxy in front of it failed; a read can be tried again later, a write only after checking whether it took effect.' : (ADVICE[status] ?? '');
   const type = headers.get('content-type') ?? '';
   const what = !body.trim()
     ? 'an empty body'

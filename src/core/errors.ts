@@ -234,8 +234,8 @@ export class RateLimitError extends PartnerApiError {
   declare readonly code: 'rate_limited';
   /**
    * How long the SDK waits, or would wait, before trying again, in milliseconds: the service's
-   * `Retry-After`; without one, until the `RateLimit` reset the same answer gave; without either,
-   * the SDK's own backoff for that attempt.
+   * `Retry-After`; without one, until the `RateLimit` reset when the same answer showed the budget
+   * spent; without either, the SDK's own backoff for that attempt.
    */
   declare readonly retryAfterMs: number;
 
@@ -246,7 +246,8 @@ export class RateLimitError extends PartnerApiError {
 }
 
 /**
- * 5xx: the service, or a proxy in front of it, failed; repeating is safe. `reference` is the
+ * 5xx: the service, or a proxy in front of it, failed. The SDK repeats a safe call; a write not
+ * known to be safe only after the service's own 500 or 503 (see the README's retry table). `reference` is the
  * support reference from the message, when given. A 5xx with a code other than these four is a
  * plain `PartnerApiError` (its `status` still says 5xx).
  */

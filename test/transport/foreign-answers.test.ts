@@ -20,7 +20,7 @@ const KEY = 'crp_test_foreign-answers-0123456789';
 const { server, client } = useScriptedServer(KEY, { maxRetries: 0 });
 const WHERE = 'GET /partner/v1/thing';
 const failure = async (c = client()) => c.request({ method: 'GET', path: '/thing' }).then(() => undefined, (e: unknown) => e as PartnerApiError);
-const FAILED = 'The service or a proxy in front of it failed; retrying later is safe.';
+const FAILED = 'The service or a proxy in front of it failed; a read can be tried again later, a write only after checking whether it took effect.';
 const HTML = 'an HTML page (likely from a proxy or load balancer)';
 const NOT_JSON = 'a body that is not the service’s JSON error';
 
