@@ -43,8 +43,8 @@ export function adviseOn(error: unknown): Advice {
   // The message already names the call (method and path) and the request id.
   const summary = `${error.name} (${error.code}): ${error.message}`;
   if (error instanceof RateLimitError) {
-    // Only when Retry-After was longer than rateLimit.maxRetryAfter: shorter waits were waited out.
-    return { action: 'retry_later', retryAfterMs: error.retryAfterMs ?? 60_000, summary };
+    // Only when the wait was longer than rateLimit.maxRetryAfter or retries ran out: shorter waits were waited out.
+    return { action: 'retry_later', retryAfterMs: error.retryAfterMs, summary };
   }
   if (error instanceof InternalServerError || error instanceof ConnectionError || error instanceof TimeoutError) {
     // The SDK already retried what was safe to retry; `attempts` says how often it tried.

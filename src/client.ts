@@ -91,8 +91,13 @@ export class PartnerClient {
 
   /**
    * Call an endpoint this SDK version does not know yet, under the same budget, hooks, errors and
-   * retries as every method; resolves to the parsed JSON body (undefined for an empty one). Only a
-   * GET is repeated after a failure that may have reached the service, unless `retrySafe: true`.
+   * retries as every method; resolves to the parsed JSON body (undefined for an empty one).
+   *
+   * Which failures repeat it: a GET, or any method with `retrySafe: true` (mark a write safe only
+   * when sending it twice does no harm), after 429, 500, 502, 503, 504, a time-out or a connection
+   * failure. Any other method only after 429 and the service's own 500 or 503 (its JSON error
+   * body), and a connection refused before sending: never after 502, 504, a proxy's HTML page, a
+   * time-out or a connection that dropped after sending, where the service may already have acted.
    *
    * @example
    * ```ts

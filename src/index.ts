@@ -37,11 +37,13 @@ export {
   type AnyPartnerError,
   type ApiErrorCode,
   type OtherApiError,
+  type UnknownApiErrorCode,
   type ServerErrorCode,
   type ClientErrorCode,
   type PartnerErrorJSON,
   type PartnerErrorOptions,
   type PartnerApiErrorInit,
+  type RateLimitErrorInit,
   type RequestSummary,
 } from './core/errors.js';
 export type { SharedBudget } from './core/rate-limit/shared.js';

@@ -67,6 +67,8 @@ export interface ErrorResponse {
   request: RequestSummary;
   /** The response's Retry-After, parsed once by the transport. */
   retryAfterMs?: number | undefined;
+  /** For a rate-limit answer without Retry-After: the wait the SDK keeps instead (see `rateLimitedWait`). */
+  rateLimitedWait?: (() => number) | undefined;
   /** The client's key, redacted wherever the service's text echoes it. */
   secret?: string | undefined;
 }
@@ -78,21 +80,26 @@ export function errorFromResponse(response: ErrorResponse): PartnerApiError {
   const requestIdText = headers.get('x-request-id');
   const requestId = requestIdText === null ? undefined : cleanText(requestIdText, secret, 100);
   // The service's words are cleaned: no control characters or ANSI codes, bounded, never the key.
-  const code = parsed ? cleanText(parsed.code, secret, 64) : codeForStatus(status);
+  const serviceCode = parsed ? cleanText(parsed.code, secret, 64) : undefined;
+  const code = serviceCode ?? codeForStatus(status);
   const where = `${request.method} ${request.path}`;
   const detail = parsed ? cleanText(parsed.message, secret) : describeBody(status, headers, response.body);
   const init: PartnerApiErrorInit = {
     status,
-    code,
-    message: `${detail} (${status} ${code} from ${where}${requestId ? `, request ${requestId}` : ''})`,
+    code: code ?? '',
+    serviceCode,
+    message: `${detail} (${status}${code ? ` ${code}` : ''} from ${where}${requestId ? `, request ${requestId}` : ''})`,
     field: parsed?.field === undefined ? undefined : cleanText(parsed.field, secret, 100),
     requestId,
     headers,
     request,
     retryAfterMs: response.retryAfterMs,
   };
-  if (status === 429 || code === 'rate_limited') return new RateLimitError(init);
-  const ErrorClass = BY_CODE[code] ?? PartnerApiError;
+  if (status === 429 || code === 'rate_limited') {
+    return new RateLimitError({ ...init, retryAfterMs: response.retryAfterMs ?? response.rateLimitedWait?.() ?? 0 });
+  }
+  // Own keys only: a code such as `constructor` must not pick up Object's.
+  const ErrorClass = code !== undefined && Object.hasOwn(BY_CODE, code) ? (BY_CODE[code] as ApiErrorClass) : PartnerApiError;
   return new ErrorClass(init);
 }
 
@@ -106,13 +113,14 @@ function parseErrorBody(body: string): { code: string; message: string; field?: 
   }
 }
 
-function codeForStatus(status: number): string {
-  return CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : `http_${status}`);
+/** The code an answer without the service's error body is given; none for a status this version has no class for. */
+function codeForStatus(status: number): string | undefined {
+  return CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : undefined);
 }
 
 /** A readable message for a body that is not the contract's error shape: an HTML page, nothing, or garbage. */
 function describeBody(status: number, headers: Headers, body: string): string {
-  const advice = status >= 500 ? 'The service or a proxy in front of it failed; retrying later is safe.' : (ADVICE[status] ?? '');
+  const advice = status >= 500 ? 'The service or a proxy in front of it failed; a read can be tried again later, a write only after checking whether it took effect.' : (ADVICE[status] ?? '');
   const type = headers.get('content-type') ?? '';
   const what = !body.trim()
     ? 'an empty body'

@@ -7,8 +7,9 @@
 const BRAND = Symbol.for('@crp/partner-sdk.PartnerError');
 
 /**
- * Error codes the service documents. A code it adds later arrives as a string on a plain
- * `PartnerApiError`, so `PartnerApiError['code']` is this union or any string.
+ * Error codes the service documents, each with its class. A code it adds later reaches a plain
+ * `PartnerApiError` whose `code` is {@link UnknownApiErrorCode} and whose `serviceCode` is the code
+ * as sent.
  */
 export type ApiErrorCode =
   | 'validation_error'
@@ -21,6 +22,13 @@ export type ApiErrorCode =
   | 'prohibited_rule'
   | 'rate_limited'
   | ServerErrorCode;
+/**
+ * The code of a plain `PartnerApiError`: the service answered with a status or code this SDK version
+ * has no class for (a 418, a code added later). A literal of its own, so that `switch (err.code)`
+ * narrows every other case to one class; the service's code is in `serviceCode`.
+ */
+export type UnknownApiErrorCode = 'unknown_api_error';
+const UNKNOWN_API_ERROR: UnknownApiErrorCode = 'unknown_api_error';
 /** Codes of a failure of the service or a proxy in front of it (5xx); a body without a code gets the status's own. */
 export type ServerErrorCode = 'internal_error' | 'bad_gateway' | 'unavailable' | 'gateway_timeout';
 /** Codes of the failures the SDK itself detects, outside an HTTP error response. */
@@ -54,6 +62,8 @@ export interface PartnerErrorJSON {
   name: string;
   /** The error code, e.g. `not_found`. */
   code: string;
+  /** The code the service's JSON error body gave, when it gave one (for `unknown_api_error`, the one to read). */
+  serviceCode?: string;
   /** The readable message, naming the call. */
   message: string;
   /** HTTP status, for errors from a response. */
@@ -68,7 +78,7 @@ export interface PartnerErrorJSON {
   path?: string;
   /** HTTP attempts made, retries included. */
   attempts?: number;
-  /** For a `RateLimitError`: how long the service asked to wait, in milliseconds. */
+  /** For a `RateLimitError`: how long to wait before trying again, in milliseconds. */
   retryAfterMs?: number;
   /** For an `InternalServerError`: the support reference the service gave. */
   reference?: string;
@@ -110,8 +120,10 @@ export class PartnerError extends Error {
 export interface PartnerApiErrorInit extends PartnerErrorOptions {
   /** HTTP status. */
   status: number;
-  /** The service's error code. */
+  /** The error code for a subclass (e.g. `not_found`); a plain `PartnerApiError` is always `unknown_api_error`. */
   code: string;
+  /** The code as the service's JSON error body gave it; leave out for an answer that had none (an HTML page from a proxy). */
+  serviceCode?: string | undefined;
   /** The service's message. */
   message: string;
   /** The refused input as a dotted path. */
@@ -126,12 +138,18 @@ export interface PartnerApiErrorInit extends PartnerErrorOptions {
 
 /**
  * The service answered with an error status. Its subclasses carry the documented codes; a plain
- * `PartnerApiError` is a status or code this version has no class for (a 418, a new code), with
- * `code` as the service sent it.
+ * `PartnerApiError` is a status or code this version has no class for (a 418, a new code): its
+ * `code` is `unknown_api_error` and `serviceCode` holds the code the service sent.
  */
 export class PartnerApiError extends PartnerError {
-  /** The service's error code: one of {@link ApiErrorCode}, or any string the service adds later. */
-  declare readonly code: ApiErrorCode | (string & {});
+  /** One of {@link ApiErrorCode}, or `unknown_api_error` on a plain `PartnerApiError`. */
+  declare readonly code: ApiErrorCode | UnknownApiErrorCode;
+  /**
+   * The code exactly as the service's JSON error body gave it (cleaned); undefined when the answer
+   * had no such body (an HTML page or empty body from a proxy) or nothing was sent. On a plain
+   * `PartnerApiError` this is the code this version does not know, e.g. `maintenance`.
+   */
+  readonly serviceCode: string | undefined;
   /** HTTP status of the response (for a refusal made before sending, the status the service would give). */
   readonly status: number;
   /** The refused input as a dotted path, e.g. `address.state`. */
@@ -148,7 +166,8 @@ export class PartnerApiError extends PartnerError {
 
   /** The SDK creates its errors from responses; create one yourself only to simulate a failure in tests. */
   constructor(init: PartnerApiErrorInit) {
-    super(init.code, init.message, init);
+    super(new.target === PartnerApiError ? UNKNOWN_API_ERROR : init.code, init.message, init);
+    this.serviceCode = init.serviceCode;
     this.status = init.status;
     this.field = init.field;
     this.requestId = init.requestId;
@@ -158,7 +177,7 @@ export class PartnerApiError extends PartnerError {
   }
 
   override toJSON(): PartnerErrorJSON {
-    return compact({ ...super.toJSON(), status: this.status, field: this.field, requestId: this.requestId, retryAfterMs: this.retryAfterMs });
+    return compact({ ...super.toJSON(), serviceCode: this.serviceCode, status: this.status, field: this.field, requestId: this.requestId, retryAfterMs: this.retryAfterMs });
   }
 }
 
@@ -198,18 +217,37 @@ export class ProhibitedRuleError extends PartnerApiError {
   declare readonly code: 'prohibited_rule';
 }
 
+/** What a `RateLimitError` is created with: `retryAfterMs` is required. */
+export interface RateLimitErrorInit extends PartnerApiErrorInit {
+  /** How long to wait before trying again, in milliseconds. */
+  retryAfterMs: number;
+}
+
 /**
  * 429 `rate_limited`: the key's budget is spent, or the call would have had to wait longer than
  * `rateLimit.maxRetryAfter` (then `status` is 429 and `requestId` undefined: nothing was sent).
- * `retryAfterMs` says when to try again.
+ * `retryAfterMs` says when to try again. A 429 whose body names another code is one too
+ * (`serviceCode` holds that code).
  */
 export class RateLimitError extends PartnerApiError {
   /** `rate_limited`. */
   declare readonly code: 'rate_limited';
+  /**
+   * How long the SDK waits, or would wait, before trying again, in milliseconds: the service's
+   * `Retry-After`; without one, until the `RateLimit` reset when the same answer showed the budget
+   * spent; without either, the SDK's own backoff for that attempt.
+   */
+  declare readonly retryAfterMs: number;
+
+  /** The SDK creates its errors from responses; create one yourself only to simulate a failure in tests. */
+  constructor(init: RateLimitErrorInit) {
+    super({ ...init, code: 'rate_limited' });
+  }
 }
 
 /**
- * 5xx: the service, or a proxy in front of it, failed; repeating is safe. `reference` is the
+ * 5xx: the service, or a proxy in front of it, failed. The SDK repeats a safe call; a write not
+ * known to be safe only after the service's own 500 or 503 (see the README's retry table). `reference` is the
  * support reference from the message, when given. A 5xx with a code other than these four is a
  * plain `PartnerApiError` (its `status` still says 5xx).
  */
@@ -366,22 +404,27 @@ export class CheckpointInvalidError extends PartnerError {
 }
 
 /**
- * A plain `PartnerApiError`: a status or code this version has no class for. In a `switch` on
- * `err.code` it may reach any branch (TypeScript cannot exclude the codes that have a class), so
- * it lists the subclasses' own fields as absent: `err.reference` in `case 'unavailable'` is then
- * `string | undefined`, as it is on an `InternalServerError` that quoted no reference.
+ * A plain `PartnerApiError`: a status or code this version has no class for. Its `code` is
+ * `unknown_api_error`; `serviceCode` is the code the service sent (undefined for a body without
+ * one), `status` the status.
  */
-export type OtherApiError = PartnerApiError & {
-  readonly code: string & {};
-  readonly reference?: undefined;
-  readonly mayHaveReachedServer?: undefined;
-  readonly holderPid?: undefined;
-};
+export type OtherApiError = PartnerApiError & { readonly code: UnknownApiErrorCode };
 
 /**
- * Every error the SDK throws, discriminated by `code`, so `switch (err.code)` narrows to the class.
- * A status or code this version does not know arrives as a plain `PartnerApiError`
- * ({@link OtherApiError}), which is part of this union: an exhaustive `switch` needs a `default`.
+ * Every error the SDK throws, discriminated by `code`, so `switch (err.code)` narrows to the class
+ * and a misspelt `case` does not compile. A status or code this version does not know arrives as a
+ * plain `PartnerApiError` ({@link OtherApiError}) in `case 'unknown_api_error'` (or `default`),
+ * with the service's code in `serviceCode`.
+ *
+ * @example
+ * ```ts
+ * if (isPartnerError(err)) switch (err.code) {
+ *   case 'not_found': return undefined;                     // err: NotFoundError
+ *   case 'rate_limited': return retryIn(err.retryAfterMs);  // err: RateLimitError, a number
+ *   case 'unknown_api_error': log(err.status, err.serviceCode); break;
+ *   default: throw err;
+ * }
+ * ```
  */
 export type AnyPartnerError =
   | ValidationError

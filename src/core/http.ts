@@ -14,12 +14,13 @@ import type { KyInstance, Options as KyOptions } from 'ky';
 import { BodyTooLarge, cancel, readBody } from './body.js';
 import type { ResolvedConfig } from './config.js';
 import { errorFromResponse } from './error-from-response.js';
-import { HookError, PartnerError, RedirectError, ResponseTooLargeError, type RequestSummary } from './errors.js';
+import { HookError, PartnerError, RateLimitError, RedirectError, ResponseTooLargeError, type RequestSummary } from './errors.js';
 import { HookFailure, kyHooks } from './hooks.js';
 import { classifyFetchFailure, safeCopy } from './network-error.js';
 import type { Signals } from './rate-limit/gate.js';
 import { parseRateLimitHeaders } from './rate-limit/headers.js';
 import { parseRetryAfter } from './rate-limit/retry-after.js';
+import { rateLimitedWait as waitWhenRateLimited } from './retry-policy.js';
 import { cleanText } from './sanitize.js';
 
 export interface AttemptInput {
@@ -57,6 +58,7 @@ export class Http {
   readonly #secret: string;
   readonly #maxBytes: number;
   readonly #now: () => number;
+  readonly #random: () => number;
   /** ky's `context` reaches partners' hooks only: without hooks it is not passed (one merge less per call). */
   readonly #hooked: boolean;
   /** The attempt's signal goes to fetch directly rather than through ky (see the constructor). */
@@ -67,6 +69,7 @@ export class Http {
     this.#hooked = Boolean(config.hooks?.beforeRequest?.length || config.hooks?.afterResponse?.length);
     this.#maxBytes = config.maxResponseBytes;
     this.#now = config.clock.now;
+    this.#random = config.clock.random ?? Math.random;
     this.#kyOptions = {
       prefixUrl: `${config.apiUrl}/`,
       headers: { authorization: `Bearer ${config.apiKey}`, accept: 'application/json' },
@@ -126,8 +129,12 @@ export class Http {
       }
       const body = await readBody(response, this.#maxBytes, controller.signal);
       if (status >= 400) {
-        const { retryAfterMs } = outcome.signals;
-        outcome.error = errorFromResponse({ status, headers: response.headers, body, request, retryAfterMs, secret: this.#secret });
+        const signals = outcome.signals;
+        const rateLimitedWait = () => waitWhenRateLimited(signals.rateLimit, now, input.context.attempt, this.#random);
+        const error = errorFromResponse({ status, headers: response.headers, body, request, retryAfterMs: signals.retryAfterMs, rateLimitedWait, secret: this.#secret });
+        // A rate limit without Retry-After holds the key for the wait the error states, as Retry-After would.
+        if (error instanceof RateLimitError) signals.retryAfterMs ??= error.retryAfterMs;
+        outcome.error = error;
       } else {
         outcome.answer = { status, headers: response.headers, body };
       }

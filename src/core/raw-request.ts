@@ -13,7 +13,10 @@ export interface RawRequest {
   query?: Record<string, string | number | boolean | undefined>;
   /** JSON body. */
   body?: unknown;
-  /** Repeat this call after a failure that may have reached the service. GET is always safe. @default false */
+  /**
+   * Sending this call twice does no harm: repeat it also after a 502, 504, time-out or dropped
+   * connection, where the service may already have acted. GET is always safe. @default false
+   */
   retrySafe?: boolean;
 }
 

@@ -1,19 +1,33 @@
 import { ConnectionError, PartnerApiError, RateLimitError, TimeoutError } from './errors.js';
+import type { RateLimitState } from './rate-limit/headers.js';
 
 /**
  * Whether an operation may be sent again (contract, "Retry safety, per operation").
- * `safe`: every GET and every idempotent write. `unsafe`: the creator-samples decision, which
- * repeats only when the service certainly did not act on it or says repeating is safe.
+ * `safe`: every GET and every idempotent write. `unsafe`: the creator-samples decision and
+ * `client.request()` writes not marked `retrySafe`, which repeat only when the service itself
+ * said it did not act on them.
  */
 export type RetrySafety = 'safe' | 'unsafe';
 
+/** Statuses a safe operation is repeated after. */
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
+/**
+ * Statuses after which the service itself says it did not act: 503 (it refused before acting)
+ * and 500 (the spec: "Retrying is safe"). A 502 or 504 is a gateway's word, and a gateway may
+ * already have passed the request on.
+ */
+const NOT_ACTED_STATUS = new Set([500, 503]);
 
 /** May this failure be repeated? A short ordered list; the first rule that matches decides. */
 export function mayRetry(error: unknown, safety: RetrySafety): boolean {
+  // A rate limiter refuses before anything acts, whoever runs it.
   if (error instanceof RateLimitError) return true;
-  // The spec calls a 5xx safe to retry, even for the decision: the service did not act on it.
-  if (error instanceof PartnerApiError) return RETRYABLE_STATUS.has(error.status);
+  if (error instanceof PartnerApiError) {
+    if (!RETRYABLE_STATUS.has(error.status)) return false;
+    // Only the service's own answer (its JSON error body, so `serviceCode`) speaks for the service:
+    // a 500 or 503 page from a proxy is a gateway's word like a 502.
+    return safety === 'safe' || (NOT_ACTED_STATUS.has(error.status) && error.serviceCode !== undefined);
+  }
   if (error instanceof ConnectionError) return safety === 'safe' || !error.mayHaveReachedServer;
   if (error instanceof TimeoutError) return safety === 'safe';
   return false;
@@ -31,4 +45,15 @@ const BACKOFF_CAP_MS = 8_000;
 export function backoffDelay(attemptNumber: number, random: () => number): number {
   const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attemptNumber - 1));
   return Math.round(random() * ceiling);
+}
+
+/**
+ * How long a 429 without Retry-After holds the key, in ms: until the RateLimit reset when the
+ * same answer shows the budget spent (the moment it refills), else our backoff for this attempt.
+ * It becomes the `RateLimitError`'s `retryAfterMs` and the gate's pause, so the number on the
+ * error is the wait the SDK keeps.
+ */
+export function rateLimitedWait(rateLimit: RateLimitState | undefined, now: number, attemptNumber: number, random: () => number): number {
+  const untilReset = rateLimit?.remaining === 0 ? Math.ceil(rateLimit.resetAt.getTime() - now) : 0;
+  return untilReset > 0 ? untilReset : backoffDelay(attemptNumber, random);
 }

@@ -141,7 +141,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     tag: 'Creators',
     summary: 'Approve a sample batch, or ask for a new one',
     description:
-      'Answers the approved batch, or the new batch. NOT safe to repeat blindly: a repeated `new_batch` asks for two batches. Retry only when the service certainly did not act (a 429, a 5xx, a connection refused before sending), never after a timeout. A batch that is not awaiting a decision: 409 `invalid_state`.',
+      'Answers the approved batch, or the new batch. NOT safe to repeat blindly: a repeated `new_batch` asks for two batches. Retry only when the service certainly did not act: a 429, the service’s own 500 or 503 (its JSON error body), a connection refused before sending; never after a 502 or 504 (a gateway may have passed it on), a proxy’s error page, a timeout or a connection lost mid-request. A batch that is not awaiting a decision: 409 `invalid_state`.',
     body: { schema: sampleDecisionBody, type: 'SampleDecisionBody' },
     errors: ['not_found', 'invalid_state', 'payload_too_large'],
   },

@@ -80,7 +80,11 @@ const DOCS: Record<string, ControlDoc> = {
     body: {
       ...object({
         allowIps: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 100, description: 'IP addresses or CIDR ranges the key may call from (up to 100).' },
-        rateLimit: object({ limit: { type: 'integer', minimum: 1 }, windowMs: { type: 'integer', minimum: 1 } }),
+        rateLimit: {
+          ...object({ limit: { type: 'integer', minimum: 1 }, windowMs: { type: 'integer', minimum: 1 } }),
+          required: [],
+          description: "The key's budget; a field left out is the sandbox's own.",
+        },
         account: { type: 'string', minLength: 1, description: "A key this sandbox issued: the new key joins its account (default: a new account)." },
       }),
       required: [],

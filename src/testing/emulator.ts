@@ -6,7 +6,7 @@ import { Faults } from './faults/faults.js';
 import { createInspector, type Inspector } from './inspect.js';
 import type { IssueKeyOptions } from './access/keys.js';
 import { listen, type ListeningSandbox } from './transports/node-server.js';
-import { resolveOptions, type SandboxOptions } from './options.js';
+import { rateLimitOf, resolveOptions, type SandboxOptions } from './options.js';
 import { untilAborted, type Outcome } from './http/outcome.js';
 import { populate, type PopulateOptions, type PopulateResult } from './domain/populate.js';
 import { RequestLog, type LoggedRequest, type RequestFilter } from './http/request-log.js';
@@ -102,7 +102,7 @@ export function createEmulator(
     issueKey: (opts = {}) => {
       const account = opts.account === undefined ? undefined : accountOf(opts.account);
       // Validate before creating an account, so a refused key leaves nothing behind.
-      return world.keys.issue(account ?? (() => world.newAccount()), opts.allowIps, opts.rateLimit ?? resolved.rateLimit, resolved.dialect, rateClock);
+      return world.keys.issue(account ?? (() => world.newAccount()), opts.allowIps, rateLimitOf(opts.rateLimit, resolved.rateLimit, 'issueKey'), resolved.dialect, rateClock);
     },
     handle: async (request, opts = {}) => {
       const outcome = await dispatch(request, { remoteAddress: opts.remoteAddress ?? resolved.callerAddress, signal: request.signal });

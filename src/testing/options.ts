@@ -31,10 +31,11 @@ export interface SandboxOptions {
    */
   visitsPerWeek?: number;
   /**
-   * The rate limit of keys issued without one: `limit` requests per fixed window of `windowMs` milliseconds.
+   * The rate limit of keys issued without one: `limit` requests per fixed window of `windowMs`
+   * milliseconds. A field left out keeps its default: `{ limit: 10 }` is 10 per minute.
    * @default { limit: 600, windowMs: 60_000 }
    */
-  rateLimit?: RateLimit;
+  rateLimit?: Partial<RateLimit>;
   /**
    * The caller's IP address for in-process requests (`handle` without `remoteAddress`, msw),
    * checked against a key's `allowIps`.
@@ -101,6 +102,23 @@ export interface ResolvedOptions {
 }
 
 export const DEFAULT_START = '2026-12-01T09:00:00Z';
+const DEFAULT_RATE_LIMIT: RateLimit = { limit: 600, windowMs: 60_000 };
+
+/**
+ * A rate limit as given, each field left out taken from `fallback` (the defaults, or for a key the
+ * sandbox's own), so a default never clashes with what was given. Only a given value is refused.
+ */
+export function rateLimitOf(given: Partial<RateLimit> | undefined, fallback: RateLimit, where: string): RateLimit {
+  if (given === undefined) return fallback;
+  const { limit, windowMs } = given;
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+    throw new RangeError(`${where}: rateLimit.limit must be a whole number of 1 or more; got ${String(limit)}`);
+  }
+  if (windowMs !== undefined && !(typeof windowMs === 'number' && windowMs > 0 && Number.isFinite(windowMs))) {
+    throw new RangeError(`${where}: rateLimit.windowMs must be a number of milliseconds above 0; got ${String(windowMs)}`);
+  }
+  return { limit: limit ?? fallback.limit, windowMs: windowMs ?? fallback.windowMs };
+}
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const start = new Date(options.now ?? DEFAULT_START).getTime();
@@ -112,7 +130,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     seeded: options.seed !== undefined,
     start,
     visitsPerWeek,
-    rateLimit: options.rateLimit ?? { limit: 600, windowMs: 60_000 },
+    rateLimit: rateLimitOf(options.rateLimit, DEFAULT_RATE_LIMIT, 'createSandbox'),
     callerAddress: options.callerAddress ?? '127.0.0.1',
     dashboardToken: options.features?.dashboardToken ?? false,
     sampleReview: options.sampleReview ?? ((store) => store.plan !== null),

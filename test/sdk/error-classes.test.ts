@@ -5,6 +5,7 @@ import {
   ConflictError,
   FeatureNotEnabledError,
   ForbiddenIpError,
+  InternalServerError,
   NotFoundError,
   PartnerApiError,
   PartnerClient,
@@ -133,5 +134,43 @@ describe('limits and unreadable successes through the client', () => {
     const store = await client.locations.enroll({ partner_location_id: 'new-fields', name: 'N', address: address(3) });
     expect(store.status).toBe('archived');
     expect((store as Record<string, unknown>).brand_new).toEqual({ x: 1 });
+  });
+});
+
+describe('errors a caller creates to simulate a failure', () => {
+  it('a plain PartnerApiError is the catch-all: code unknown_api_error, the service’s code in serviceCode', () => {
+    const error = new PartnerApiError({ status: 409, code: 'store_merged', serviceCode: 'store_merged', message: 'Merged' });
+    expect(error.code).toBe('unknown_api_error');
+    expect(error.serviceCode).toBe('store_merged');
+    expect(error.toJSON()).toMatchObject({ name: 'PartnerApiError', code: 'unknown_api_error', serviceCode: 'store_merged', status: 409 });
+  });
+
+  it('a subclass keeps the code it was given; serviceCode only when given', () => {
+    const error = new NotFoundError({ status: 404, code: 'not_found', message: 'No store' });
+    expect(error.code).toBe('not_found');
+    expect(error.serviceCode).toBeUndefined();
+    expect(error.toJSON()).not.toHaveProperty('serviceCode');
+  });
+
+  it('a RateLimitError is always rate_limited, with the wait it was given', () => {
+    const error = new RateLimitError({ status: 429, code: 'slow_down', serviceCode: 'slow_down', message: 'Slow down', retryAfterMs: 1500 });
+    expect(error).toMatchObject({ code: 'rate_limited', serviceCode: 'slow_down', retryAfterMs: 1500 });
+  });
+});
+
+describe('the class follows the code, from the service’s own body', () => {
+  const answer = (status: number, code: string) =>
+    errorFromResponse({ status, headers: new Headers(), body: JSON.stringify({ error: { code, message: 'm' } }), request: { method: 'GET', path: '/partner/v1/x' } });
+
+  it.each([
+    [404, 'not_found', NotFoundError, 'not_found'],
+    [503, 'unavailable', InternalServerError, 'unavailable'],
+    [503, 'maintenance', PartnerApiError, 'unknown_api_error'],
+    [418, 'teapot', PartnerApiError, 'unknown_api_error'],
+    [429, 'slow_down', RateLimitError, 'rate_limited'],
+  ] as const)('%i %s → %o', (status, sent, ErrorClass, code) => {
+    const error = answer(status, sent);
+    expect(error.constructor).toBe(ErrorClass);
+    expect(error).toMatchObject({ status, code, serviceCode: sent });
   });
 });

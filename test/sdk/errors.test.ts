@@ -66,6 +66,7 @@ describe('errors from real emulator responses', () => {
     expect(error.toJSON()).toEqual({
       name: 'NotFoundError',
       code: 'not_found',
+      serviceCode: 'not_found',
       message: error.message,
       status: 404,
       requestId: error.requestId,

@@ -20,7 +20,7 @@ const KEY = 'crp_test_foreign-answers-0123456789';
 const { server, client } = useScriptedServer(KEY, { maxRetries: 0 });
 const WHERE = 'GET /partner/v1/thing';
 const failure = async (c = client()) => c.request({ method: 'GET', path: '/thing' }).then(() => undefined, (e: unknown) => e as PartnerApiError);
-const FAILED = 'The service or a proxy in front of it failed; retrying later is safe.';
+const FAILED = 'The service or a proxy in front of it failed; a read can be tried again later, a write only after checking whether it took effect.';
 const HTML = 'an HTML page (likely from a proxy or load balancer)';
 const NOT_JSON = 'a body that is not the service’s JSON error';
 
@@ -33,7 +33,7 @@ describe('error answers without the service’s JSON error body', () => {
     ['a 400 of blank lines', 400, {}, ' \n\t ', ValidationError, 'validation_error', `The service answered HTTP 400 with an empty body. Check the request input. (400 validation_error from ${WHERE})`],
     ['JSON that is not the error shape', 400, {}, '{"message":"nope"}', ValidationError, 'validation_error', `The service answered HTTP 400 with ${NOT_JSON}. Check the request input. (400 validation_error from ${WHERE})`],
     ['truncated JSON', 409, {}, '{"error":{"code":"conf', ConflictError, 'conflict', `The service answered HTTP 409 with ${NOT_JSON}. Read the current state and try again. (409 conflict from ${WHERE})`],
-    ['a status no one documents', 418, {}, '', PartnerApiError, 'http_418', `The service answered HTTP 418 with an empty body. (418 http_418 from ${WHERE})`],
+    ['a status no one documents', 418, {}, '', PartnerApiError, 'unknown_api_error', `The service answered HTTP 418 with an empty body. (418 from ${WHERE})`],
     ['a 5xx no one documents', 599, {}, '', InternalServerError, 'internal_error', `The service answered HTTP 599 with an empty body. ${FAILED} (599 internal_error from ${WHERE})`],
   ] as const)('%s', async (_, status, headers, body, ErrorClass, code, message) => {
     server.script({ status, headers, body });
@@ -44,11 +44,26 @@ describe('error answers without the service’s JSON error body', () => {
     expect(error?.message).toBe(message);
   });
 
-  it('a 429 whose JSON names a code of its own is still a RateLimitError, with that code', async () => {
+  it('a 429 whose JSON names a code of its own is still a RateLimitError, its code rate_limited and the service’s in serviceCode', async () => {
     server.script({ status: 429, body: JSON.stringify({ error: { code: 'slow_down', message: 'Burst limit reached' } }) });
     const error = await failure();
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error).toMatchObject({ status: 429, code: 'slow_down', message: `Burst limit reached (429 slow_down from ${WHERE})` });
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited', serviceCode: 'slow_down', message: `Burst limit reached (429 slow_down from ${WHERE})` });
+  });
+
+  it('a code this version does not know reaches a plain PartnerApiError, code unknown_api_error, the service’s code in serviceCode', async () => {
+    server.script({ status: 409, body: JSON.stringify({ error: { code: 'store_merged', message: 'Merged into store-2' } }) });
+    const error = await failure();
+    expect(error?.constructor).toBe(PartnerApiError);
+    expect(error).toMatchObject({ status: 409, code: 'unknown_api_error', serviceCode: 'store_merged', message: `Merged into store-2 (409 store_merged from ${WHERE})` });
+    expect(error?.toJSON()).toMatchObject({ code: 'unknown_api_error', serviceCode: 'store_merged' });
+  });
+
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('a code named like an Object member (%s) is an unknown code, not Object’s', async (code) => {
+    server.script({ status: 400, body: JSON.stringify({ error: { code, message: 'odd' } }) });
+    const error = await failure();
+    expect(error?.constructor).toBe(PartnerApiError);
+    expect(error).toMatchObject({ code: 'unknown_api_error', serviceCode: code });
   });
 
   it('a rate_limited code on another status is a RateLimitError too', async () => {

@@ -15,6 +15,8 @@ export interface Scripted {
   endless?: number;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Close the connection without an answer, after the whole request has arrived. */
+  drop?: boolean;
 }
 
 export interface Received {
@@ -50,6 +52,10 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       const answer = queue.shift() ?? state.fallback;
       const send = () => {
         if (res.destroyed) return;
+        if (answer.drop) {
+          req.socket.destroy();
+          return;
+        }
         const length = answer.endless ? {} : { 'content-length': String(Buffer.byteLength(answer.body ?? '')) };
         res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...length, ...answer.headers });
         if (answer.endless) {

@@ -9,8 +9,8 @@ import { KeyLimits, type RateLimit } from './rate-limiter.js';
 export interface IssueKeyOptions {
   /** Up to 100 IPv4/IPv6 addresses or CIDR ranges; calls from anywhere else get 403 forbidden_ip. Default: any address. */
   allowIps?: readonly string[];
-  /** This key's budget. Default: the sandbox's `rateLimit` option. */
-  rateLimit?: RateLimit;
+  /** This key's budget; a field left out is the sandbox's `rateLimit` option's. Default: that option. */
+  rateLimit?: Partial<RateLimit>;
   /** An existing key whose account the new key joins. Default: a new account of its own. */
   account?: string;
 }

@@ -85,6 +85,22 @@ function positive(name: string, text: string | undefined): number {
   return value;
 }
 
+/**
+ * Two flags that each say how simulated time moves: one would be silently ignored, so both given
+ * is refused, naming the values. Defaults never clash: only flags the caller wrote are compared.
+ */
+function refuseClash(text: (name: string) => string | undefined): void {
+  const pace = text('pace');
+  const every = text('advance-every-ms');
+  const minutes = text('advance-minutes');
+  if (pace !== undefined && every !== undefined) {
+    throw new UsageError(`--pace ${pace} and --advance-every-ms ${every} were both given, and each sets how simulated time moves: give one (--pace is the newer form)`);
+  }
+  if (minutes !== undefined && every === undefined) {
+    throw new UsageError(`--advance-minutes ${minutes} was given without --advance-every-ms, so it would do nothing: add --advance-every-ms N, or use --pace`);
+  }
+}
+
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -107,6 +123,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const start = text('start');
   if (start !== undefined && Number.isNaN(Date.parse(start))) throw new UsageError(`--start must be an ISO 8601 instant, got ${JSON.stringify(start)}`);
   const seedText = text('seed');
+  refuseClash(text);
   return {
     help: values.help === true,
     port: wholeNumber('port', text('port'), 4010, 65_535),

@@ -4,7 +4,7 @@ import { type ControlRoute, noParams, readObject } from './control-route.js';
 
 const keyOptions = object({
   allowIps: optional(arrayOf(string({ min: 1 }))),
-  rateLimit: optional(object({ limit: integer(1), windowMs: integer(1) })),
+  rateLimit: optional(object({ limit: optional(integer(1)), windowMs: optional(integer(1)) })),
   account: optional(string({ min: 1 })),
 });
 
