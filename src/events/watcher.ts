@@ -2,6 +2,7 @@ import { CheckpointLockedError, ConfigurationError, isPartnerApiError, isPartner
 import { CallBudget } from './call-budget.js';
 import type { Checkpoint } from './checkpoint.js';
 import { Detector } from './detector.js';
+import { intervalsOf } from './intervals.js';
 import { ServiceClock } from './service-clock.js';
 import { WatchState } from './state.js';
 import type { PartnerEvent, WatchOptions, WatchStats } from './types.js';
@@ -185,19 +186,6 @@ function settingsOf(options: WatchOptions): Settings {
   if (!(typeof budgetShare === 'number' && budgetShare > 0 && budgetShare <= 1)) {
     throw new ConfigurationError(`The option budgetShare must be a number above 0 and at most 1 (a share of the key's budget); got ${String(budgetShare)}.`);
   }
-  const maxLag = duration('maxLag', o.maxLag, 900_000);
-  const minInterval = duration('minInterval', o.minInterval, 10_000);
-  const maxInterval = duration('maxInterval', o.maxInterval, Math.max(minInterval, Math.min(60_000, maxLag)));
-  if (minInterval > maxInterval || maxInterval > maxLag) {
-    throw new ConfigurationError(`The options must satisfy minInterval <= maxInterval <= maxLag; got ${minInterval}, ${maxInterval}, ${maxLag} (milliseconds).`);
-  }
+  const { maxLag, minInterval, maxInterval } = intervalsOf(o);
   return { checkpoint, startFrom: o.startFrom ?? 'beginning', budgetShare, maxLag, minInterval, maxInterval };
-}
-
-function duration(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new ConfigurationError(`The option ${name} must be a positive number of milliseconds; got ${String(value)}.`);
-  }
-  return value;
 }
