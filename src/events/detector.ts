@@ -10,11 +10,18 @@
  * stores of bookings that left `pending` or whose visit is due, and, when the video total moved,
  * the month's billing counts per store and the content of the stores whose count moved.
  * A full reconciliation reads every booking and the billing counts of this month and the last.
+ *
+ * "Now" is the service's time (`ServiceClock`), read from every response: the month billing is
+ * read for, whether a visit is due and when a change was found are all compared with the service's
+ * data. Near a month's first moment the next month's counts are read too, and a store with a video
+ * posted that close to it is read whatever its counts say: the spec does not say whether billing
+ * counts months in UTC or in the store's time zone, and either way no video is missed.
  */
 import { ValidationError, type Page, type PagePromise, type PartnerClient, type RequestOptions, type Reservation, type Summary } from '../index.js';
 import { eventId } from './event-id.js';
-import { entryOf, monthOf, packBooking, previousMonth, type StateRecord, type WatchState } from './state.js';
+import { edgeOf, entryOf, monthOf, nextMonth, packBooking, previousMonth, ZONE_REACH_MS, type StateRecord, type WatchState } from './state.js';
 import type { CallBudget } from './call-budget.js';
+import type { ServiceClock } from './service-clock.js';
 import type { PartnerEvent } from './types.js';
 
 /** An event to deliver (or none, for bookkeeping) and the records that confirm it. */
@@ -27,7 +34,10 @@ export interface DetectorContext {
   client: PartnerClient;
   budget: CallBudget;
   state: WatchState;
-  now: () => number;
+  /** The service's time: every comparison with the service's data. */
+  service: ServiceClock;
+  /** The client's clock: only to measure intervals. */
+  local: () => number;
   signal: AbortSignal;
   onCall: () => void;
   /** Shortest time between two billing scans of a quick poll (ms). */
@@ -56,8 +66,14 @@ export class Detector {
     return { signal: this.#c.signal };
   }
 
-  async *quick(): AsyncGenerator<Found> {
-    const summary = await this.#call(() => this.#c.client.reports.summary(this.#options));
+  /** The account's summary; its response also sets the service's time for the poll that follows. */
+  async summary(): Promise<Summary> {
+    const { data, response } = await this.#call(() => this.#c.client.reports.summary(this.#options).withResponse());
+    this.#c.service.observe(response.headers, data.generated_at);
+    return data;
+  }
+
+  async *quick(summary: Summary): AsyncGenerator<Found> {
     yield* this.#rollMonth();
     const counts = summary.reservations;
     const key = JSON.stringify(counts);
@@ -76,14 +92,14 @@ export class Detector {
       }
     }
     // Billing is one call per 200 stores: read it at most once per videoScanSpacing.
-    const videosDue = this.#c.now() - this.#videoScanAt >= this.#c.videoScanSpacing;
-    if (videosDue && this.#c.state.videoTotal !== summary.videos_published && this.#unexplainedVideos !== summary.videos_published) {
-      this.#videoScanAt = this.#c.now();
-      yield* this.#videos([this.#c.state.month], () => this.#c.state.videoTotal === summary.videos_published);
-      if (this.#c.state.videoTotal !== summary.videos_published) {
-        yield* this.#videos([previousMonth(this.#c.state.month)], () => this.#c.state.videoTotal === summary.videos_published);
+    const videosDue = this.#c.local() - this.#videoScanAt >= this.#c.videoScanSpacing;
+    const explained = () => this.#c.state.videoTotal === summary.videos_published;
+    if (videosDue && !explained() && this.#unexplainedVideos !== summary.videos_published) {
+      this.#videoScanAt = this.#c.local();
+      for (const month of this.#recentMonths()) {
+        if (!explained()) yield* this.#videos([month], explained);
       }
-      if (this.#c.state.videoTotal !== summary.videos_published) this.#unexplainedVideos = summary.videos_published;
+      if (!explained()) this.#unexplainedVideos = summary.videos_published;
     }
     this.#lastSummary = key;
     this.mismatch = !this.#countsMatch(counts);
@@ -92,7 +108,7 @@ export class Detector {
   /** Every booking, and the video counts of this month and the last (every month on a first sync). */
   async *full(): AsyncGenerator<Found> {
     const state = this.#c.state;
-    const startedAt = this.#c.now();
+    const startedAt = this.#c.service.now();
     const firstSync = state.fullAt === null;
     yield* this.#rollMonth();
     let earliest = state.month;
@@ -113,7 +129,8 @@ export class Detector {
     const tail: Found = { records: [] };
     state.record(['t', cursor, last?.items.length ?? 0], tail.records);
     yield tail;
-    const months = firstSync ? monthsFrom(earliest, state.month) : [previousMonth(state.month), state.month];
+    const recent = this.#recentMonths();
+    const months = firstSync ? [...new Set([...monthsFrom(earliest, state.month), ...recent])] : recent;
     // On a first sync, also every store with a completed visit (videos follow completed visits):
     // billing lists a store only for months it was enrolled in, and its history may be older.
     yield* this.#videos(months, undefined, firstSync ? withCompletedVisits : undefined);
@@ -124,8 +141,18 @@ export class Detector {
     this.needFull = false;
   }
 
+  /**
+   * The billing months a recent video can be counted in: this one (UTC), the last, and the next
+   * while a store somewhere may already be in it.
+   */
+  #recentMonths(): string[] {
+    const month = this.#c.state.month;
+    const ahead = monthOf(this.#c.service.now() + ZONE_REACH_MS);
+    return ahead === month ? [month, previousMonth(month)] : [month, previousMonth(month), ahead];
+  }
+
   async *#rollMonth(): AsyncGenerator<Found> {
-    const month = monthOf(this.#c.now());
+    const month = monthOf(this.#c.service.now());
     if (month === this.#c.state.month) return;
     const found: Found = { records: [] };
     this.#c.state.record(['m', month], found.records);
@@ -166,7 +193,7 @@ export class Detector {
   }
 
   #storesWithDueVisits(): Set<number> {
-    const nowMinutes = this.#c.now() / 60_000;
+    const nowMinutes = this.#c.service.now() / 60_000;
     const stores = new Set<number>();
     for (const id of this.#c.state.open) {
       const entry = this.#c.state.booking(id);
@@ -193,8 +220,11 @@ export class Detector {
       for await (const page of this.#walk(list)) {
         for (const row of page.items) {
           const index = state.storeIndex(row.partner_location_id);
-          const have = index === undefined || known === undefined ? 0 : state.videos(index)[known];
-          if (row.videos_published > have) stale.add(row.partner_location_id);
+          const entry = index === undefined ? undefined : state.videos(index);
+          const have = entry === undefined || known === undefined ? 0 : entry[known];
+          // Near a month's first moment the count depends on billing's time zone: only the content tells.
+          const zoneDependent = entry?.edges.some((edge) => edge === month || edge === nextMonth(month)) ?? false;
+          if (row.videos_published > have || zoneDependent) stale.add(row.partner_location_id);
           else if (row.videos_published < have && known !== undefined) stale.add(row.partner_location_id);
         }
       }
@@ -214,20 +244,23 @@ export class Detector {
     const records: StateRecord[] = [];
     const store = state.ensureStore(storeId, records);
     const known = state.videos(store);
-    const tally = { seen: 0, cur: 0, prev: 0 };
+    const tally = { seen: 0, cur: 0, prev: 0, edges: [] as string[] };
     const previous = previousMonth(state.month);
     for (const video of videos) {
       tally.seen++;
-      const month = monthOf(Date.parse(video.posted_at));
+      const posted = Date.parse(video.posted_at);
+      const month = monthOf(posted);
       if (month === state.month) tally.cur++;
       else if (month === previous) tally.prev++;
+      const edge = edgeOf(posted);
+      if (edge !== undefined && edge >= previous && !tally.edges.includes(edge)) tally.edges = [...tally.edges, edge];
       if (tally.seen <= known.seen) continue;
-      state.setVideos(store, tally, records);
+      state.setVideos(store, { ...tally }, records);
       yield {
         event: {
           id: eventId(`v|${video.video_id}`),
           type: 'video.published',
-          created_at: new Date(this.#c.now()).toISOString(),
+          created_at: new Date(this.#c.service.now()).toISOString(),
           partner_location_id: storeId,
           data: video,
         },
@@ -235,7 +268,7 @@ export class Detector {
       };
     }
     // Nothing new, but the month's counts may need correcting (so billing stops pointing here).
-    if (tally.seen !== known.seen || tally.cur !== known.cur || tally.prev !== known.prev) {
+    if (tally.seen !== known.seen || tally.cur !== known.cur || tally.prev !== known.prev || tally.edges.join() !== known.edges.join()) {
       if (tally.seen >= known.seen) state.setVideos(store, tally, records);
     }
     if (records.length > 0) yield { records };
@@ -251,7 +284,7 @@ export class Detector {
     const packed = packBooking(after);
     if (before && packBooking(before) === packed) return;
     state.record(['b', item.reservation_id, packed], records);
-    const base = { created_at: new Date(this.#c.now()).toISOString(), partner_location_id: item.partner_location_id, data: item };
+    const base = { created_at: new Date(this.#c.service.now()).toISOString(), partner_location_id: item.partner_location_id, data: item };
     if (!before) {
       yield { event: { ...base, id: eventId(`c|${item.reservation_id}`), type: 'reservation.created' }, records };
       return;
@@ -281,10 +314,12 @@ export class Detector {
   /** Pages of a list, each call inside the watcher's budget. */
   async *#walk<T>(list: (cursor: string | undefined) => PagePromise<T>, start?: string): AsyncGenerator<Page<T>> {
     let page = await this.#call(() => list(start));
+    this.#c.service.observe(page.response.headers);
     yield page;
     while (page.hasNextPage()) {
       const current = page;
       page = await this.#call(() => current.getNextPage());
+      this.#c.service.observe(page.response.headers);
       yield page;
     }
   }

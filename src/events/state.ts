@@ -32,9 +32,15 @@ export interface BookingEntry {
 export interface VideoEntry {
   /** Videos of the store delivered, in list order. */
   seen: number;
-  /** Of those, posted in the state's month, and in the month before. */
+  /** Of those, posted in the state's month, and in the month before (UTC months). */
   cur: number;
   prev: number;
+  /**
+   * Months (`YYYY-MM`, from the previous one on) near whose first moment, within a time-zone's
+   * reach of UTC, one of those videos was posted: whether billing counts it in that month or the
+   * one before depends on the time zone billing counts in, which the spec leaves open.
+   */
+  edges: string[];
 }
 
 export interface Counts {
@@ -72,11 +78,11 @@ export function unpackBooking(packed: string): BookingEntry {
   };
 }
 
-const packVideos = (v: VideoEntry): string => `${v.seen}|${v.cur}|${v.prev}`;
+const packVideos = (v: VideoEntry): string => `${v.seen}|${v.cur}|${v.prev}${v.edges.length > 0 ? `|${v.edges.join(',')}` : ''}`;
 function unpackVideos(packed: string | undefined): VideoEntry {
-  if (packed === undefined) return { seen: 0, cur: 0, prev: 0 };
-  const [seen = 0, cur = 0, prev = 0] = packed.split('|').map(Number);
-  return { seen, cur, prev };
+  if (packed === undefined) return { seen: 0, cur: 0, prev: 0, edges: [] };
+  const [seen = '0', cur = '0', prev = '0', edges = ''] = packed.split('|');
+  return { seen: Number(seen), cur: Number(cur), prev: Number(prev), edges: edges === '' ? [] : edges.split(',') };
 }
 
 /** The entry a booking gets from its wire form. */
@@ -92,6 +98,26 @@ export const monthOf = (ms: number): string => new Date(ms).toISOString().slice(
 export function previousMonth(month: string): string {
   const [y = 0, m = 1] = month.split('-').map(Number);
   return monthOf(Date.UTC(y, m - 2, 15));
+}
+
+/** The month after `YYYY-MM`. */
+export function nextMonth(month: string): string {
+  const [y = 0, m = 1] = month.split('-').map(Number);
+  return monthOf(Date.UTC(y, m, 15));
+}
+
+/** How far a store's clock can be from UTC (UTC+14 is the furthest ahead, UTC-12 the furthest behind). */
+export const ZONE_REACH_MS = 14 * 3_600_000;
+
+/**
+ * The month whose first moment `ms` lies within a time zone's reach of, if any: a video posted then
+ * falls in that month or the one before depending on the zone billing counts in.
+ */
+export function edgeOf(ms: number): string | undefined {
+  const month = monthOf(ms);
+  const after = monthOf(ms + ZONE_REACH_MS);
+  if (after !== month) return after;
+  return monthOf(ms - ZONE_REACH_MS) === month ? undefined : month;
 }
 
 export class WatchState {
@@ -184,7 +210,8 @@ export class WatchState {
     const adjacent = this.month !== '' && previousMonth(month) === this.month;
     for (const [store, packed] of this.#videos) {
       const v = unpackVideos(packed);
-      this.#videos.set(store, packVideos({ seen: v.seen, cur: 0, prev: adjacent ? v.cur : 0 }));
+      const edges = v.edges.filter((edge) => edge >= previousMonth(month));
+      this.#videos.set(store, packVideos({ seen: v.seen, cur: 0, prev: adjacent ? v.cur : 0, edges }));
     }
     this.month = month;
   }

@@ -11,7 +11,11 @@ export interface PartnerEventBase {
    * values it went from and to), so `id` is the key to drop duplicates by.
    */
   id: string;
-  /** When the watcher found the change (ISO 8601 UTC, by the client's clock): not when it happened. */
+  /**
+   * When the watcher found the change (ISO 8601 UTC), on the service's clock as its responses tell
+   * it (`Date`, `generated_at`), not the machine's: comparable with the service's own times. Not when
+   * the change happened.
+   */
   created_at: string;
   /** The store the booking or video belongs to. */
   partner_location_id: string;
@@ -75,12 +79,21 @@ export interface WatchOptions {
   /**
    * Longest time a change can go unnoticed: a full reconciliation of every booking and every store's
    * video count runs at least this often (cheap signals find most changes much sooner). Milliseconds.
+   * Left out: 15 minutes, or the largest interval given when that is longer.
    * @default 900_000 (15 minutes)
    */
   maxLag?: number;
-  /** Wait between polls while changes flow, in milliseconds. @default 10_000 */
+  /**
+   * Wait between polls while changes flow, in milliseconds. Left out: 10 s, or `maxInterval` when
+   * that is smaller (`maxLag` bounds both). Keep `minInterval <= maxInterval <= maxLag`.
+   * @default 10_000
+   */
   minInterval?: number;
-  /** Wait between polls when idle (the wait doubles from `minInterval` up to this), in milliseconds. @default 60_000 */
+  /**
+   * Wait between polls when idle (the wait doubles from `minInterval` up to this), in milliseconds.
+   * Left out: 60 s, raised to `minInterval` or lowered to `maxLag` when those were given.
+   * @default 60_000
+   */
   maxInterval?: number;
 }
 

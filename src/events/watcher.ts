@@ -2,6 +2,8 @@ import { CheckpointLockedError, ConfigurationError, isPartnerApiError, isPartner
 import { CallBudget } from './call-budget.js';
 import type { Checkpoint } from './checkpoint.js';
 import { Detector } from './detector.js';
+import { intervalsOf } from './intervals.js';
+import { ServiceClock } from './service-clock.js';
 import { WatchState } from './state.js';
 import type { PartnerEvent, WatchOptions, WatchStats } from './types.js';
 
@@ -95,11 +97,14 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       const state = await WatchState.load(checkpoint);
       const silentFirstSync = this.#settings.startFrom === 'now' && state.fullAt === null && state.bookingCount === 0 && state.stores.length === 0;
       const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
+      // The state's times (the last full pass, the month) are the service's: so is every comparison with them.
+      const service = new ServiceClock(this.#clock);
       const detector = new Detector({
         client: this.#client,
         budget,
         state,
-        now: () => this.#clock.now(),
+        service,
+        local: () => this.#clock.now(),
         signal,
         onCall: () => this.stats.calls++,
         videoScanSpacing: Math.min(60_000, maxInterval),
@@ -108,15 +113,17 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       // How long a full pass takes, so the next starts early enough to end within maxLag.
       let fullDuration = maxLag / 10;
       while (!signal.aborted) {
-        const started = this.#clock.now();
-        const first = state.fullAt === null;
-        const silent = first && silentFirstSync;
-        const due = state.fullAt === null || started >= state.fullAt + maxLag - fullDuration;
-        const early = detector.needFull || (detector.mismatch && state.fullAt !== null && started - state.fullAt >= maxLag / 10);
-        const full = due || early;
+        const startedLocal = this.#clock.now();
+        const silent = state.fullAt === null && silentFirstSync;
         let found = 0;
         try {
-          for await (const item of full ? detector.full() : detector.quick()) {
+          // Every poll opens with the summary: one call, and the service's time to decide by.
+          const summary = await detector.summary();
+          const started = service.now();
+          const due = state.fullAt === null || started >= state.fullAt + maxLag - fullDuration;
+          const early = detector.needFull || (detector.mismatch && state.fullAt !== null && started - state.fullAt >= maxLag / 10);
+          const full = due || early;
+          for await (const item of full ? detector.full() : detector.quick(summary)) {
             if (item.event && !silent) {
               this.stats.events++;
               found++;
@@ -127,8 +134,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
           this.stats.polls++;
           if (full) {
             this.stats.reconciliations++;
-            fullDuration = this.#clock.now() - started;
-            this.stats.lastReconciledAt = new Date(this.#clock.now()).toISOString();
+            fullDuration = this.#clock.now() - startedLocal;
+            this.stats.lastReconciledAt = new Date(service.now()).toISOString();
           }
           await state.compact(checkpoint, silent);
         } catch (error) {
@@ -141,7 +148,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
         }
         // While changes flow the wait stays short; each poll that finds nothing doubles it.
         if (found > 0) interval = minInterval;
-        const untilFull = state.fullAt === null ? 0 : state.fullAt + maxLag - fullDuration - this.#clock.now();
+        const untilFull = state.fullAt === null ? 0 : state.fullAt + maxLag - fullDuration - service.now();
         const wait = Math.max(0, Math.min(interval, untilFull));
         if (found === 0) interval = Math.min(interval * 2, maxInterval);
         this.stats.intervalMs = wait;
@@ -179,19 +186,6 @@ function settingsOf(options: WatchOptions): Settings {
   if (!(typeof budgetShare === 'number' && budgetShare > 0 && budgetShare <= 1)) {
     throw new ConfigurationError(`The option budgetShare must be a number above 0 and at most 1 (a share of the key's budget); got ${String(budgetShare)}.`);
   }
-  const maxLag = duration('maxLag', o.maxLag, 900_000);
-  const minInterval = duration('minInterval', o.minInterval, 10_000);
-  const maxInterval = duration('maxInterval', o.maxInterval, Math.max(minInterval, Math.min(60_000, maxLag)));
-  if (minInterval > maxInterval || maxInterval > maxLag) {
-    throw new ConfigurationError(`The options must satisfy minInterval <= maxInterval <= maxLag; got ${minInterval}, ${maxInterval}, ${maxLag} (milliseconds).`);
-  }
+  const { maxLag, minInterval, maxInterval } = intervalsOf(o);
   return { checkpoint, startFrom: o.startFrom ?? 'beginning', budgetShare, maxLag, minInterval, maxInterval };
-}
-
-function duration(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new ConfigurationError(`The option ${name} must be a positive number of milliseconds; got ${String(value)}.`);
-  }
-  return value;
 }

@@ -95,3 +95,16 @@ describe.each(TRANSPORTS)('summary, billing, pricing and settings (%s)', (transp
     expect((await h.call('PUT', '/settings', { body: { surcharge_per_video_cents: 1, currency: 'EUR' } })).body.error.field).toBe('currency');
   });
 });
+
+describe.each(TRANSPORTS)('the Date header (%s)', (transport) => {
+  it('tells the simulated time on every answer, errors and faults included, as a real service tells its own', async () => {
+    const h = await openSandbox(transport, { seed: 6, now: '2031-03-31T23:59:58Z' });
+    const dateOf = (r: { headers: Headers }) => Date.parse(r.headers.get('date') ?? '');
+    const summary = await h.call('GET', '/summary');
+    expect(summary.headers.get('date')).toBe('Mon, 31 Mar 2031 23:59:58 GMT');
+    h.sandbox.clock.advance({ days: 40 });
+    expect(dateOf(await h.call('GET', '/locations/nope'))).toBe(Date.parse('2031-05-10T23:59:58Z'));
+    h.sandbox.faults.next({ status: 503 });
+    expect(dateOf(await h.call('GET', '/summary'))).toBe(Date.parse('2031-05-10T23:59:58Z'));
+  });
+});

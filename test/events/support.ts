@@ -15,12 +15,15 @@ export interface SimEnv {
   close(): Promise<void>;
 }
 
-/** Sleeping advances the sandbox's clock; `sleeps` records each wait. */
-export function simulatedClock(sandbox: Sandbox): Clock & { sleeps: number[] } {
+/**
+ * Sleeping advances the sandbox's clock; `sleeps` records each wait. `offsetMs` sets the client's
+ * clock that far from the service's (a machine whose clock is wrong, a sandbox on its own date).
+ */
+export function simulatedClock(sandbox: Sandbox, offsetMs = 0): Clock & { sleeps: number[] } {
   const sleeps: number[] = [];
   return {
     sleeps,
-    now: () => sandbox.clock.now().getTime(),
+    now: () => sandbox.clock.now().getTime() + offsetMs,
     sleep: async (ms, signal) => {
       if (signal?.aborted) throw signal.reason;
       sleeps.push(ms);
@@ -32,8 +35,8 @@ export function simulatedClock(sandbox: Sandbox): Clock & { sleeps: number[] } {
   };
 }
 
-export async function startSimEnv(kind: TransportKind, options: SandboxOptions = {}): Promise<SimEnv> {
+export async function startSimEnv(kind: TransportKind, options: SandboxOptions = {}, clientOffsetMs = 0): Promise<SimEnv> {
   const env = await startSdkEnv(kind, { seed: 11, rateLimitClock: 'simulated', ...options });
-  const clock = simulatedClock(env.sandbox);
+  const clock = simulatedClock(env.sandbox, clientOffsetMs);
   return { sandbox: env.sandbox, key: env.key, clock, client: (extra = {}) => env.client({ clock, ...extra }), close: () => env.close() };
 }

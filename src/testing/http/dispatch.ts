@@ -55,6 +55,8 @@ export function createDispatcher(deps: { world: () => World; routes: readonly Ro
       serviceStatus = response.status;
       outcome = (fault?.when === 'after' ? await faultOutcome(fault, response, requestId, context.signal) : undefined) ?? { type: 'response', response };
     }
+    // As a real service does (RFC 9110): the time of the answer, on the sandbox's simulated clock.
+    if (outcome.type === 'response' && !outcome.response.headers.has('date')) outcome.response.headers.set('date', new Date(world.clock.nowMs()).toUTCString());
     deps.log.add({
       method,
       path,
