@@ -1,56 +1,31 @@
-/** A small RFC 4180 CSV reader and writer (quoted fields, "" escapes, CRLF or LF), enough for the examples. */
+/**
+ * CSV for the examples, on the same libraries `crp` uses (csv-parse, csv-stringify): reading a
+ * stores file with each record's line, and writing a file a person opens in a spreadsheet.
+ */
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 
 export interface CsvRecord {
-  /** 1-based line number where the record starts. */
+  /** 1-based line number where the record starts (a quoted field may span lines). */
   line: number;
   fields: string[];
 }
 
 export function parseCsv(text: string): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  const endRecord = () => {
-    fields.push(field);
-    if (!(fields.length === 1 && fields[0] === '')) records.push({ line: start, fields });
-    fields = [];
-    field = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else {
-        if (c === '\n') line++;
-        field += c;
-      }
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      fields.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      endRecord();
-      start = ++line;
-    } else field += c;
-  }
-  if (field !== '' || fields.length) endRecord();
-  return records;
+  const rows = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as Array<{
+    record: string[];
+    info: { lines: number };
+  }>;
+  // info.lines is the line the record ends on; count back the line breaks inside its quoted fields.
+  const breaksIn = (fields: string[]) => fields.reduce((n, f) => n + (f.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
+  return rows.map(({ record, info }) => ({ line: info.lines - breaksIn(record), fields: record }));
 }
 
-const needsQuotes = /[",\r\n]/;
-
-/** CSV text with a header row; fields with commas, quotes or newlines are quoted. */
+/**
+ * CSV text with a header row. A cell beginning with `=`, `+`, `-`, `@`, a tab or a carriage return
+ * gets a `'` in front (csv-stringify's `escape_formulas`), so a spreadsheet shows it as text
+ * instead of running it: the cells carry data others control (store names, creators' handles).
+ */
 export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>): string {
-  const cell = (value: string | number) => {
-    const text = String(value);
-    return needsQuotes.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return [header, ...rows].map((row) => row.map(cell).join(',')).join('\n') + '\n';
+  return stringify([header, ...rows], { escape_formulas: true });
 }
