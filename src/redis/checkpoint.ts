@@ -121,7 +121,6 @@ export class RedisCheckpoint implements Checkpoint {
     const held: Held = { ...pending, timer: setInterval(() => void this.#renew(held), this.#leaseMs / 3) };
     (held.timer as { unref?: () => void }).unref?.();
     this.#held = held;
-    held.onStatus?.('held');
     return () => this.#release(held);
   }
 
