@@ -169,7 +169,8 @@ export class RedisCheckpoint implements Checkpoint {
       held.signal?.throwIfAborted();
       try {
         this.roundTrips++;
-        const answer = await command();
+        // A command can sit in ioredis's queue while it reconnects: a stop must not wait for it.
+        const answer = await untilAborted(command(), held.signal);
         this.#reachable(held);
         return answer;
       } catch (error) {
@@ -256,6 +257,24 @@ function processId(): number | undefined {
 
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true && error === signal.reason;
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
