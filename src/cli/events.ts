@@ -21,7 +21,7 @@ on where this one stopped (each event at least once); without it, a run starts f
 
 ${COMMON_HELP}
 
-Examples:
+Example:
   crp events tail --checkpoint crp-events.checkpoint | jq -c 'select(.type == "reservation.created")'
   crp events tail --checkpoint redis://redis.internal:6379 --standby   # on each replica`,
   async run(args, io) {
