@@ -83,7 +83,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
   async *#run(): AsyncGenerator<PartnerEvent, void, undefined> {
     const { checkpoint, maxLag, minInterval, maxInterval } = this.#settings;
     const signal = this.#stop.signal;
-    if (inUse.has(checkpoint)) {
+    // A standby waits in lock() (required with standby) for the watcher here that holds it.
+    if (inUse.has(checkpoint) && !this.#settings.standby) {
       throw new CheckpointLockedError('This checkpoint is in use by another watcher in this process. Stop that watcher first, or give each watcher its own checkpoint.');
     }
     inUse.add(checkpoint);

@@ -92,7 +92,10 @@ export class RedisCheckpoint implements Checkpoint {
   }
 
   async lock({ wait = false, signal, onStatus }: LockOptions = {}): Promise<() => Promise<void>> {
-    if (this.#held) throw new CheckpointLockedError(`This redisCheckpoint() (key ${this.#options.key}) is in use by another watcher in this process. Stop that watcher first, or give each watcher its own checkpoint.`);
+    while (this.#held) {
+      if (!wait) throw new CheckpointLockedError(`This redisCheckpoint() (key ${this.#options.key}) is in use by another watcher in this process. Stop that watcher first, or give each watcher its own checkpoint.`);
+      await sleep(this.#pollMs, signal);
+    }
     const connection = await this.#connect();
     const id = `${Math.random().toString(36).slice(2, 10)} pid ${processId() ?? '?'}`;
     const pending: Held = { connection, id, fence: '', signal, onStatus, seq: 0, validUntil: 0, status: 'held', timer: undefined as never };
