@@ -51,10 +51,11 @@ describe.skipIf(!available)('the event stream as replicas on a redisCheckpoint',
     } finally {
       for (const r of replicas) r.child.kill('SIGKILL');
       await world.server.close();
+      await fence.stop();
+      redis.disconnect();
+      await redisServer.stop();
     }
     const fences = await fence.stop();
-    redis.disconnect();
-    await redisServer.stop();
 
     const deliveries = readDeliveries(record);
     const changes = world.sandbox.inspect.changes(world.key).filter((c) => Date.parse(c.at) > world.start);
@@ -99,10 +100,11 @@ describe.skipIf(!available)('the event stream as replicas on a redisCheckpoint',
     } finally {
       for (const r of replicas) r.child.kill('SIGKILL');
       await world.server.close();
+      await fence.stop();
+      redis.disconnect();
+      await redisServer.stop();
     }
     const fences = await fence.stop();
-    redis.disconnect();
-    await redisServer.stop();
     const deliveries = readDeliveries(record);
     const changes = world.sandbox.inspect.changes(world.key).filter((c) => Date.parse(c.at) > world.start);
     expect(coverage(changes, deliveries, end).missing).toEqual([]);
