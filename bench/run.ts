@@ -3,7 +3,7 @@
  * config), runs every case in turn, prints one table and writes bench/results.json.
  *
  *   npm run bench                    all cases
- *   npm run bench -- overhead lists  only these (ids: rate-budget shared-budget overhead lists startup bundle telemetry populate enroll-many)
+ *   npm run bench -- overhead lists  only these (ids: rate-budget shared-budget overhead lists startup bundle telemetry populate enroll-many events-failover)
  *
  * A run of some cases replaces those cases in bench/results.json and keeps the others, each case
  * with the date of the run that measured it (ratios are only ever taken within one case's run).
@@ -25,6 +25,7 @@ const CASES: Record<string, () => Promise<{ run(): Promise<CaseResult> }>> = {
   telemetry: () => import('./telemetry.js'),
   populate: () => import('./populate.js'),
   'enroll-many': () => import('./enroll-many.js'),
+  'events-failover': () => import('./events-failover.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -1,36 +1,50 @@
 /** `crp events tail`: bookings and videos as JSON lines, from `watchEvents()` of `@crp/partner-sdk/events`. */
-import { fileCheckpoint, memoryCheckpoint, watchEvents } from '../events/index.js';
+import { fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint } from '../events/index.js';
+import { redisCheckpoint } from '../redis/index.js';
 import { COMMON_HELP, EXIT, UsageError, clientFrom, oneOf, parse, stopOnSignal, type Command } from './command.js';
 import { lineWriter } from './line-writer.js';
 
 export const events: Command = {
-  usage: `Usage: crp events tail [--checkpoint FILE] [--from now|beginning]
+  usage: `Usage: crp events tail [--checkpoint FILE|redis://…] [--checkpoint-key NAME] [--standby] [--from now|beginning]
 
 Every new booking, booking change and published video, one JSON object per line on stdout,
-until Ctrl-C. With --checkpoint the position is kept in FILE, so the next run goes on where
-this one stopped (each event at least once); without it, a run starts from now.
+until Ctrl-C. With --checkpoint the position is kept in FILE (or in Redis), so the next run goes
+on where this one stopped (each event at least once); without it, a run starts from now.
 
-  --checkpoint FILE     keep the position there (created if missing)
+  --checkpoint FILE     keep the position there (created if missing); a redis:// or rediss://
+                        URL keeps it in Redis, locked by a lease, for replicas on several hosts
+  --checkpoint-key NAME the checkpoint's name in Redis (default crp-events)
+  --standby             while another run holds the checkpoint, wait and take over when it stops
+                        or dies (instead of failing with checkpoint_locked)
   --from now|beginning  where a new checkpoint starts: only changes from now on (default without
                         --checkpoint), or first everything that exists (default with it)
 
 ${COMMON_HELP}
 
 Example:
-  crp events tail --checkpoint crp-events.checkpoint | jq -c 'select(.type == "reservation.created")'`,
+  crp events tail --checkpoint crp-events.checkpoint | jq -c 'select(.type == "reservation.created")'
+  crp events tail --checkpoint redis://redis.internal:6379 --standby   # on each replica`,
   async run(args, io) {
-    const { values, positionals } = parse(args, { checkpoint: { type: 'string' }, from: { type: 'string' } });
+    const { values, positionals } = parse(args, {
+      checkpoint: { type: 'string' },
+      'checkpoint-key': { type: 'string' },
+      standby: { type: 'boolean' },
+      from: { type: 'string' },
+    });
     const [verb, ...extra] = positionals;
     if (verb !== 'tail') throw new UsageError(`crp events takes one command: tail${verb ? ` (got ${verb})` : ''}.`);
     if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
+    const inRedis = /^rediss?:\/\//i.test(values.checkpoint ?? '');
+    if (values['checkpoint-key'] !== undefined && !inRedis) throw new UsageError('--checkpoint-key names a checkpoint in Redis: give --checkpoint redis://… too.');
+    if (values.standby && !values.checkpoint) throw new UsageError('--standby waits for a checkpoint another run holds: give --checkpoint too.');
     const from = oneOf('--from', values.from ?? (values.checkpoint ? 'beginning' : 'now'), ['now', 'beginning']);
     const client = clientFrom(values, io);
     const out = lineWriter(undefined, io.stdout);
     const controller = new AbortController();
     const unhook = stopOnSignal(controller, io, 'watching');
     try {
-      const checkpoint = values.checkpoint ? fileCheckpoint(values.checkpoint) : memoryCheckpoint();
-      for await (const event of watchEvents(client, { checkpoint, startFrom: from, signal: controller.signal })) {
+      const checkpoint = checkpointOf(values.checkpoint, values['checkpoint-key']);
+      for await (const event of watchEvents(client, { checkpoint, startFrom: from, standby: values.standby ?? false, signal: controller.signal })) {
         // id and type first: what a reader of the stream (or jq, or grep) looks at before the rest.
         const { id, type, ...rest } = event;
         await out.write(`${JSON.stringify({ id, type, ...rest })}\n`);
@@ -42,3 +56,8 @@ Example:
     }
   },
 };
+
+function checkpointOf(where: string | undefined, key = 'crp-events'): Checkpoint {
+  if (!where) return memoryCheckpoint();
+  return /^rediss?:\/\//i.test(where) ? redisCheckpoint({ redis: where, key }) : fileCheckpoint(where);
+}

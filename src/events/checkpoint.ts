@@ -6,6 +6,25 @@ export interface SaveOptions {
   replace?: boolean;
 }
 
+/** How the watcher asks for a checkpoint's lock (`Checkpoint.lock(options)`). */
+export interface LockOptions {
+  /**
+   * Wait while another watcher holds the lock, and take it when that one stops or dies, instead of
+   * rejecting at once (the watcher's `standby: true`). A lock that cannot wait rejects at once anyway.
+   */
+  wait?: boolean;
+  /** Ends the wait, and every retry the lock makes while held, when the watcher stops. */
+  signal?: AbortSignal;
+  /** Told when a lock that is held cannot be kept up (its store is unreachable) and when it is again. */
+  onStatus?: (status: LockStatus) => void;
+}
+
+/**
+ * What a lock is doing: `held` (delivery may go on), `unreachable` (its store does not answer, so
+ * nothing is delivered or saved until it does) or `lost` (another watcher took it over).
+ */
+export type LockStatus = 'held' | 'unreachable' | 'lost';
+
 /**
  * Where a watcher keeps its position: two async functions, so it can live in your own database.
  * The watcher saves a snapshot now and then (`replace: true`) and, after each event your loop
@@ -34,9 +53,17 @@ export interface Checkpoint {
   save(record: string, options?: SaveOptions): Promise<void>;
   /**
    * Optional: take this checkpoint for one watcher. Resolves to a function that releases it;
-   * rejects with `CheckpointLockedError` while another watcher holds it.
+   * rejects with `CheckpointLockedError` while another watcher holds it (with `wait: true`, waits
+   * for it instead, if the lock can wait).
    */
-  lock?(): Promise<() => Promise<void>>;
+  lock?(options?: LockOptions): Promise<() => Promise<void>>;
+  /**
+   * Optional, for a lock that can be lost (a lease): resolves when the lock is held now, so an event
+   * can be handed to the loop; waits while its store is unreachable; rejects with
+   * `CheckpointLockedError` once another watcher has taken it over. The watcher calls it before
+   * each event.
+   */
+  confirm?(signal: AbortSignal): Promise<void>;
 }
 
 /**
@@ -52,18 +79,45 @@ export interface Checkpoint {
 export function memoryCheckpoint(): Checkpoint {
   let records: string[] = [];
   let locked = false;
+  /** Standbys, first come first served: each takes the lock when the one before releases it. */
+  const waiting: Array<() => void> = [];
+  /** A release for one holder: calling it again does not hand the lock on a second time. */
+  const grant = () => {
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      const next = waiting.shift();
+      if (next) next();
+      else locked = false;
+    };
+  };
   return {
     load: async () => [...records],
     save: async (record, options = {}) => {
       if (options.replace) records = [record];
       else records.push(record);
     },
-    lock: async () => {
-      if (locked) throw new CheckpointLockedError('This memoryCheckpoint() is in use by another watcher. Stop that watcher first, or give each watcher its own checkpoint.');
-      locked = true;
-      return async () => {
-        locked = false;
-      };
+    lock: async ({ wait = false, signal } = {}) => {
+      if (!locked) {
+        locked = true;
+        return grant();
+      }
+      if (!wait) throw new CheckpointLockedError('This memoryCheckpoint() is in use by another watcher. Stop that watcher first, or give each watcher its own checkpoint.');
+      signal?.throwIfAborted();
+      await new Promise<void>((resolve, reject) => {
+        const take = () => {
+          signal?.removeEventListener('abort', abort);
+          resolve();
+        };
+        const abort = () => {
+          waiting.splice(waiting.indexOf(take), 1);
+          reject(signal?.reason);
+        };
+        waiting.push(take);
+        signal?.addEventListener('abort', abort, { once: true });
+      });
+      return grant();
     },
   };
 }

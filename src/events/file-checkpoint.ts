@@ -1,3 +1,4 @@
+import { CheckpointLockedError } from '../index.js';
 import type { Checkpoint } from './checkpoint.js';
 import { acquireFileLock } from './file-lock.js';
 import { currentPid, nodeFs } from './node-modules.js';
@@ -16,7 +17,8 @@ export interface FileCheckpointOptions {
 /**
  * A checkpoint in a file, for one watcher at a time (a second one, in this or another process,
  * gets `CheckpointLockedError`; `<path>.lock` names the holder, and a lock left by a process that
- * died is taken over). Snapshots are written atomically (a temporary file renamed over `path`);
+ * died is taken over; with `standby: true` it waits for the lock instead, looking every
+ * quarter second). Snapshots are written atomically (a temporary file renamed over `path`);
  * each confirmed event adds one short line, so a save costs the same however many stores there are.
  *
  * @example
@@ -56,7 +58,7 @@ export function fileCheckpoint(path: string, options: FileCheckpointOptions = {}
         await writeFile(fs, path, `${record}\n`, 'a', fsync);
       }
     },
-    lock: () => acquireFileLock(`${path}.lock`),
+    lock: ({ wait = false, signal } = {}) => (wait ? waitForLock(`${path}.lock`, signal) : acquireFileLock(`${path}.lock`)),
   };
 }
 
@@ -68,5 +70,30 @@ async function writeFile(fs: typeof import('node:fs/promises'), file: string, da
     await handle.datasync();
   } finally {
     await handle.close();
+  }
+}
+
+/** How often a standby looks whether the lock file is free. */
+const FILE_LOCK_POLL_MS = 250;
+
+async function waitForLock(lockPath: string, signal: AbortSignal | undefined): Promise<() => Promise<void>> {
+  for (;;) {
+    signal?.throwIfAborted();
+    try {
+      return await acquireFileLock(lockPath);
+    } catch (error) {
+      if (!(error instanceof CheckpointLockedError)) throw error;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', abort);
+        resolve();
+      }, FILE_LOCK_POLL_MS);
+      const abort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', abort, { once: true });
+    });
   }
 }

@@ -7,7 +7,7 @@ import type { WatchOptions } from './types.js';
 import { Watcher } from './watcher.js';
 
 export { Watcher } from './watcher.js';
-export { memoryCheckpoint, type Checkpoint, type SaveOptions } from './checkpoint.js';
+export { memoryCheckpoint, type Checkpoint, type LockOptions, type LockStatus, type SaveOptions } from './checkpoint.js';
 export { fileCheckpoint, type FileCheckpointOptions } from './file-checkpoint.js';
 export { CheckpointInvalidError, CheckpointLockedError } from '../index.js';
 export type {

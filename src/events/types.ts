@@ -1,5 +1,5 @@
 import type { Reservation, Video } from '../index.js';
-import type { Checkpoint } from './checkpoint.js';
+import type { Checkpoint, LockStatus } from './checkpoint.js';
 
 /** The kinds of event the watcher delivers, named as the coming webhooks will name them. */
 export type PartnerEventType = 'reservation.created' | 'reservation.updated' | 'video.published';
@@ -95,6 +95,14 @@ export interface WatchOptions {
    * @default 60_000
    */
   maxInterval?: number;
+  /**
+   * Run as a standby: while another watcher holds the checkpoint's lock, wait for it (instead of
+   * failing with `CheckpointLockedError`), then go on from the checkpoint. For replicas of one
+   * worker, with a lock that spans them (`redisCheckpoint()` from `@crp/partner-sdk/redis`); the
+   * wait ends with `signal`, `stop()` or `client.close()`. Needs a checkpoint with `lock`.
+   * @default false
+   */
+  standby?: boolean;
 }
 
 /** What a watcher has done so far (`watcher.stats`). */
@@ -117,4 +125,12 @@ export interface WatchStats {
   tracked: { reservations: number; stores: number };
   /** When the last full reconciliation finished (ISO 8601 UTC), or null before the first. */
   lastReconciledAt: string | null;
+  /**
+   * The checkpoint's lock: `none` (not taken yet, or the checkpoint has none), `standby` (waiting
+   * for another watcher's), `held`, `unreachable` (its store does not answer: nothing is delivered
+   * until it does) or `lost` (another watcher took it over; the loop ends with `CheckpointLockedError`).
+   */
+  lock: 'none' | 'standby' | LockStatus;
+  /** Times the lock's store became unreachable while the lock was held. */
+  lockOutages: number;
 }

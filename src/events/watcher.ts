@@ -1,6 +1,6 @@
 import { CheckpointLockedError, ConfigurationError, isPartnerApiError, isPartnerError, type Clock, type PartnerClient } from '../index.js';
 import { CallBudget } from './call-budget.js';
-import type { Checkpoint } from './checkpoint.js';
+import type { Checkpoint, LockStatus } from './checkpoint.js';
 import { Detector } from './detector.js';
 import { intervalsOf } from './intervals.js';
 import { ServiceClock } from './service-clock.js';
@@ -22,6 +22,7 @@ interface Settings {
   maxLag: number;
   minInterval: number;
   maxInterval: number;
+  standby: boolean;
 }
 
 /**
@@ -49,6 +50,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     errors: 0,
     tracked: { reservations: 0, stores: 0 },
     lastReconciledAt: null,
+    lock: 'none',
+    lockOutages: 0,
   };
   readonly #client: PartnerClient;
   readonly #clock: Clock;
@@ -82,7 +85,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
   async *#run(): AsyncGenerator<PartnerEvent, void, undefined> {
     const { checkpoint, maxLag, minInterval, maxInterval } = this.#settings;
     const signal = this.#stop.signal;
-    if (inUse.has(checkpoint)) {
+    // A standby waits in lock() (required with standby) for the watcher here that holds it.
+    if (inUse.has(checkpoint) && !this.#settings.standby) {
       throw new CheckpointLockedError('This checkpoint is in use by another watcher in this process. Stop that watcher first, or give each watcher its own checkpoint.');
     }
     inUse.add(checkpoint);
@@ -93,7 +97,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     else closed.addEventListener('abort', onClose, { once: true });
     let release: (() => Promise<void>) | undefined;
     try {
-      release = await checkpoint.lock?.();
+      release = await this.#lock(signal);
+      if (signal.aborted) return; // stopped while standing by
       const state = await WatchState.load(checkpoint);
       const silentFirstSync = this.#settings.startFrom === 'now' && state.fullAt === null && state.bookingCount === 0 && state.stores.length === 0;
       const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
@@ -117,6 +122,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
         const silent = state.fullAt === null && silentFirstSync;
         let found = 0;
         try {
+          // Once a poll too, so a watcher that lost its lease stops even when nothing changes.
+          if (checkpoint.confirm) await checkpoint.confirm(signal);
           // Every poll opens with the summary: one call, and the service's time to decide by.
           const summary = await detector.summary();
           const started = service.now();
@@ -125,6 +132,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
           const full = due || early;
           for await (const item of full ? detector.full() : detector.quick(summary)) {
             if (item.event && !silent) {
+              // A lease can be lost (paused past it, cut off from its store): never deliver without it.
+              if (checkpoint.confirm) await checkpoint.confirm(signal);
               this.stats.events++;
               found++;
               yield item.event;
@@ -167,17 +176,42 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       await release?.();
     }
   }
+
+  /** The checkpoint's lock (waiting for it as a standby); undefined when stopped while waiting. */
+  async #lock(signal: AbortSignal): Promise<(() => Promise<void>) | undefined> {
+    const { checkpoint, standby } = this.#settings;
+    if (!checkpoint.lock) return undefined;
+    const onStatus = (status: LockStatus) => {
+      if (status === 'unreachable' && this.stats.lock !== 'unreachable') this.stats.lockOutages++;
+      this.stats.lock = status;
+    };
+    if (standby) this.stats.lock = 'standby';
+    try {
+      const release = await checkpoint.lock({ wait: standby, signal, onStatus });
+      this.stats.lock = 'held';
+      return release;
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      throw error;
+    }
+  }
 }
 
 function settingsOf(options: WatchOptions): Settings {
   const o = (options ?? {}) as Partial<WatchOptions>;
-  const known = new Set(['checkpoint', 'signal', 'startFrom', 'budgetShare', 'maxLag', 'minInterval', 'maxInterval']);
+  const known = new Set(['checkpoint', 'signal', 'startFrom', 'budgetShare', 'maxLag', 'minInterval', 'maxInterval', 'standby']);
   for (const key of Object.keys(o)) {
     if (!known.has(key)) throw new ConfigurationError(`watchEvents() has no option ${JSON.stringify(key)}. Options: ${[...known].join(', ')}.`);
   }
   const checkpoint = o.checkpoint;
   if (!checkpoint || typeof checkpoint.load !== 'function' || typeof checkpoint.save !== 'function') {
     throw new ConfigurationError("watchEvents() needs a checkpoint: fileCheckpoint('./crp-events.json'), memoryCheckpoint(), or your own { load, save }.");
+  }
+  if (o.standby !== undefined && typeof o.standby !== 'boolean') {
+    throw new ConfigurationError(`The option standby must be true or false; got ${JSON.stringify(o.standby)}.`);
+  }
+  if (o.standby && typeof checkpoint.lock !== 'function') {
+    throw new ConfigurationError('The option standby waits for the checkpoint\'s lock, and this checkpoint has none: use redisCheckpoint() (@crp/partner-sdk/redis), fileCheckpoint() or a checkpoint with lock().');
   }
   if (o.startFrom !== undefined && o.startFrom !== 'beginning' && o.startFrom !== 'now') {
     throw new ConfigurationError(`The option startFrom must be 'beginning' or 'now'; got ${JSON.stringify(o.startFrom)}.`);
@@ -187,5 +221,5 @@ function settingsOf(options: WatchOptions): Settings {
     throw new ConfigurationError(`The option budgetShare must be a number above 0 and at most 1 (a share of the key's budget); got ${String(budgetShare)}.`);
   }
   const { maxLag, minInterval, maxInterval } = intervalsOf(o);
-  return { checkpoint, startFrom: o.startFrom ?? 'beginning', budgetShare, maxLag, minInterval, maxInterval };
+  return { checkpoint, startFrom: o.startFrom ?? 'beginning', budgetShare, maxLag, minInterval, maxInterval, standby: o.standby ?? false };
 }

@@ -1,6 +1,6 @@
 /**
- * `@crp/partner-sdk/redis`: a key's rate budget shared by every process using the key, through
- * Redis. A separate import path, so that applications which do not share a budget do not carry
+ * `@crp/partner-sdk/redis`: a key's rate budget shared by every process using the key, and a
+ * watcher's checkpoint with a lease (replicas of the event stream), through Redis. A separate import path, so that applications which do not share a budget do not carry
  * this code.
  *
  * @module
@@ -9,9 +9,12 @@
 // import pointing at dist/index.js or dist/index.cjs).
 import { ConfigurationError, type SharedBudget } from '../index.js';
 import { defineSharedBudget, kindOf } from '../core/rate-limit/shared.js';
+import type { Checkpoint } from '../events/index.js';
+import { RedisCheckpoint, type RedisCheckpointOptions } from './checkpoint.js';
 import { isRedisClient, RedisSharing, type RedisBudgetOptions, type RedisLike, type RedisOptionsLike } from './sharing.js';
 
 export type { RedisBudgetOptions } from './sharing.js';
+export type { RedisCheckpointOptions } from './checkpoint.js';
 
 /** An ioredis client, ioredis options (an object), or a `redis://` / `rediss://` URL. */
 export type RedisConnection = RedisLike | RedisOptionsLike;
@@ -41,21 +44,58 @@ const REDIS_URL = /^rediss?:\/\//i;
  * ```
  */
 export function redisBudget(redis: RedisConnection, options: RedisBudgetOptions = {}): SharedBudget {
+  checkConnection(redis, 'redisBudget()');
+  checkOptions(options);
+  return defineSharedBudget('redis', (context) => new RedisSharing(redis, options, context));
+}
+
+/**
+ * A watcher's checkpoint in Redis, for `watchEvents()` run as replicas: its lock is a lease held by
+ * one watcher, renewed every `leaseMs / 3` while it runs, released when it stops, and free
+ * `leaseMs` after its holder died. With `standby: true` the other replicas wait for the lease and
+ * the first to get it goes on from the checkpoint. Fenced: every save carries the lease's fence
+ * (raised on every acquisition) and Redis refuses a stale one, so a holder that lost its lease
+ * (paused, or cut off from Redis, past `leaseMs`) can neither deliver beside the new holder nor move
+ * the checkpoint back; it stops with `CheckpointLockedError`. While Redis does not answer the holder
+ * delivers nothing and goes on when it does. Needs `ioredis`, loaded when the lock is taken; keep
+ * Redis persistent (AOF), or a restart loses the position and the watcher starts over.
+ *
+ * @throws ConfigurationError when `redis`, `key` or `leaseMs` is wrong.
+ *
+ * @example
+ * ```ts
+ * import { watchEvents } from '@crp/partner-sdk/events';
+ * import { redisCheckpoint } from '@crp/partner-sdk/redis';
+ *
+ * const checkpoint = redisCheckpoint({ redis: process.env.REDIS_URL!, key: 'crp-events' });
+ * for await (const event of watchEvents(client, { checkpoint, standby: true, signal })) await handle(event);
+ * ```
+ */
+export function redisCheckpoint(options: RedisCheckpointOptions): Checkpoint {
+  const o = (options ?? {}) as Partial<RedisCheckpointOptions>;
+  const known = ['redis', 'key', 'leaseMs', 'logger'];
+  for (const name of Object.keys(o)) {
+    if (!known.includes(name)) throw new ConfigurationError(`Unknown option ${name.slice(0, 60)} of redisCheckpoint(); known: ${known.join(', ')}.`);
+  }
+  checkConnection(o.redis, 'redisCheckpoint()');
+  if (typeof o.key !== 'string' || o.key.length === 0 || o.key.length > 200) {
+    throw new ConfigurationError(`redisCheckpoint() needs a key: the checkpoint's name in Redis, 1 to 200 characters (e.g. 'crp-events'); got ${kindOf(o.key)}.`);
+  }
+  if (o.leaseMs !== undefined && !(Number.isFinite(o.leaseMs) && o.leaseMs >= 100 && o.leaseMs <= 600_000)) {
+    throw new ConfigurationError(`redisCheckpoint() option leaseMs must be a number of milliseconds from 100 to 600000; got ${String(o.leaseMs)}.`);
+  }
+  return new RedisCheckpoint(o as RedisCheckpointOptions);
+}
+
+function checkConnection(redis: unknown, who: string): asserts redis is RedisConnection {
   if (typeof redis === 'string') {
     if (!REDIS_URL.test(redis)) {
       const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(redis)?.[1];
-      throw new ConfigurationError(
-        `redisBudget() takes a redis:// or rediss:// URL; got ${scheme ? `a URL starting with ${scheme}:` : 'a string that is not a URL'}.`,
-      );
+      throw new ConfigurationError(`${who} takes a redis:// or rediss:// URL; got ${scheme ? `a URL starting with ${scheme}:` : 'a string that is not a URL'}.`);
     }
   } else if (!isRedisClient(redis) && !isPlainObject(redis)) {
-    throw new ConfigurationError(
-      'redisBudget() takes an ioredis client (new Redis(…)), ioredis options ({ host, port, … }) or a redis:// URL; ' +
-        `got ${kindOf(redis)}.`,
-    );
+    throw new ConfigurationError(`${who} takes an ioredis client (new Redis(…)), ioredis options ({ host, port, … }) or a redis:// URL; got ${kindOf(redis)}.`);
   }
-  checkOptions(options);
-  return defineSharedBudget('redis', (context) => new RedisSharing(redis, options, context));
 }
 
 function checkOptions(options: RedisBudgetOptions): void {

@@ -193,11 +193,7 @@ async function connect(redis: RedisLike | RedisOptionsLike, timeoutMs: number, i
     maxRetriesPerRequest: 1,
     retryStrategy: (times: number) => Math.min(times * 200, 1000),
   };
-  const client: IORedis = isRedisClient(redis)
-    ? (redis.duplicate(bounded as never) as IORedis)
-    : typeof redis === 'string'
-      ? new Redis(redis, bounded)
-      : new Redis({ ...(redis as RedisOptions), ...bounded });
+  const client = ownConnection(redis, Redis, bounded);
   // ESM has no `require` for Bottleneck to find ioredis with: hand it the constructor.
   const connection = new BottleneckFull.IORedisConnection({ client, Redis });
   const limiter = new BottleneckFull({ id, datastore: 'ioredis', connection });
@@ -216,6 +212,15 @@ async function shutdown(parts: Parts): Promise<void> {
   parts.client.disconnect();
 }
 
+/** A connection of the SDK's own, with `bounded` options: a caller's client is duplicated, never used or quit. */
+export function ownConnection(redis: RedisLike | RedisOptionsLike, Redis: typeof IORedis, bounded: RedisOptions): IORedis {
+  return isRedisClient(redis)
+    ? (redis.duplicate(bounded as never) as IORedis)
+    : typeof redis === 'string'
+      ? new Redis(redis, bounded)
+      : new Redis({ ...(redis as RedisOptions), ...bounded });
+}
+
 export function isRedisClient(value: unknown): value is RedisLike {
   return (
     typeof value === 'object' &&
@@ -225,7 +230,7 @@ export function isRedisClient(value: unknown): value is RedisLike {
   );
 }
 
-function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+export function within<T>(ms: number, promise: Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
     promise.then(
@@ -246,11 +251,11 @@ function sleep(ms: number): Promise<void> {
 }
 
 /**
- * A package redisBudget() loads on first use. A refusal says whether it is missing (install it) or
+ * A package redisBudget() (or `who`) loads on first use. A refusal says whether it is missing (install it) or
  * installed but failing to load (a broken install, a wrong version, a missing dependency of its
  * own), and keeps the loader's error as `cause`.
  */
-export async function loadPackage<T>(name: string, load: (specifier: string) => Promise<T> = loadAtRunTime): Promise<T> {
+export async function loadPackage<T>(name: string, load: (specifier: string) => Promise<T> = loadAtRunTime, who = 'redisBudget()'): Promise<T> {
   try {
     return await load(name);
   } catch (error) {
@@ -261,8 +266,8 @@ export async function loadPackage<T>(name: string, load: (specifier: string) => 
     const missing = (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && new RegExp(`['"]${name}['"]`).test(text);
     throw new ConfigurationError(
       missing
-        ? `redisBudget() needs the package ${name}, which is not installed: npm install ${name}`
-        : `redisBudget() needs the package ${name}, which is installed but failed to load (${cleanText(text, undefined, 200)}); ` +
+        ? `${who} needs the package ${name}, which is not installed: npm install ${name}`
+        : `${who} needs the package ${name}, which is installed but failed to load (${cleanText(text, undefined, 200)}); ` +
             `reinstall it (npm install ${name}) and check its version. The loader's error is the cause.`,
       { cause: error },
     );

@@ -26,11 +26,16 @@ export function redisServerAvailable(): boolean {
   return found;
 }
 
-/** Start redis-server on a free port, or on `port` (to restart one that was killed). */
-export async function startRedisServer(port?: number): Promise<RedisServer | undefined> {
+/**
+ * Start redis-server on a free port, or on `port` (to restart one that was killed). With `dir`, it
+ * persists to an append-only file there (each write synced), so a restart on the same `dir` keeps
+ * the data, as a production Redis holding checkpoints must.
+ */
+export async function startRedisServer(port?: number, { dir }: { dir?: string } = {}): Promise<RedisServer | undefined> {
   if (!redisServerAvailable()) return undefined;
   port ??= await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  const persistence = dir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir] : ['--appendonly', 'no'];
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

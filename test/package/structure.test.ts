@@ -4,6 +4,8 @@
  * public entry (`../index.js`, external in the build, so one copy of the error classes exists and
  * `instanceof` holds across entries); no import circle joins the client and a feature.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { circles, readImportGraph, violations, type Exception, type ImportGraph } from './import-graph.js';
@@ -16,6 +18,16 @@ const REDIS_INTERNALS: Exception[] = [
   { file: 'redis/sharing.ts', target: 'core/rate-limit/gate.ts', why: 'the Sharing interface the gate calls (a type)' },
   { file: 'redis/sharing.ts', target: 'core/rate-limit/shared.ts', why: 'SharedBudgetContext (a type)' },
   { file: 'redis/sharing.ts', target: 'core/sanitize.ts', why: 'cleanText for Redis error text in log lines' },
+];
+
+/**
+ * One feature entry built on another: redisCheckpoint() implements the events entry's Checkpoint.
+ * Through that entry's public index only, types only (erased, so the redis build carries no copy of
+ * the watcher), and one way: the events entry never imports the redis one.
+ */
+const FEATURE_ON_FEATURE: Exception[] = [
+  { file: 'redis/index.ts', target: 'events/index.ts', why: 'redisCheckpoint() returns a Checkpoint (a type)' },
+  { file: 'redis/checkpoint.ts', target: 'events/index.ts', why: 'the Checkpoint interface and its lock options (types)' },
 ];
 
 const graphOf = (edges: Record<string, Record<string, string>>): ImportGraph =>
@@ -33,11 +45,26 @@ describe('the import graph of src/', () => {
   });
 
   it('has no import of a feature by the client, no feature reaching past ../index.js, no circle between them', () => {
-    expect(violations(graph, REDIS_INTERNALS)).toEqual([]);
+    expect(violations(graph, [...REDIS_INTERNALS, ...FEATURE_ON_FEATURE])).toEqual([]);
+  });
+
+  it('redis uses the events entry through its index, for types only, and events never uses redis', () => {
+    for (const { file } of FEATURE_ON_FEATURE) {
+      const text = readFileSync(join(SRC, file), 'utf8');
+      const imports = [...text.matchAll(/^(import|export)\b[^;]*?from '(\.\.\/events\/[^']*)'/gms)];
+      expect(imports.length, file).toBeGreaterThan(0);
+      for (const [statement, , specifier] of imports) {
+        expect(specifier).toBe('../events/index.js');
+        expect(statement, `${file}: ${statement}`).toMatch(/^(import|export) type\b/);
+      }
+    }
+    for (const [file, edges] of graph) {
+      if (file.startsWith('events/')) expect(edges.filter((e) => e.target.startsWith('redis/')), file).toEqual([]);
+    }
   });
 
   it('every listed exception of the Redis entry is still an import (none outlives its reason)', () => {
-    for (const { file, target } of REDIS_INTERNALS) expect(graph.get(file)!.map((e) => e.target)).toContain(target);
+    for (const { file, target } of [...REDIS_INTERNALS, ...FEATURE_ON_FEATURE]) expect(graph.get(file)!.map((e) => e.target)).toContain(target);
   });
 });
 
