@@ -63,15 +63,12 @@ export interface GateOptions {
   pacing: boolean;
 }
 
+/** A call waiting at the gate: `go` lets it through (at `now`), `fail` refuses it. */
 interface Ticket {
   call: object;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-  queuedAt: number;
   reason: WaitReason;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
-  waited: ((reason: WaitReason, ms: number) => void) | undefined;
+  go(now: number): void;
+  fail(error: unknown): void;
 }
 
 /** Why nothing may be sent now: until a moment (a pause, a window's end), or until a response in flight tells (`until` undefined). */
@@ -164,11 +161,11 @@ export class Gate {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
     this.#disarm();
-    for (const ticket of this.#queue.splice(0)) this.#settle(ticket, new GateClosed('closed'));
+    for (const ticket of this.#queue.splice(0)) ticket.fail(new GateClosed('closed'));
     return this.#sharing?.close() ?? Promise.resolve();
   }
 
-  #acquire(call: object, signal: AbortSignal | undefined, waited: Ticket['waited']): Promise<void> {
+  #acquire(call: object, signal: AbortSignal | undefined, waited: ((reason: WaitReason, ms: number) => void) | undefined): Promise<void> {
     if (this.#closed) return Promise.reject(new GateClosed('closed'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.#clock.now();
@@ -177,16 +174,26 @@ export class Gate {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      const ticket: Ticket = { call, resolve, reject, queuedAt: now, reason: 'rate_budget', signal, onAbort: undefined, waited };
-      if (signal) {
-        ticket.onAbort = () => {
-          const index = this.#queue.indexOf(ticket);
-          if (index >= 0) this.#queue.splice(index, 1);
-          this.#settle(ticket, signal.reason);
-          this.#pump();
-        };
-        signal.addEventListener('abort', ticket.onAbort, { once: true });
-      }
+      const onAbort = () => {
+        const index = this.#queue.indexOf(ticket);
+        if (index >= 0) this.#queue.splice(index, 1);
+        ticket.fail(signal?.reason);
+        this.#pump();
+      };
+      const ticket: Ticket = {
+        call,
+        reason: 'rate_budget',
+        go: (at) => {
+          signal?.removeEventListener('abort', onAbort);
+          if (at > now) waited?.(ticket.reason, at - now);
+          resolve();
+        },
+        fail: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(ticket);
       this.#pump();
     });
@@ -201,14 +208,14 @@ export class Gate {
       if (block === undefined) {
         const ticket = this.#queue.shift() as Ticket;
         this.#grant();
-        this.#settle(ticket, undefined, now);
+        ticket.go(now);
         continue;
       }
       for (const ticket of this.#queue) ticket.reason = this.#reasonFor(ticket, block);
       if (block.until === undefined) break; // a response in flight will tell
       const ms = block.until - now;
       if (ms > this.#maxWaitMs) {
-        for (const ticket of this.#queue.splice(0)) this.#settle(ticket, new WaitTooLong(ms, ticket.reason));
+        for (const ticket of this.#queue.splice(0)) ticket.fail(new WaitTooLong(ms, ticket.reason));
         break;
       }
       this.#arm(block.until, now);
@@ -239,17 +246,6 @@ export class Gate {
     this.#inFlight += 1;
     // Before the first budget is known the count means nothing: the first one known replaces it.
     this.#tokens -= 1;
-  }
-
-  #settle(ticket: Ticket, error: unknown, now?: number): void {
-    if (ticket.onAbort) ticket.signal?.removeEventListener('abort', ticket.onAbort);
-    if (now === undefined) {
-      ticket.reject(error);
-      return;
-    }
-    const ms = now - ticket.queuedAt;
-    if (ms > 0) ticket.waited?.(ticket.reason, ms);
-    ticket.resolve();
   }
 
   #observe(signals: Signals, sentAt: number, call: object | undefined, ownAnswer = true): void {
