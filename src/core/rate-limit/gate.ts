@@ -125,23 +125,14 @@ export class Gate {
    * Run `task` when the server allows, as part of `call` (the same object for every attempt of
    * one call). Rejects with the signal's reason, `WaitTooLong` or `GateClosed` without running it.
    */
-  async run<T extends { signals?: Signals | undefined }>(
+  run<T extends { signals?: Signals | undefined }>(
     call: object,
     signal: AbortSignal | undefined,
     task: () => Promise<T>,
     waited?: (reason: WaitReason, ms: number) => void,
   ): Promise<T> {
-    await this.#acquire(call, signal, waited);
-    const sentAt = this.#clock.now();
-    let answer: T | undefined;
-    try {
-      answer = await task();
-      return answer;
-    } finally {
-      if (answer?.signals) this.#observe(answer.signals, sentAt, call);
-      this.#inFlight -= 1;
-      this.#pump();
-    }
+    const waiting = this.#acquire(call, signal, waited);
+    return waiting ? waiting.then(() => this.#send(call, task)) : this.#send(call, task);
   }
 
   /** The budget another process saw: used only while we have seen none ourselves (no probe needed). */
@@ -165,13 +156,28 @@ export class Gate {
     return this.#sharing?.close() ?? Promise.resolve();
   }
 
-  #acquire(call: object, signal: AbortSignal | undefined, waited: ((reason: WaitReason, ms: number) => void) | undefined): Promise<void> {
+  /** `task`, sent with a grant in hand; the gate learns from its answer. */
+  async #send<T extends { signals?: Signals | undefined }>(call: object, task: () => Promise<T>): Promise<T> {
+    const sentAt = this.#clock.now();
+    let answer: T | undefined;
+    try {
+      answer = await task();
+      return answer;
+    } finally {
+      if (answer?.signals) this.#observe(answer.signals, sentAt, call);
+      this.#inFlight -= 1;
+      this.#pump();
+    }
+  }
+
+  /** A grant: at once (undefined), or a promise that resolves when it comes and rejects when it will not. */
+  #acquire(call: object, signal: AbortSignal | undefined, waited: ((reason: WaitReason, ms: number) => void) | undefined): Promise<void> | undefined {
     if (this.#closed) return Promise.reject(new GateClosed('closed'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.#clock.now();
     if (this.#queue.length === 0 && this.#block(now) === undefined) {
       this.#grant();
-      return Promise.resolve();
+      return undefined;
     }
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
