@@ -14,29 +14,21 @@
  * Budget: before the first budget is known, one request at a time. Then `tokens` counts the sends
  * this process may still make in the server's current window (window.ts pins which window a
  * response speaks about). A budget shared by several processes (`Sharing`) is split: each takes
- * its part of what the server reports left.
+ * its part of what the server reports left (how the parts move as processes come and go: `Parts`,
+ * in shared.ts; alone, a part is the whole).
  */
 import type { Clock } from '../config.js';
 import type { WaitReason } from '../instrumentation.js';
 import type { RateLimitState } from './headers.js';
+import { Parts, type Sharing } from './shared.js';
 import { boundsOf, classify, intersect, type Bounds } from './window.js';
+
+export type { Sharing } from './shared.js';
 
 /** What one answer tells the gate; parsed once by the transport. */
 export interface Signals {
   rateLimit?: RateLimitState | undefined;
   retryAfterMs?: number | undefined;
-}
-
-/** A budget shared with other processes (`rateLimit.shared`). */
-export interface Sharing {
-  /** Processes sharing the key, this one included (the last known count while the store is down). */
-  sharers(): number;
-  /** Tell the other processes that the server asked for a pause of `ms`. */
-  announcePause(ms: number): void;
-  /** Resolves when the first send may go (the other processes had a chance to say they are there); never rejects. */
-  readonly ready?: Promise<void>;
-  /** Release connections and timers; settles within a second whatever the store does. */
-  close(): Promise<void>;
 }
 
 /** The wait this call would need is longer than allowed (rule 3). */
@@ -95,10 +87,7 @@ export class Gate {
   #pauseOwner: object | undefined;
   #timer: { at: number; stop: AbortController } | undefined;
   #closed = false;
-  /** How many processes shared the key when our count was last set. */
-  #sharedBy = 1;
-  /** The most processes seen sharing the key since our last refill. */
-  #mostSinceRefill = 1;
+  readonly #parts = new Parts();
 
   constructor(options: GateOptions) {
     this.#clock = options.clock;
@@ -293,26 +282,15 @@ export class Gate {
     this.#limit = state.limit;
   }
 
-  /**
-   * How many processes share the key now. When more have joined, our count shrinks in proportion,
-   * so that the parts taken before they came and theirs do not add up to more than the window.
-   */
+  /** How many processes share the key now; our count shrinks in proportion when more have joined. */
   #sharers(): number {
     const sharers = Math.max(1, this.#sharing?.sharers() ?? 1);
-    if (sharers > this.#sharedBy && this.#tokens > 0) this.#tokens = Math.floor((this.#tokens * this.#sharedBy) / sharers);
-    this.#sharedBy = sharers;
-    if (sharers > this.#mostSinceRefill) this.#mostSinceRefill = sharers;
+    this.#tokens = this.#parts.joined(sharers, this.#tokens);
     return sharers;
   }
 
   #refill(now: number): void {
-    const sharers = this.#sharers();
-    // Our refill can come later than the server's (up to the second its Reset rounds to): a
-    // process that left since the last refill may have spent its part of the new window before
-    // it went. So the new window is split by the most processes seen since; a departure counts
-    // from the window after.
-    const splitBy = this.#mostSinceRefill;
-    this.#mostSinceRefill = sharers;
+    const splitBy = this.#parts.refillSplit(this.#sharers());
     // Everything still in flight may be counted in the new window: leave room for it.
     this.#tokens = Math.max(1, Math.floor((this.#limit ?? 1) / splitBy)) - this.#inFlight;
     this.#refreshed = true;
