@@ -46,6 +46,7 @@ serveParent({
       if (workMs > 0) await sleep(workMs);
     };
     const started = now();
+    const cpuBefore = process.cpuUsage();
     if (variant === 'hand') {
       let cursor: string | null = null;
       do {
@@ -83,11 +84,14 @@ serveParent({
       if (items % PAGE !== 0) await onPage();
     }
     const elapsedMs = now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    // The client's own CPU for the walk (the sandbox runs elsewhere): what a loaded machine moves least.
+    const cpuMs = (cpu.user + cpu.system) / 1000;
     const rssAfter = process.memoryUsage.rss();
     gc?.();
     // What the walk left behind once garbage is collected (flat memory: about nothing).
     const retained = process.memoryUsage().heapUsed - heapBefore;
     await client.close();
-    return { variant, workMs, items, pages, elapsedMs, itemsPerSecond: items / (elapsedMs / 1000), rssBefore, rssPeak, rssAfter, growth: rssPeak - rssBefore, retained, checksum };
+    return { variant, workMs, items, pages, elapsedMs, cpuMs, itemsPerSecond: items / (elapsedMs / 1000), rssBefore, rssPeak, rssAfter, growth: rssPeak - rssBefore, retained, checksum };
   },
 });
