@@ -9,13 +9,14 @@ export type Check = (value: unknown) => boolean;
  * made of closures (in-place.ts) takes ~45, one call and one array of fields per value.
  *
  * It covers exactly what the closures cover; the caller passes a schema the closures accept.
- * Returns undefined where code cannot be generated (a runtime that forbids `new Function`, such
- * as an edge worker or a page under a strict CSP); the closures serve there.
+ * Returns undefined for any other schema, and where code cannot be generated (a runtime that
+ * forbids `new Function`, such as an edge worker or a page under a strict CSP); the closures
+ * serve there.
  */
 export function generateCheck(schema: SchemaNode): Check | undefined {
-  const gen = new Generator();
-  const root = gen.fn(schema);
   try {
+    const gen = new Generator();
+    const root = gen.fn(schema);
     // The source holds no input: names come from JSON.stringify, values sit in `sets`.
     const make = new Function('sets', 'hasOwn', `${gen.functions.join('\n')}\nreturn ${root};`) as (sets: ReadonlyArray<Set<unknown>>, hasOwn: typeof Object.hasOwn) => Check;
     return make(gen.sets, (o, k) => Object.prototype.hasOwnProperty.call(o, k));
@@ -34,13 +35,18 @@ class Generator {
     this.functions.push(''); // reserve the slot: nested functions come after
     const def = schema._zod.def;
     let body: string;
+    if (def.checks?.length) throw new TypeError('no generated check for a schema with checks');
     if (def.type === 'object') {
+      // A loose object (zod's catchall `unknown`): fields it does not declare are kept as they are.
+      if (def.catchall?._zod.def.type !== 'unknown') throw new TypeError('no generated check for a strict object');
       const lines = ['if (typeof o !== "object" || o === null || Array.isArray(o) || hasOwn(o, "__proto__")) return false;', 'let v;'];
       for (const [key, field] of Object.entries(def.shape ?? {})) lines.push(`v = o[${JSON.stringify(key)}]; if (!(${this.test(field, 'v')})) return false;`);
       body = `${lines.join('\n')}\nreturn true;`;
     } else if (def.type === 'array') {
       body = `if (!Array.isArray(o)) return false;\nfor (let i = 0; i < o.length; i++) { const v = o[i]; if (!(${this.test(def.element as SchemaNode, 'v')})) return false; }\nreturn true;`;
     } else if (def.type === 'record') {
+      const key = def.keyType?._zod.def;
+      if (key?.type !== 'string' || key.checks?.length) throw new TypeError('no generated check for a record whose keys are not plain strings');
       body =
         'if (typeof o !== "object" || o === null || Array.isArray(o) || hasOwn(o, "__proto__")) return false;\n' +
         `for (const k of Object.keys(o)) { const v = o[k]; if (!(${this.test(def.valueType as SchemaNode, 'v')})) return false; }\nreturn true;`;
@@ -54,13 +60,16 @@ class Generator {
   /** A boolean expression over the variable `v` (a plain identifier). */
   test(schema: SchemaNode, v: string): string {
     const def = schema._zod.def;
+    if (def.checks?.length) throw new TypeError('no generated check for a schema with checks');
     switch (def.type) {
       case 'string':
         return `typeof ${v} === "string"`;
       case 'boolean':
         return `typeof ${v} === "boolean"`;
       case 'number':
-        return def.format === 'safeint' ? `Number.isSafeInteger(${v})` : `(typeof ${v} === "number" && Number.isFinite(${v}))`;
+        if (def.format === 'safeint') return `Number.isSafeInteger(${v})`;
+        if (def.format !== undefined) throw new TypeError(`no generated check for a number of format ${def.format}`);
+        return `(typeof ${v} === "number" && Number.isFinite(${v}))`;
       case 'unknown':
         return 'true';
       case 'enum':
@@ -70,8 +79,12 @@ class Generator {
         return `(${v} === null || ${this.test(def.innerType as SchemaNode, v)})`;
       case 'optional':
         return `(${v} === undefined || ${this.test(def.innerType as SchemaNode, v)})`;
-      default:
+      case 'object':
+      case 'array':
+      case 'record':
         return `${this.fn(schema)}(${v})`;
+      default:
+        throw new TypeError(`no generated check for a ${def.type}`);
     }
   }
 }

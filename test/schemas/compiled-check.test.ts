@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { pageOf } from '../../src/resources/resource.js';
 import { generateCheck } from '../../src/schemas/compiled-check.js';
 import { compileClosures } from '../../src/schemas/in-place.js';
@@ -133,5 +133,18 @@ describe('where code cannot be generated', () => {
     } finally {
       globalThis.Function = original;
     }
+  });
+});
+
+describe('what the closures do not cover', () => {
+  it.each([
+    ['a string with a check', z.string().check(z.minLength(1))],
+    ['a union', z.union([z.string(), z.number()])],
+    ['a strict object', z.strictObject({ a: z.string() })],
+    ['a loose object with an int32 field', z.looseObject({ n: z.int32() })],
+  ])('gives undefined for %s, as the closures do', (_what, schema) => {
+    const node = schema as unknown as SchemaNode;
+    expect(compileClosures(node)).toBeUndefined();
+    expect(generateCheck(node)).toBeUndefined();
   });
 });
