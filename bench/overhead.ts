@@ -31,12 +31,14 @@ export async function run(): Promise<CaseResult> {
     const key = await sandbox.key(UNLIMITED);
     const { locationIds } = await sandbox.populate(key, { locations: 1 });
     await worker.next('ready');
-    const job = { type: 'run', url: sandbox.url, key, locationId: locationIds[0], warmup: WARMUP, rounds: ROUNDS, perRound: PER_ROUND };
-    const stats = summarize(await worker.call<Record<string, number[]>>(job));
+    const job = { type: 'run', url: sandbox.url, key, locationId: locationIds[0], warmup: WARMUP, rounds: ROUNDS, perRound: PER_ROUND, cpu: true };
+    const raw = await worker.call<Record<string, number[]>>(job);
+    const stats = summarize(raw);
     await sandbox.latency(LATENCY_MS, `/partner/v1/locations/${encodeURIComponent(locationIds[0] as string)}`);
-    const slow = summarize(await worker.call<Record<string, number[]>>({ ...job, warmup: 20, perRound: LATENCY_PER_ROUND }));
+    const slow = summarize(await worker.call<Record<string, number[]>>({ ...job, warmup: 20, perRound: LATENCY_PER_ROUND, cpu: false }));
     await sandbox.latency(0, '');
     const ratio = (s: Stats, name: string, base = 'fetch') => (s[name]?.median ?? Number.NaN) / (s[base]?.median ?? Number.NaN);
+    const leastCpu = (name: string) => Math.min(...(raw[`cpu:${name}`] ?? [Number.NaN]));
     const line = (s: Stats, name: string) => {
       const x = s[name];
       return x ? `${fmt.us(x.median)} median (p10 ${fmt.us(x.p10)}, p90 ${fmt.us(x.p90)}) = ${fmt.x(ratio(s, name))} fetch, ${fmt.x(ratio(s, name, 'ky'))} ky` : 'n/a';
@@ -50,6 +52,10 @@ export async function run(): Promise<CaseResult> {
         { variant: 'bare ky call (instance, retry and timeout off)', result: line(stats, 'ky') },
         { variant: 'SDK (limiter on, default)', result: line(stats, 'sdk'), target: `≤ ${KY_TARGET.toFixed(2)}× bare ky`, met: ratio(stats, 'sdk', 'ky') <= KY_TARGET },
         { variant: 'SDK, rateLimit: false', result: line(stats, 'sdk-no-limiter') },
+        {
+          variant: 'client CPU per call (least of the rounds)',
+          result: `bare ky ${fmt.us(leastCpu('ky'))}, SDK ${fmt.us(leastCpu('sdk'))} = ${fmt.x(leastCpu('sdk') / leastCpu('ky'))} ky (fetch ${fmt.us(leastCpu('fetch'))})`,
+        },
         { variant: `${LATENCY_MS} ms latency: fetch + JSON.parse`, result: line(slow, 'fetch') },
         { variant: `${LATENCY_MS} ms latency: bare ky call`, result: line(slow, 'ky') },
         { variant: `${LATENCY_MS} ms latency: SDK`, result: line(slow, 'sdk'), target: `≤ ${LATENCY_TARGET.toFixed(2)}× fetch`, met: ratio(slow, 'sdk') <= LATENCY_TARGET },
@@ -60,6 +66,7 @@ export async function run(): Promise<CaseResult> {
         perRound: PER_ROUND,
         stats,
         latency: { ms: LATENCY_MS, perRound: LATENCY_PER_ROUND, stats: slow },
+        cpuPerCallMs: { fetch: leastCpu('fetch'), ky: leastCpu('ky'), sdk: leastCpu('sdk'), sdkNoLimiter: leastCpu('sdk-no-limiter') },
         ratios: { sdkOverKy: ratio(stats, 'sdk', 'ky'), sdk: ratio(stats, 'sdk'), sdkNoLimiter: ratio(stats, 'sdk-no-limiter'), ky: ratio(stats, 'ky'), sdkWithLatency: ratio(slow, 'sdk') },
       },
     };

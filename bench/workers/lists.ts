@@ -1,9 +1,10 @@
 /**
  * Case 4, one walk per process (run with --expose-gc): every booking of the account, 200 a page,
- * through a hand-written fetch loop or the SDK's `for await` (with or without prefetch), with
+ * through a hand-written fetch loop, the same loop written with ky, or the SDK's `for await` (with or without prefetch), with
  * `workMs` of awaited work per page. Reports items, time, RSS growth (peak over the walk) and
  * the heap still in use after a forced GC at the end (what the walk retained).
  */
+import ky from 'ky';
 import { serveParent } from '../lib/children.js';
 import { loadSdk } from '../lib/paths.js';
 import { now, sleep } from '../lib/stats.js';
@@ -12,7 +13,7 @@ const { PartnerClient } = await loadSdk();
 const PAGE = 200;
 
 interface Walk {
-  variant: 'hand' | 'sdk' | 'sdk-prefetch' | 'sdk-no-limiter';
+  variant: 'hand' | 'ky' | 'sdk' | 'sdk-prefetch' | 'sdk-no-limiter';
   url: string;
   key: string;
   workMs: number;
@@ -23,8 +24,12 @@ serveParent({
     const { variant, url, key, workMs } = m.walk as Walk;
     const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
     const client = new PartnerClient({ apiKey: key, baseUrl: url, prefetchPages: variant === 'sdk-prefetch', ...(variant === 'sdk-no-limiter' ? { rateLimit: false as const } : {}) });
+    // The hand loop written with ky, as a partner using ky alone would: an instance with the base
+    // URL and key, its retry and timeout off (the SDK's cost over this is ours alone).
+    const api = ky.create({ prefixUrl: `${url}/partner/v1/`, headers, retry: 0, timeout: false, throwHttpErrors: false });
     // Warm the code paths and the connection, then take the baseline.
     if (variant === 'hand') JSON.parse(await (await fetch(`${url}/partner/v1/reservations?limit=1`, { headers })).text());
+    else if (variant === 'ky') await api.get('reservations?limit=1').json();
     else await client.reservations.list({ limit: 1 });
     const gc = (globalThis as { gc?: () => void }).gc;
     gc?.();
@@ -41,6 +46,7 @@ serveParent({
       if (workMs > 0) await sleep(workMs);
     };
     const started = now();
+    const cpuBefore = process.cpuUsage();
     if (variant === 'hand') {
       let cursor: string | null = null;
       do {
@@ -48,6 +54,20 @@ serveParent({
         const response = await fetch(`${url}/partner/v1/reservations?limit=${PAGE}${query}`, { headers });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const page = JSON.parse(await response.text()) as { items: Array<{ reservation_id: string }>; next_cursor?: string | null };
+        for (const booking of page.items) {
+          items++;
+          checksum += booking.reservation_id.length;
+        }
+        cursor = page.next_cursor ? page.next_cursor : null;
+        await onPage();
+      } while (cursor !== null);
+    } else if (variant === 'ky') {
+      let cursor: string | null = null;
+      do {
+        const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+        const response = await api.get(`reservations?limit=${PAGE}${query}`);
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const page = (await response.json()) as { items: Array<{ reservation_id: string }>; next_cursor?: string | null };
         for (const booking of page.items) {
           items++;
           checksum += booking.reservation_id.length;
@@ -64,11 +84,14 @@ serveParent({
       if (items % PAGE !== 0) await onPage();
     }
     const elapsedMs = now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    // The client's own CPU for the walk (the sandbox runs elsewhere): what a loaded machine moves least.
+    const cpuMs = (cpu.user + cpu.system) / 1000;
     const rssAfter = process.memoryUsage.rss();
     gc?.();
     // What the walk left behind once garbage is collected (flat memory: about nothing).
     const retained = process.memoryUsage().heapUsed - heapBefore;
     await client.close();
-    return { variant, workMs, items, pages, elapsedMs, itemsPerSecond: items / (elapsedMs / 1000), rssBefore, rssPeak, rssAfter, growth: rssPeak - rssBefore, retained, checksum };
+    return { variant, workMs, items, pages, elapsedMs, cpuMs, itemsPerSecond: items / (elapsedMs / 1000), rssBefore, rssPeak, rssAfter, growth: rssPeak - rssBefore, retained, checksum };
   },
 });

@@ -13,7 +13,7 @@ type Call = () => Promise<unknown>;
 
 serveParent({
   run: async (m) => {
-    const { url, key, locationId: id, warmup, rounds, perRound } = m as unknown as { url: string; key: string; locationId: string; warmup: number; rounds: number; perRound: number };
+    const { url, key, locationId: id, warmup, rounds, perRound, cpu } = m as unknown as { url: string; key: string; locationId: string; warmup: number; rounds: number; perRound: number; cpu?: boolean };
     const target = `${url}/partner/v1/locations/${encodeURIComponent(id)}`;
     const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
     const sdk = new PartnerClient({ apiKey: key, baseUrl: url });
@@ -29,6 +29,16 @@ serveParent({
       'sdk-no-limiter': () => sdkNoLimiter.locations.get(id),
     };
     const samples = await timeInterleaved(variants, { warmup, rounds, perRound });
+    // CPU per call of this process (the sandbox runs elsewhere), least over rounds: what other
+    // processes on a shared machine move far less than they move wall time. In ms, as `cpu:<name>`.
+    for (let round = 0; cpu && round < rounds; round++) {
+      for (const [name, call] of Object.entries(variants)) {
+        const before = process.cpuUsage();
+        for (let i = 0; i < perRound; i++) await call();
+        const used = process.cpuUsage(before);
+        (samples[`cpu:${name}`] ??= []).push((used.user + used.system) / perRound / 1000);
+      }
+    }
     await sdk.close();
     await sdkNoLimiter.close();
     return samples;

@@ -42,6 +42,8 @@ export interface Answer {
   status: number;
   headers: Headers;
   body: string;
+  /** The response's `x-request-id` as sent (read once; the error paths use a cleaned copy). */
+  requestId: string | undefined;
 }
 
 export interface Outcome {
@@ -105,6 +107,7 @@ export class Http {
     const outcome: Outcome = {};
     let status = 0;
     let requestId: string | undefined;
+    let idText: string | null = null;
     try {
       const client = this.#ky ?? (await this.#client());
       const response = await client(withQuery(input.path, input.query), {
@@ -120,7 +123,7 @@ export class Http {
         rateLimit: parseRateLimitHeaders(response.headers, now),
         retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), now),
       };
-      const idText = response.headers.get('x-request-id');
+      idText = response.headers.get('x-request-id');
       requestId = idText === null ? undefined : cleanText(idText, this.#secret, 100);
       if (status >= 300 && status < 400) {
         cancel(response);
@@ -136,7 +139,7 @@ export class Http {
         if (error instanceof RateLimitError) signals.retryAfterMs ??= error.retryAfterMs;
         outcome.error = error;
       } else {
-        outcome.answer = { status, headers: response.headers, body };
+        outcome.answer = { status, headers: response.headers, body, requestId: idText ?? undefined };
       }
     } catch (error) {
       outcome.error = this.#failure(error, input, status, requestId, timedOut);
@@ -195,11 +198,13 @@ const DIRECT_SIGNAL = 'attemptSignal';
 
 /** The global fetch, looked up per call (test tools replace it), with the attempt's signal. */
 function directFetch(request: Request | URL | string, options?: RequestInit): Promise<Response> {
-  const init = options as (RequestInit & { [DIRECT_SIGNAL]?: AbortSignal }) | undefined;
+  const init = options as (RequestInit & { [DIRECT_SIGNAL]?: AbortSignal | undefined }) | undefined;
   const signal = init?.[DIRECT_SIGNAL];
   if (!signal) return globalThis.fetch(request, init);
-  const { [DIRECT_SIGNAL]: _, ...rest } = init;
-  return globalThis.fetch(request, { ...rest, signal });
+  // ky made `init` for this call alone (the options the Request does not take): ours to change.
+  init[DIRECT_SIGNAL] = undefined;
+  init.signal = signal;
+  return globalThis.fetch(request, init);
 }
 
 /**

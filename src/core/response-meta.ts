@@ -11,8 +11,3 @@ export interface ResponseMeta {
   /** The key's budget as this response reported it. */
   rateLimit: RateLimitState | undefined;
 }
-
-/** The response's rate-limit fields were parsed once, by the transport; this only hands them on. */
-export function responseMeta(status: number, headers: Headers, rateLimit: RateLimitState | undefined): ResponseMeta {
-  return { status, headers, requestId: headers.get('x-request-id') ?? undefined, rateLimit };
-}

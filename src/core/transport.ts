@@ -13,7 +13,7 @@ import { Gate, GateClosed, WaitTooLong } from './rate-limit/gate.js';
 import type { RateLimitState } from './rate-limit/headers.js';
 import { startSharedBudget } from './rate-limit/shared.js';
 import type { RequestOptions, RequestSpec } from './request.js';
-import { responseMeta } from './response-meta.js';
+import type { ResponseMeta } from './response-meta.js';
 import { parseResponse } from '../schemas/in-place.js';
 import { backoffDelay, mayRetry } from './retry-policy.js';
 
@@ -164,7 +164,7 @@ export class Transport {
       const { debug } = this.#config.logger;
       if (debug) {
         const status = outcome.answer?.status ?? (outcome.error ? statusOf(outcome.error).status : undefined);
-        const requestId = outcome.answer?.headers.get('x-request-id') ?? (outcome.error as { requestId?: string } | undefined)?.requestId;
+        const requestId = outcome.answer?.requestId ?? (outcome.error as { requestId?: string } | undefined)?.requestId;
         debug.call(this.#config.logger, 'partner-sdk: response', { method: spec.method, path: call.request.path, status, requestId, ms: this.#config.clock.now() - startedAt });
       }
       if (outcome.error) outcome.error.attempts = attemptNumber;
@@ -236,7 +236,7 @@ export class Transport {
       attempt,
       durationMs: this.#config.clock.now() - startedAt,
       ...(status === undefined ? {} : { status }),
-      ...idOf(outcome.answer?.headers.get('x-request-id') ?? (error as { requestId?: string } | undefined)?.requestId),
+      ...idOf(outcome.answer?.requestId ?? (error as { requestId?: string } | undefined)?.requestId),
       ...(error ? { error } : {}),
       ...(state ? { rateLimit: { limit: state.limit, remaining: state.remaining } } : {}),
     });
@@ -258,8 +258,7 @@ export class Transport {
   }
 
   #parse<S extends z.ZodMiniType>(schema: S, outcome: Outcome, request: RequestSummary): WithResponse<z.infer<S>> {
-    const { status, headers, body } = outcome.answer as Answer;
-    const requestId = headers.get('x-request-id') ?? undefined;
+    const { status, headers, body, requestId } = outcome.answer as Answer;
     const where = `${request.method} ${request.path}`;
     let json: unknown;
     try {
@@ -277,7 +276,8 @@ export class Transport {
         { status, requestId, request },
       );
     }
-    return { data: parsed.data, response: responseMeta(status, headers, outcome.signals?.rateLimit) };
+    const response: ResponseMeta = { status, headers, requestId, rateLimit: outcome.signals?.rateLimit };
+    return { data: parsed.data, response };
   }
 }
 

@@ -1,8 +1,6 @@
 import type * as z from 'zod/mini';
+import { generateCheck, type Check } from './compiled-check.js';
 import type { SchemaDef, SchemaNode } from './schema-def.js';
-
-/** Whether zod would accept a value (from JSON.parse) and return it unchanged. */
-type Check = (value: unknown) => boolean;
 
 /** Where a response schema (made by `looseObject`) keeps its check, made once with the schema. */
 export const IN_PLACE = Symbol('in-place check');
@@ -21,8 +19,20 @@ export function parseResponse<S extends z.ZodMiniType>(schema: S, value: unknown
   return schema.safeParse(value);
 }
 
-/** The check for `schema`, or undefined where it cannot tell (checks, formats, transforms, other types). */
+/**
+ * The check for `schema`, or undefined where it cannot tell (checks, formats, transforms, other
+ * types). It is generated as one function on its first use (compiled-check.ts), so importing the
+ * SDK compiles nothing; where code cannot be generated, the closures below check instead.
+ */
 export function compile(schema: SchemaNode): Check | undefined {
+  const closures = compileClosures(schema);
+  if (!closures) return undefined;
+  let check: Check | undefined;
+  return (value) => (check ??= generateCheck(schema) ?? closures)(value);
+}
+
+/** The same check made of closures, one per schema node. */
+export function compileClosures(schema: SchemaNode): Check | undefined {
   const def = schema._zod.def;
   if (def.checks?.length) return undefined;
   switch (def.type) {
@@ -40,19 +50,27 @@ export function compile(schema: SchemaNode): Check | undefined {
       return (v) => values.has(v);
     }
     case 'nullable': {
-      const inner = def.innerType && compile(def.innerType);
+      const inner = def.innerType && compileClosures(def.innerType);
       return inner && ((v) => v === null || inner(v));
     }
     case 'optional': {
-      const inner = def.innerType && compile(def.innerType);
+      const inner = def.innerType && compileClosures(def.innerType);
       return inner && ((v) => v === undefined || inner(v));
     }
     case 'array': {
-      const element = def.element && compile(def.element);
-      return element && ((v) => Array.isArray(v) && v.every(element));
+      const element = def.element && compileClosures(def.element);
+      return (
+        element &&
+        ((v) => {
+          if (!Array.isArray(v)) return false;
+          // Every index, as zod reads them (\`every\` would skip the holes of a sparse array).
+          for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+          return true;
+        })
+      );
     }
     case 'record': {
-      const value = def.valueType && compile(def.valueType);
+      const value = def.valueType && compileClosures(def.valueType);
       if (!value || def.keyType?._zod.def.type !== 'string' || def.keyType._zod.def.checks?.length) return undefined;
       return (v) => isRecord(v) && Object.values(v).every(value);
     }
@@ -68,7 +86,7 @@ function compileObject(def: SchemaDef): Check | undefined {
   if (def.catchall?._zod.def.type !== 'unknown' || !def.shape) return undefined;
   const fields: Array<[string, Check]> = [];
   for (const [key, field] of Object.entries(def.shape)) {
-    const check = compile(field);
+    const check = compileClosures(field);
     if (!check) return undefined;
     fields.push([key, check]);
   }

@@ -14,29 +14,21 @@
  * Budget: before the first budget is known, one request at a time. Then `tokens` counts the sends
  * this process may still make in the server's current window (window.ts pins which window a
  * response speaks about). A budget shared by several processes (`Sharing`) is split: each takes
- * its part of what the server reports left.
+ * its part of what the server reports left (how the parts move as processes come and go: `Parts`,
+ * in shared.ts; alone, a part is the whole).
  */
 import type { Clock } from '../config.js';
 import type { WaitReason } from '../instrumentation.js';
 import type { RateLimitState } from './headers.js';
+import { Parts, type Sharing } from './shared.js';
 import { boundsOf, classify, intersect, type Bounds } from './window.js';
+
+export type { Sharing } from './shared.js';
 
 /** What one answer tells the gate; parsed once by the transport. */
 export interface Signals {
   rateLimit?: RateLimitState | undefined;
   retryAfterMs?: number | undefined;
-}
-
-/** A budget shared with other processes (`rateLimit.shared`). */
-export interface Sharing {
-  /** Processes sharing the key, this one included (the last known count while the store is down). */
-  sharers(): number;
-  /** Tell the other processes that the server asked for a pause of `ms`. */
-  announcePause(ms: number): void;
-  /** Resolves when the first send may go (the other processes had a chance to say they are there); never rejects. */
-  readonly ready?: Promise<void>;
-  /** Release connections and timers; settles within a second whatever the store does. */
-  close(): Promise<void>;
 }
 
 /** The wait this call would need is longer than allowed (rule 3). */
@@ -63,15 +55,12 @@ export interface GateOptions {
   pacing: boolean;
 }
 
+/** A call waiting at the gate: `go` lets it through (at `now`), `fail` refuses it. */
 interface Ticket {
   call: object;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-  queuedAt: number;
   reason: WaitReason;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
-  waited: ((reason: WaitReason, ms: number) => void) | undefined;
+  go(now: number): void;
+  fail(error: unknown): void;
 }
 
 /** Why nothing may be sent now: until a moment (a pause, a window's end), or until a response in flight tells (`until` undefined). */
@@ -98,10 +87,7 @@ export class Gate {
   #pauseOwner: object | undefined;
   #timer: { at: number; stop: AbortController } | undefined;
   #closed = false;
-  /** How many processes shared the key when our count was last set. */
-  #sharedBy = 1;
-  /** The most processes seen sharing the key since our last refill. */
-  #mostSinceRefill = 1;
+  readonly #parts = new Parts();
 
   constructor(options: GateOptions) {
     this.#clock = options.clock;
@@ -128,23 +114,14 @@ export class Gate {
    * Run `task` when the server allows, as part of `call` (the same object for every attempt of
    * one call). Rejects with the signal's reason, `WaitTooLong` or `GateClosed` without running it.
    */
-  async run<T extends { signals?: Signals | undefined }>(
+  run<T extends { signals?: Signals | undefined }>(
     call: object,
     signal: AbortSignal | undefined,
     task: () => Promise<T>,
     waited?: (reason: WaitReason, ms: number) => void,
   ): Promise<T> {
-    await this.#acquire(call, signal, waited);
-    const sentAt = this.#clock.now();
-    let answer: T | undefined;
-    try {
-      answer = await task();
-      return answer;
-    } finally {
-      if (answer?.signals) this.#observe(answer.signals, sentAt, call);
-      this.#inFlight -= 1;
-      this.#pump();
-    }
+    const waiting = this.#acquire(call, signal, waited);
+    return waiting ? waiting.then(() => this.#send(call, task)) : this.#send(call, task);
   }
 
   /** The budget another process saw: used only while we have seen none ourselves (no probe needed). */
@@ -164,29 +141,54 @@ export class Gate {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
     this.#disarm();
-    for (const ticket of this.#queue.splice(0)) this.#settle(ticket, new GateClosed('closed'));
+    for (const ticket of this.#queue.splice(0)) ticket.fail(new GateClosed('closed'));
     return this.#sharing?.close() ?? Promise.resolve();
   }
 
-  #acquire(call: object, signal: AbortSignal | undefined, waited: Ticket['waited']): Promise<void> {
+  /** `task`, sent with a grant in hand; the gate learns from its answer. */
+  async #send<T extends { signals?: Signals | undefined }>(call: object, task: () => Promise<T>): Promise<T> {
+    const sentAt = this.#clock.now();
+    let answer: T | undefined;
+    try {
+      answer = await task();
+      return answer;
+    } finally {
+      if (answer?.signals) this.#observe(answer.signals, sentAt, call);
+      this.#inFlight -= 1;
+      this.#pump();
+    }
+  }
+
+  /** A grant: at once (undefined), or a promise that resolves when it comes and rejects when it will not. */
+  #acquire(call: object, signal: AbortSignal | undefined, waited: ((reason: WaitReason, ms: number) => void) | undefined): Promise<void> | undefined {
     if (this.#closed) return Promise.reject(new GateClosed('closed'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.#clock.now();
     if (this.#queue.length === 0 && this.#block(now) === undefined) {
       this.#grant();
-      return Promise.resolve();
+      return undefined;
     }
     return new Promise<void>((resolve, reject) => {
-      const ticket: Ticket = { call, resolve, reject, queuedAt: now, reason: 'rate_budget', signal, onAbort: undefined, waited };
-      if (signal) {
-        ticket.onAbort = () => {
-          const index = this.#queue.indexOf(ticket);
-          if (index >= 0) this.#queue.splice(index, 1);
-          this.#settle(ticket, signal.reason);
-          this.#pump();
-        };
-        signal.addEventListener('abort', ticket.onAbort, { once: true });
-      }
+      const onAbort = () => {
+        const index = this.#queue.indexOf(ticket);
+        if (index >= 0) this.#queue.splice(index, 1);
+        ticket.fail(signal?.reason);
+        this.#pump();
+      };
+      const ticket: Ticket = {
+        call,
+        reason: 'rate_budget',
+        go: (at) => {
+          signal?.removeEventListener('abort', onAbort);
+          if (at > now) waited?.(ticket.reason, at - now);
+          resolve();
+        },
+        fail: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(ticket);
       this.#pump();
     });
@@ -201,14 +203,14 @@ export class Gate {
       if (block === undefined) {
         const ticket = this.#queue.shift() as Ticket;
         this.#grant();
-        this.#settle(ticket, undefined, now);
+        ticket.go(now);
         continue;
       }
       for (const ticket of this.#queue) ticket.reason = this.#reasonFor(ticket, block);
       if (block.until === undefined) break; // a response in flight will tell
       const ms = block.until - now;
       if (ms > this.#maxWaitMs) {
-        for (const ticket of this.#queue.splice(0)) this.#settle(ticket, new WaitTooLong(ms, ticket.reason));
+        for (const ticket of this.#queue.splice(0)) ticket.fail(new WaitTooLong(ms, ticket.reason));
         break;
       }
       this.#arm(block.until, now);
@@ -239,17 +241,6 @@ export class Gate {
     this.#inFlight += 1;
     // Before the first budget is known the count means nothing: the first one known replaces it.
     this.#tokens -= 1;
-  }
-
-  #settle(ticket: Ticket, error: unknown, now?: number): void {
-    if (ticket.onAbort) ticket.signal?.removeEventListener('abort', ticket.onAbort);
-    if (now === undefined) {
-      ticket.reject(error);
-      return;
-    }
-    const ms = now - ticket.queuedAt;
-    if (ms > 0) ticket.waited?.(ticket.reason, ms);
-    ticket.resolve();
   }
 
   #observe(signals: Signals, sentAt: number, call: object | undefined, ownAnswer = true): void {
@@ -291,26 +282,15 @@ export class Gate {
     this.#limit = state.limit;
   }
 
-  /**
-   * How many processes share the key now. When more have joined, our count shrinks in proportion,
-   * so that the parts taken before they came and theirs do not add up to more than the window.
-   */
+  /** How many processes share the key now; our count shrinks in proportion when more have joined. */
   #sharers(): number {
     const sharers = Math.max(1, this.#sharing?.sharers() ?? 1);
-    if (sharers > this.#sharedBy && this.#tokens > 0) this.#tokens = Math.floor((this.#tokens * this.#sharedBy) / sharers);
-    this.#sharedBy = sharers;
-    if (sharers > this.#mostSinceRefill) this.#mostSinceRefill = sharers;
+    this.#tokens = this.#parts.joined(sharers, this.#tokens);
     return sharers;
   }
 
   #refill(now: number): void {
-    const sharers = this.#sharers();
-    // Our refill can come later than the server's (up to the second its Reset rounds to): a
-    // process that left since the last refill may have spent its part of the new window before
-    // it went. So the new window is split by the most processes seen since; a departure counts
-    // from the window after.
-    const splitBy = this.#mostSinceRefill;
-    this.#mostSinceRefill = sharers;
+    const splitBy = this.#parts.refillSplit(this.#sharers());
     // Everything still in flight may be counted in the new window: leave room for it.
     this.#tokens = Math.max(1, Math.floor((this.#limit ?? 1) / splitBy)) - this.#inFlight;
     this.#refreshed = true;

@@ -7,7 +7,7 @@
  * and draft-06 and earlier, the contract's own (`RateLimit-Limit` / `-Remaining` / `-Reset`,
  * `RateLimit-Policy: 600;w=60`, also as `X-RateLimit-*`). A malformed field is ignored whole.
  */
-import { parseList, parseDictionary, type BareItem, type Item } from './structured-fields.js';
+import { parseList, parseDictionary, type BareItem } from './structured-fields.js';
 
 /** The key's budget as a response reported it. */
 export interface RateLimitState {
@@ -82,53 +82,45 @@ export function parseRateLimitHeaders(headers: Headers, now: number): RateLimitS
   return reading && budgetOf(reading, now);
 }
 
+/** The last policy field read, and what it said: the service sends the same one every time. */
+let lastPolicyText: string | undefined;
+let lastPolicies: readonly Policy[] = [];
+
+/** A copy (readings add to their list): `600;w=60` or draft-10's `"name";q=100;w=60;qu="requests";pk=:…:`. */
 function readPolicies(value: string | null): Policy[] {
   if (value === null) return [];
-  const items = parseList(value);
+  if (value !== lastPolicyText) {
+    lastPolicies = policiesOf(value);
+    lastPolicyText = value;
+  }
+  return [...lastPolicies];
+}
+
+function policiesOf(value: string): Policy[] {
   const policies: Policy[] = [];
-  for (const item of items ?? []) {
-    const policy = item.value.type === 'string' ? namedPolicy(item) : legacyPolicy(item);
-    if (!policy) return []; // one bad member: the field is ignored whole
+  for (const { value: head, params } of parseList(value) ?? []) {
+    // draft-10 names each policy and gives its quota as q; the older forms have one, quota first.
+    const named = head.type === 'string';
+    const quota = count(named ? params.get('q') : head);
+    if (quota === undefined) return []; // one bad member: the field is ignored whole
+    const policy: Policy = named ? { name: head.value as string, quota } : { quota };
+    const window = count(params.get('w'));
+    if (window) policy.window = window; // w=0 states no window
+    const unit = params.get('qu');
+    if (named && unit?.type === 'string') policy.unit = unit.value as string;
+    const key = params.get('pk');
+    if (named && key?.type === 'bytes') policy.partitionKey = key.value as string;
     policies.push(policy);
   }
   return policies;
-}
-
-/** draft-10: `"name";q=100;w=60;qu="requests";pk=:…:`. */
-function namedPolicy(item: Item): Policy | undefined {
-  const quota = count(item.params.get('q'));
-  if (quota === undefined) return undefined;
-  const policy: Policy = { name: item.value.value as string, quota };
-  const window = count(item.params.get('w'));
-  if (window) policy.window = window; // w=0 states no window
-  const unit = item.params.get('qu');
-  if (unit?.type === 'string') policy.unit = unit.value as string;
-  const key = item.params.get('pk');
-  if (key?.type === 'bytes') policy.partitionKey = key.value as string;
-  return policy;
-}
-
-/** draft-06 and earlier: `600;w=60` (the quota is the item). */
-function legacyPolicy(item: Item): Policy | undefined {
-  const quota = count(item.value);
-  if (quota === undefined) return undefined;
-  const policy: Policy = { quota };
-  const window = count(item.params.get('w'));
-  if (window) policy.window = window; // w=0 states no window
-  return policy;
 }
 
 function readCombined(value: string, reading: RateLimitReading): void {
   // draft-07: one dictionary, `limit=100, remaining=50, reset=5`.
   const dictionary = parseDictionary(value);
   if (dictionary?.has('remaining')) {
-    const remaining = count(dictionary.get('remaining'));
-    const limit = dictionary.has('limit') ? count(dictionary.get('limit')) : undefined;
-    const reset = dictionary.has('reset') ? count(dictionary.get('reset')) : undefined;
-    if (remaining === undefined || (dictionary.has('limit') && limit === undefined) || (dictionary.has('reset') && reset === undefined)) return;
-    if (reading.policies.length === 0 && limit !== undefined) reading.policies.push({ quota: limit });
-    reading.remaining[''] = remaining;
-    if (reset !== undefined) reading.resetSeconds[''] = reset;
+    const number = (name: string) => (dictionary.has(name) ? (count(dictionary.get(name)) ?? Number.NaN) : undefined);
+    readUnnamed(reading, number('remaining'), number('limit'), number('reset'));
     return;
   }
   // draft-10: a list of Strings naming policies, each with r (required) and t.
@@ -148,37 +140,42 @@ function readCombined(value: string, reading: RateLimitReading): void {
   reading.resetSeconds = resetSeconds;
 }
 
+/** draft-06 and earlier: `RateLimit-Remaining`, `-Limit` and `-Reset` (or `X-RateLimit-*`), each a number. */
 function readSeparate(headers: Headers, reading: RateLimitReading): void {
   const field = (name: string) => headers.get(`ratelimit-${name}`) ?? headers.get(`x-ratelimit-${name}`);
   const remainingText = field('remaining');
   if (remainingText === null) return;
   const limitText = field('limit');
   const resetText = field('reset');
-  // draft-03 allows `RateLimit-Limit: 600, 600;w=60`: the first member is the limit.
   const remaining = integerText(remainingText);
-  const limit = limitText === null ? undefined : integerText(firstMember(limitText));
+  const limit = limitText === null ? undefined : integerText(limitText.split(/[,;]/, 1)[0] as string);
   const reset = resetText === null ? undefined : integerText(resetText);
-  if (remaining === undefined || (limitText !== null && limit === undefined) || (resetText !== null && reset === undefined)) return;
+  if (!valid(remaining, limit, reset)) return;
   if (reading.policies.length === 0 && limitText?.includes(';')) {
-    // draft-03: the policies ride on RateLimit-Limit itself.
+    // draft-03: the policies ride on RateLimit-Limit itself (`600, 600;w=60`), the limit first.
     reading.policies = readPolicies(limitText).filter((p) => p.window !== undefined);
   }
+  // Here the limit stated beside the policy is the one that counts.
+  if (limit !== undefined && reading.policies[0]) reading.policies[0] = { ...reading.policies[0], quota: limit };
+  readUnnamed(reading, remaining, limit, reset);
+}
+
+/** One unnamed policy's figures: undefined when not sent, NaN when malformed (then all are ignored). */
+function readUnnamed(reading: RateLimitReading, remaining: number | undefined, limit: number | undefined, reset: number | undefined): void {
+  if (!valid(remaining, limit, reset)) return;
   if (reading.policies.length === 0 && limit !== undefined) reading.policies.push({ quota: limit });
-  else if (limit !== undefined && reading.policies[0]) reading.policies[0] = { ...reading.policies[0], quota: limit };
   reading.remaining[''] = remaining;
   if (reset !== undefined) reading.resetSeconds[''] = reset;
 }
 
-function firstMember(value: string): string {
-  const end = value.search(/[,;]/);
-  return end < 0 ? value : value.slice(0, end);
+function valid(remaining: number | undefined, limit: number | undefined, reset: number | undefined): remaining is number {
+  return remaining !== undefined && !Number.isNaN(remaining) && !Number.isNaN(limit) && !Number.isNaN(reset);
 }
 
-/** A non-negative integer a timer and a counter can hold, or undefined. */
-function integerText(text: string): number | undefined {
+/** A non-negative integer a timer and a counter can hold, or NaN. */
+function integerText(text: string): number {
   const trimmed = text.trim();
-  if (!/^\d{1,15}$/.test(trimmed)) return undefined;
-  return Number(trimmed);
+  return /^\d{1,15}$/.test(trimmed) ? Number(trimmed) : Number.NaN;
 }
 
 function count(item: BareItem | undefined): number | undefined {

@@ -5,8 +5,50 @@
  * transport calls it on the client's first call.
  */
 import type { Logger } from '../logger.js';
-import type { Sharing } from './gate.js';
 import type { RateLimitState } from './headers.js';
+
+/** A budget shared with other processes (`rateLimit.shared`). */
+export interface Sharing {
+  /** Processes sharing the key, this one included (the last known count while the store is down). */
+  sharers(): number;
+  /** Tell the other processes that the server asked for a pause of `ms`. */
+  announcePause(ms: number): void;
+  /** Resolves when the first send may go (the other processes had a chance to say they are there); never rejects. */
+  readonly ready?: Promise<void>;
+  /** Release connections and timers; settles within a second whatever the store does. */
+  close(): Promise<void>;
+}
+
+/**
+ * How this process's part of a shared window is counted as processes come and go (alone: the
+ * whole window, and nothing here changes anything).
+ */
+export class Parts {
+  /** How many processes shared the key when our count was last set. */
+  #sharedBy = 1;
+  /** The most processes seen sharing the key since our last refill. */
+  #mostSinceRefill = 1;
+
+  /** Our count, `tokens`, now that `sharers` share the key: shrunk in proportion if more have joined. */
+  joined(sharers: number, tokens: number): number {
+    const parts = sharers > this.#sharedBy && tokens > 0 ? Math.floor((tokens * this.#sharedBy) / sharers) : tokens;
+    this.#sharedBy = sharers;
+    if (sharers > this.#mostSinceRefill) this.#mostSinceRefill = sharers;
+    return parts;
+  }
+
+  /**
+   * What a refill is split by. Our refill can come later than the server's (up to the second its
+   * Reset rounds to): a process that left since the last refill may have spent its part of the new
+   * window before it went. So it is the most processes seen since; a departure counts from the
+   * window after.
+   */
+  refillSplit(sharers: number): number {
+    const splitBy = this.#mostSinceRefill;
+    this.#mostSinceRefill = sharers;
+    return splitBy;
+  }
+}
 
 /**
  * A key's rate budget shared by every client that uses the key, in any process. Made by

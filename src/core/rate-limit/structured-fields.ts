@@ -12,133 +12,92 @@ export interface Item {
   params: Map<string, BareItem>;
 }
 
-class Cursor {
+/**
+ * One bare item, by its first character: a String (printable ASCII, `\"` and `\\` escaped), a
+ * Byte Sequence (base64 between colons), a Boolean, an Integer (at most 15 digits) or Decimal (at
+ * most 3 decimals), or a Token. A number running on into another digit or dot is malformed.
+ */
+const BARE = /"((?:[ !#-[\]-~]|\\["\\])*)"|:([A-Za-z0-9+/=]*):|\?([01])|(-?\d{1,15}(?:\.\d{1,3})?)(?![\d.])|([A-Za-z*][!#$%&'*+\-.^_`|~\w:/]*)/y;
+const KEY = /[a-z*][a-z0-9_\-.*]*/y;
+const PARAM = /;[ ]*/y;
+const EQUALS = /=/y;
+const COMMA = /[ \t]*,[ \t]*/y;
+const OWS = /[ \t]*/y;
+const SPACES = / */y;
+const TRUE: BareItem = { type: 'boolean', value: true };
+
+/** A position in the text; `eat` moves past what a sticky pattern matches there. */
+class Reader {
   i = 0;
   constructor(readonly text: string) {}
-  get char(): string {
-    return this.text[this.i] ?? '';
-  }
-  skip(spaces: RegExp): void {
-    // Past the end `char` is '', which no pattern of spaces matches.
-    while (spaces.test(this.char)) this.i += 1;
+  eat(pattern: RegExp): RegExpExecArray | null {
+    pattern.lastIndex = this.i;
+    const found = pattern.exec(this.text);
+    if (found) this.i = pattern.lastIndex;
+    return found;
   }
   get done(): boolean {
     return this.i >= this.text.length;
   }
 }
 
-const KEY = /^[a-z*][a-z0-9_\-.*]*/;
-const TOKEN = /^[A-Za-z*][!#$%&'*+\-.^_`|~0-9A-Za-z:/]*/;
-const NUMBER = /^-?\d{1,15}(\.\d{1,3})?/;
-const OWS = /[ \t]/;
-
 export function parseList(text: string): Item[] | undefined {
   return parseMembers(text, parseItem);
 }
 
 export function parseDictionary(text: string): Map<string, BareItem> | undefined {
-  const members = parseMembers(text, (c): [string, BareItem] | undefined => {
-    const key = match(c, KEY);
+  const members = parseMembers(text, (r): [string, BareItem] | undefined => {
+    const key = r.eat(KEY)?.[0];
     if (key === undefined) return undefined;
-    if (c.char !== '=') return parseParams(c) && [key, { type: 'boolean', value: true }];
-    c.i += 1;
-    const item = parseItem(c);
+    // A key without a value is true (its parameters are read, then left out).
+    if (!r.eat(EQUALS)) return parseParams(r) && [key, TRUE];
+    const item = parseItem(r);
     return item && [key, item.value];
   });
   return members && new Map(members);
 }
 
-function parseMembers<T>(text: string, member: (c: Cursor) => T | undefined): T[] | undefined {
-  const c = new Cursor(text);
+/** Members separated by commas with optional spaces or tabs; a trailing comma is malformed. */
+function parseMembers<T>(text: string, member: (r: Reader) => T | undefined): T[] | undefined {
+  const r = new Reader(text);
   const out: T[] = [];
-  c.skip(/ /);
-  while (!c.done) {
-    const parsed = member(c);
+  r.eat(SPACES);
+  while (!r.done) {
+    const parsed = member(r);
     if (!parsed) return undefined;
     out.push(parsed);
-    c.skip(OWS);
-    if (c.done) break;
-    if (c.char !== ',') return undefined;
-    c.i += 1;
-    c.skip(OWS);
-    if (c.done) return undefined; // trailing comma
+    r.eat(OWS);
+    if (r.done) break;
+    if (!r.eat(COMMA) || r.done) return undefined;
   }
   return out;
 }
 
-function parseItem(c: Cursor): Item | undefined {
-  const value = parseBare(c);
-  const params = value && parseParams(c);
+function parseItem(r: Reader): Item | undefined {
+  const value = parseBare(r);
+  const params = value && parseParams(r);
   return value && params ? { value, params } : undefined;
 }
 
-function parseParams(c: Cursor): Map<string, BareItem> | undefined {
+function parseParams(r: Reader): Map<string, BareItem> | undefined {
   const params = new Map<string, BareItem>();
-  while (c.char === ';') {
-    c.i += 1;
-    c.skip(/ /);
-    const key = match(c, KEY);
+  while (r.eat(PARAM)) {
+    const key = r.eat(KEY)?.[0];
     if (key === undefined) return undefined;
-    let value: BareItem | undefined = { type: 'boolean', value: true };
-    if ((c.char as string) === '=') {
-      c.i += 1;
-      value = parseBare(c);
-      if (!value) return undefined;
-    }
+    const value = r.eat(EQUALS) ? parseBare(r) : TRUE;
+    if (!value) return undefined;
     params.set(key, value);
   }
   return params;
 }
 
-function parseBare(c: Cursor): BareItem | undefined {
-  const ch = c.char;
-  if (ch === '"') return parseString(c);
-  if (ch === ':') {
-    const end = c.text.indexOf(':', c.i + 1);
-    if (end < 0) return undefined;
-    const value = c.text.slice(c.i + 1, end);
-    if (!/^[A-Za-z0-9+/=]*$/.test(value)) return undefined;
-    c.i = end + 1;
-    return { type: 'bytes', value };
-  }
-  if (ch === '?') {
-    const bit = c.text[c.i + 1];
-    if (bit !== '0' && bit !== '1') return undefined;
-    c.i += 2;
-    return { type: 'boolean', value: bit === '1' };
-  }
-  if (ch === '-' || (ch >= '0' && ch <= '9')) {
-    const text = match(c, NUMBER);
-    if (text === undefined || /^\d/.test(c.char)) return undefined;
-    return { type: text.includes('.') ? 'decimal' : 'integer', value: Number(text) };
-  }
-  const token = match(c, TOKEN);
-  return token === undefined ? undefined : { type: 'token', value: token };
-}
-
-function parseString(c: Cursor): BareItem | undefined {
-  let value = '';
-  for (c.i += 1; !c.done; c.i += 1) {
-    const ch = c.char;
-    if (ch === '\\') {
-      c.i += 1;
-      if (c.char !== '"' && c.char !== '\\') return undefined;
-      value += c.char;
-    } else if (ch === '"') {
-      c.i += 1;
-      return { type: 'string', value };
-    } else if (ch < ' ' || ch > '~') {
-      return undefined;
-    } else {
-      value += ch;
-    }
-  }
-  return undefined;
-}
-
-function match(c: Cursor, pattern: RegExp): string | undefined {
-  const found = pattern.exec(c.text.slice(c.i));
+function parseBare(r: Reader): BareItem | undefined {
+  const found = r.eat(BARE);
   if (!found) return undefined;
-  c.i += found[0].length;
-  return found[0];
+  const [, string, bytes, bit, number, token] = found;
+  if (string !== undefined) return { type: 'string', value: string.replace(/\\(.)/g, '$1') };
+  if (bytes !== undefined) return { type: 'bytes', value: bytes };
+  if (bit !== undefined) return { type: 'boolean', value: bit === '1' };
+  if (number !== undefined) return { type: number.includes('.') ? 'decimal' : 'integer', value: Number(number) };
+  return { type: 'token', value: token as string };
 }
