@@ -137,6 +137,7 @@ describe('README and docs snippets', () => {
     expect(snippets.filter((s) => s.skip !== undefined).map((s) => `${s.where.split(':')[0]}: ${s.skip}`)).toEqual([
       'README.md: needs a Redis server; examples/shared-key-redis.ts runs the same in test/examples',
       'docs/events.md: runs until SIGTERM with handlers of yours; examples/watch-bookings.ts is the runnable version, run in test/examples',
+      'docs/events.md: needs a Redis server; test/redis-events/ runs replicas on a redisCheckpoint',
     ]);
   });
 
