@@ -67,7 +67,7 @@ export function stopsTheRun(error: PartnerError, stopped: boolean): boolean {
 export function duplicateConflict(base: EnrollOutcomeBase, first: number): EnrollConflict {
   const id = JSON.stringify(base.partner_location_id);
   const message =
-    `Row ${base.index} has the partner_location_id ${id} of row ${first} with other content, so it was not sent: ` +
+    `rows[${base.index}] has the partner_location_id ${id} of rows[${first}] with other content, so it was not sent: ` +
     `the first row of an id decides. Remove one of the two rows, or change the store afterwards with client.locations.update(${id}, { ... }).`;
   return { ...base, status: 'conflict', error: undefined, conflictsWith: first, earlierRun: undefined, message };
 }
@@ -76,7 +76,7 @@ export function duplicateConflict(base: EnrollOutcomeBase, first: number): Enrol
 export function earlierRunConflict(base: EnrollOutcomeBase, earlierRun: EnrollResumeRecord): EnrollConflict {
   const id = JSON.stringify(base.partner_location_id);
   const message =
-    `The earlier run (resume) enrolled ${id} with other content than row ${base.index}, so this row was not sent: ` +
+    `The earlier run (resume) enrolled ${id} with other content than rows[${base.index}], so this row was not sent: ` +
     `the first row of an id decides. Make the row match the enrolled store, or change the store with client.locations.update(${id}, { ... }).`;
   return { ...base, status: 'conflict', error: undefined, conflictsWith: undefined, earlierRun, message };
 }

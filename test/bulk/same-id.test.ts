@@ -40,7 +40,7 @@ describe.each(TRANSPORTS)('rows with the same partner_location_id, over %s', (ki
     expect(outcomes).toHaveLength(10);
     const later = byIndex.get(9);
     expect(later).toMatchObject({ status: 'conflict', conflictsWith: 0, error: undefined, earlierRun: undefined });
-    expect(later?.status === 'conflict' && later.message).toMatch(/^Row 9 has the partner_location_id "bulk-0" of row 0 with other content, so it was not sent/);
+    expect(later?.status === 'conflict' && later.message).toMatch(/^rows\[9\] has the partner_location_id "bulk-0" of rows\[0\] with other content, so it was not sent/);
     expect(later?.status === 'conflict' && later.message).toContain('client.locations.update("bulk-0"');
     expect(calls.filter((c) => c.name === 'A Different Name')).toEqual([]);
     expect(calls.filter((c) => c.id === 'bulk-0').map((c) => c.status)).toEqual([500, 201]);
@@ -107,7 +107,7 @@ describe('resume compares content, not only the id', () => {
     const clash = renamed.byIndex.get(0);
     expect(clash).toMatchObject({ status: 'conflict', conflictsWith: undefined, error: undefined });
     expect(clash?.status === 'conflict' && clash.earlierRun).toEqual({ partner_location_id: 'bulk-0', status: 'created', contentHash: first.outcomes[0]?.contentHash });
-    expect(clash?.status === 'conflict' && clash.message).toMatch(/^The earlier run \(resume\) enrolled "bulk-0" with other content than row 0/);
+    expect(clash?.status === 'conflict' && clash.message).toMatch(/^The earlier run \(resume\) enrolled "bulk-0" with other content than rows\[0\]/);
     expect(renamed.calls.map((c) => c.id)).toEqual(['bulk-1']);
   });
 
