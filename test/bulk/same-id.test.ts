@@ -4,6 +4,7 @@ import { realClock } from '../../src/core/config.js';
 import { ConflictError, type EnrollLocationBody } from '../../src/index.js';
 import { enrollMany, type EnrollOutcome } from '../../src/bulk/index.js';
 import { TRANSPORTS, address, startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
+import { SameIdRows } from '../../src/bulk/same-id.js';
 import { overlapping, watchedFetch } from './calls.js';
 
 const POST = { method: 'POST', path: '/partner/v1/locations' };
@@ -142,5 +143,66 @@ describe('enrollMany options: defaults follow what was given', () => {
     await enrollMany(client, (function* () { yield store(1); })(), { total: 7, onProgress: (p) => progress.push(p.total) });
     expect(progress).toEqual([1, 7]);
     expect(env.sandbox.requestCount(POST)).toBe(2);
+  });
+});
+
+describe('the edges of deciding a row without sending it', () => {
+  it('rows without an id are never compared with each other: each is refused for its missing id', async () => {
+    env = await startSdkEnv('msw');
+    const noId = (name: string) => ({ name, address: address(0) }) as unknown as EnrollLocationBody;
+    const { byIndex, calls } = await run([noId('One'), noId('Two')], { concurrency: 1 });
+    expect(byIndex.get(0)).toMatchObject({ status: 'invalid', field: 'partner_location_id', partner_location_id: undefined });
+    expect(byIndex.get(1)).toMatchObject({ status: 'invalid', field: 'partner_location_id' });
+    expect(calls).toEqual([]);
+  });
+
+  it('resume: only an enrolled status with a string id and hash counts, and the first such record of an id', async () => {
+    env = await startSdkEnv('msw');
+    const first = await run([store(0), store(1), store(2), store(3)]);
+    const hash = (i: number) => first.outcomes.find((o) => o.index === i)?.contentHash;
+    const records = [
+      { partner_location_id: 'bulk-0', status: 'failed', contentHash: hash(0) }, // not enrolled: sent again
+      { partner_location_id: 'bulk-1', status: 'created', contentHash: hash(1) }, // the first record of bulk-1 decides
+      { partner_location_id: 'bulk-1', status: 'created', contentHash: 'f'.repeat(64) },
+      { partner_location_id: 'bulk-2', status: 'created', contentHash: 42 as unknown as string }, // not a hash: as if none
+      { partner_location_id: 7 as unknown as string, status: 'created', contentHash: hash(3) },
+      { status: 'created', contentHash: hash(3) } as { partner_location_id?: string; status: string },
+      null as unknown as { status: string },
+    ];
+    const { byIndex, calls } = await run([store(0), store(1), store(2), store(3)], { resume: records, concurrency: 1 });
+    expect([0, 1, 2, 3].map((i) => byIndex.get(i)?.status)).toEqual(['already_enrolled', 'skipped', 'already_enrolled', 'already_enrolled']);
+    expect(calls.map((c) => c.id)).toEqual(['bulk-0', 'bulk-2', 'bulk-3']);
+  });
+
+  it('takes a total of 0 for an empty array', async () => {
+    env = await startSdkEnv('msw');
+    await expect(enrollMany(env.client(), [], { total: 0 })).resolves.toMatchObject({ total: 0 });
+  });
+});
+
+describe('SameIdRows', () => {
+  it('a row that arrives after the first of its id ended still waits for the ones queued before it', async () => {
+    const ids = new SameIdRows();
+    const order: string[] = [];
+    const a = ids.turn('x');
+    const b = ids.turn('x');
+    const c = ids.turn('x');
+    for (const [name, turn] of [['b', b], ['c', c]] as const) void turn.ready.then(() => order.push(name));
+    await a.ready;
+    a.end();
+    const d = ids.turn('x');
+    void d.ready.then(() => order.push('d'));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(order).toEqual(['b']);
+    b.end();
+    await c.ready;
+    await Promise.resolve();
+    expect(order).toEqual(['b', 'c']);
+    c.end();
+    await d.ready;
+    expect(order).toEqual(['b', 'c', 'd']);
+    expect(ids.firstOf('x', { index: 0, contentHash: 'h0' })).toEqual({ index: 0, contentHash: 'h0' });
+    expect(ids.firstOf('x', { index: 5, contentHash: 'h5' })).toEqual({ index: 0, contentHash: 'h0' });
   });
 });
