@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { realClock } from '../../src/core/config.js';
 import { ConflictError, type EnrollLocationBody } from '../../src/index.js';
-import { enrollMany, type EnrollOutcome } from '../../src/bulk/index.js';
+import { enrollMany, type EnrollOutcome, type EnrollRows } from '../../src/bulk/index.js';
 import { TRANSPORTS, address, startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
 import { SameIdRows } from '../../src/bulk/same-id.js';
 import { overlapping, watchedFetch } from './calls.js';
@@ -18,7 +18,7 @@ const store = (n: number, name = `Store ${n}`, extra: Partial<EnrollLocationBody
 let env: SdkEnv;
 afterEach(() => env?.close());
 
-async function run(rows: EnrollLocationBody[], options: Parameters<typeof enrollMany>[2] = {}) {
+async function run(rows: EnrollRows, options: Parameters<typeof enrollMany>[2] = {}) {
   const watched = watchedFetch();
   // The real clock: a retry waits its back-off, as it does for a user, so a later row has the time to race it.
   const client = env.client({ clock: realClock, fetch: watched.fetch });
@@ -33,8 +33,15 @@ describe.each(TRANSPORTS)('rows with the same partner_location_id, over %s', (ki
     env = await startSdkEnv(kind);
     env.sandbox.faults.next({ ...POST, status: 500 });
     const rows = [store(0, 'Store 0, Main'), ...Array.from({ length: 8 }, (_, i) => store(i + 1)), store(0, 'A Different Name')];
+    // The other rows come once the first POST has reached the sandbox (over a real port, requests
+    // started together may arrive in any order), so that the 500 is bulk-0's first answer.
+    async function* afterTheFirstPost() {
+      yield rows[0] as EnrollLocationBody;
+      while (env.sandbox.requestCount(POST) === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      yield* rows.slice(1);
+    }
 
-    const { summary, outcomes, byIndex, calls } = await run(rows); // the default concurrency
+    const { summary, outcomes, byIndex, calls } = await run(afterTheFirstPost()); // the default concurrency
 
     expect(env.sandbox.inspect.store(env.key, 'bulk-0')?.name).toBe('Store 0, Main');
     expect(summary.counts).toMatchObject({ created: 9, conflict: 1, failed: 0 });
