@@ -3,13 +3,16 @@
  * public client only (`../index.js`, kept external in the build), like any application.
  *
  * Rows are pulled from the source only when a lane is free, and each outcome is handed to
- * `onOutcome` and then dropped, so memory stays flat however many rows there are. The limiter
- * owns every wait for the budget; this module only keeps `concurrency` rows in the client's hands.
+ * `onOutcome` and then dropped, so memory stays flat however many rows there are (but for what
+ * deciding a repeated id needs: see same-id.ts). The limiter owns every wait for the budget; this
+ * module only keeps `concurrency` rows in the client's hands, and never two rows of one id.
  */
 import { ConfigurationError, PartnerError, type EnrollLocationBody, type PartnerClient } from '../index.js';
-import { baseOf, failedOutcome, notAttempted, stopsTheRun, succeeded } from './outcome.js';
-import { enrolledIds, rowReader } from './rows.js';
-import type { EnrollCounts, EnrollManyOptions, EnrollOne, EnrollOutcome, EnrollRows, EnrollSummary } from './types.js';
+import { contentHash } from './content.js';
+import { baseOf, duplicateConflict, earlierRunConflict, failedOutcome, idOf, notAttempted, stopsTheRun, succeeded } from './outcome.js';
+import { enrolledRecords, rowReader } from './rows.js';
+import { SameIdRows } from './same-id.js';
+import type { EnrollCounts, EnrollManyOptions, EnrollOne, EnrollOutcome, EnrollOutcomeBase, EnrollRows, EnrollSummary } from './types.js';
 
 export type * from './types.js';
 
@@ -18,7 +21,9 @@ const DEFAULT_CONCURRENCY = 16;
 /**
  * Enroll many stores (an array, an iterable or a CSV stream, read lazily) under the key's budget
  * of `client`: each row gets one outcome, given to `onOutcome` as rows finish; resolves to the
- * counts. See the README's "Enrolling many stores" for outcomes, `signal` and `resume`.
+ * counts. Rows with the same `partner_location_id` run one after the other, in order, and the
+ * first decides: a later one with other content is a `conflict`, not sent. See the README's
+ * "Enrolling many stores" for outcomes, `signal` and `resume`.
  *
  * @throws ConfigurationError (as a rejection) when `client` is not a client or an option is wrong.
  *
@@ -39,9 +44,10 @@ export async function enrollMany(client: PartnerClient, rows: EnrollRows, option
   const enroll: EnrollOne = (body, o) => client.locations.enroll(body, o).withResponse();
   const started = Date.now();
   const lanes = concurrencyOf(options.concurrency);
+  const total = totalOf(options.total, rows);
   const reader = rowReader(rows);
-  const enrolled = await enrolledIds(options.resume);
-  const total = options.total ?? (Array.isArray(rows) ? rows.length : undefined);
+  const earlierRun = await enrolledRecords(options.resume);
+  const sameId = new SameIdRows();
   const counts: EnrollCounts = { created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
 
   // The caller's abort, or a failure of the run, stops the run and cancels every call under way.
@@ -85,10 +91,25 @@ export async function enrollMany(client: PartnerClient, rows: EnrollRows, option
     return delivering;
   };
 
-  /** The outcome of one row, or undefined when its failure stops the run. */
-  const attempt = async (row: EnrollLocationBody, index: number): Promise<EnrollOutcome | undefined> => {
-    const base = baseOf(row, index);
-    if (base.partner_location_id !== undefined && enrolled.has(base.partner_location_id)) return { ...base, status: 'skipped' };
+  /** The outcome of a row that is not to be sent: its id decided by an earlier row, or by the earlier run. */
+  const decided = (base: EnrollOutcomeBase): EnrollOutcome | undefined => {
+    const id = base.partner_location_id;
+    if (id === undefined) return undefined;
+    const first = sameId.firstOf(id, { index: base.index, contentHash: base.contentHash });
+    if (first.contentHash !== base.contentHash) return duplicateConflict(base, first.index);
+    // A record without a hash cannot vouch for this content: the row is sent, and the service decides.
+    const record = earlierRun.get(id);
+    if (record?.contentHash === undefined) return undefined;
+    return record.contentHash === base.contentHash ? { ...base, status: 'skipped' } : earlierRunConflict(base, record);
+  };
+
+  /** The outcome of one row once the earlier rows of its id have ended (`ready`), or undefined when its failure stops the run. */
+  const attempt = async (row: EnrollLocationBody, index: number, ready: Promise<void>): Promise<EnrollOutcome | undefined> => {
+    const hash = await contentHash(row);
+    await ready;
+    const base = baseOf(row, index, hash);
+    const known = decided(base);
+    if (known) return known;
     if (stop.signal.aborted) return notAttempted(base);
     inFlight += 1;
     const call = new AbortController();
@@ -118,8 +139,17 @@ export async function enrollMany(client: PartnerClient, rows: EnrollRows, option
         return fail(error, false);
       }
       if (next.done) return;
-      const outcome = await attempt(next.value, read++);
-      if (outcome) await deliver(outcome);
+      // Taken in file order, before any wait: a later row of the id queues behind this one.
+      const turn = sameId.turn(idOf(next.value));
+      let delivered: Promise<void> | undefined;
+      try {
+        const outcome = await attempt(next.value, read++, turn.ready);
+        // Queued before the next row of the id may start, so one id's outcomes come in file order.
+        if (outcome) delivered = deliver(outcome);
+      } finally {
+        turn.end();
+      }
+      await delivered;
     }
   };
 
@@ -129,8 +159,8 @@ export async function enrollMany(client: PartnerClient, rows: EnrollRows, option
     if (!failure && stop.signal.aborted) {
       try {
         for (let next = await reader.next(); !next.done && !failure; next = await reader.next()) {
-          const base = baseOf(next.value, read++);
-          await deliver(base.partner_location_id !== undefined && enrolled.has(base.partner_location_id) ? { ...base, status: 'skipped' } : notAttempted(base));
+          const base = baseOf(next.value, read++, await contentHash(next.value));
+          await deliver(decided(base) ?? notAttempted(base));
         }
       } catch (error) {
         fail(error, false);
@@ -145,6 +175,19 @@ export async function enrollMany(client: PartnerClient, rows: EnrollRows, option
     throw failure.error;
   }
   return { total: read, counts, aborted: stop.signal.aborted, elapsedMs: Date.now() - started };
+}
+
+/** `total` as given, else an array's length; a given one that an array's length contradicts is refused. */
+function totalOf(total: number | undefined, rows: EnrollRows): number | undefined {
+  const length = Array.isArray(rows) ? rows.length : undefined;
+  if (total === undefined) return length;
+  if (!Number.isInteger(total) || total < 0) {
+    throw new ConfigurationError(`The option total of enrollMany() must be a whole number, 0 or more; got ${String(total)}.`);
+  }
+  if (length !== undefined && total !== length) {
+    throw new ConfigurationError(`enrollMany() was given an array of ${length} rows and the option total ${total}; leave total out for an array (it is rows.length).`);
+  }
+  return total;
 }
 
 function concurrencyOf(value: number | undefined): number {

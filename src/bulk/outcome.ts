@@ -10,7 +10,7 @@ import {
   type Location,
   type WithResponse,
 } from '../index.js';
-import type { EnrollNotAttempted, EnrollOutcome, EnrollOutcomeBase } from './types.js';
+import type { EnrollConflict, EnrollNotAttempted, EnrollOutcome, EnrollOutcomeBase, EnrollResumeRecord } from './types.js';
 
 /** The row's id, when it has one that could be sent. */
 export function idOf(row: EnrollLocationBody): string | undefined {
@@ -18,8 +18,8 @@ export function idOf(row: EnrollLocationBody): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-export function baseOf(row: EnrollLocationBody, index: number): EnrollOutcomeBase {
-  return { index, partner_location_id: idOf(row), row };
+export function baseOf(row: EnrollLocationBody, index: number, contentHash: string): EnrollOutcomeBase {
+  return { index, partner_location_id: idOf(row), row, contentHash };
 }
 
 export function succeeded(base: EnrollOutcomeBase, { data, response }: WithResponse<Location>): EnrollOutcome {
@@ -50,7 +50,7 @@ export function failedOutcome(base: EnrollOutcomeBase, error: PartnerError, stop
     const message =
       `${id} is already enrolled with a different name or address, so it was not enrolled again. ` +
       `To change the store, use client.locations.update(${JSON.stringify(id)}, { name, address }).`;
-    return { ...base, status: 'conflict', error, message };
+    return { ...base, status: 'conflict', error, conflictsWith: undefined, earlierRun: undefined, message };
   }
   return { ...base, status: 'failed', error, message: error.message };
 }
@@ -61,4 +61,22 @@ export function failedOutcome(base: EnrollOutcomeBase, error: PartnerError, stop
  */
 export function stopsTheRun(error: PartnerError, stopped: boolean): boolean {
   return error instanceof AuthenticationError || error instanceof ForbiddenIpError || (error instanceof AbortedError && !stopped);
+}
+
+/** A later row of an id whose content differs from the first row's, found before sending. */
+export function duplicateConflict(base: EnrollOutcomeBase, first: number): EnrollConflict {
+  const id = JSON.stringify(base.partner_location_id);
+  const message =
+    `rows[${base.index}] has the partner_location_id ${id} of rows[${first}] with other content, so it was not sent: ` +
+    `the first row of an id decides. Remove one of the two rows, or change the store afterwards with client.locations.update(${id}, { ... }).`;
+  return { ...base, status: 'conflict', error: undefined, conflictsWith: first, earlierRun: undefined, message };
+}
+
+/** A row whose id the run `resume` continues enrolled with other content, found before sending. */
+export function earlierRunConflict(base: EnrollOutcomeBase, earlierRun: EnrollResumeRecord): EnrollConflict {
+  const id = JSON.stringify(base.partner_location_id);
+  const message =
+    `The earlier run (resume) enrolled ${id} with other content than rows[${base.index}], so this row was not sent: ` +
+    `the first row of an id decides. Make the row match the enrolled store, or change the store with client.locations.update(${id}, { ... }).`;
+  return { ...base, status: 'conflict', error: undefined, conflictsWith: undefined, earlierRun, message };
 }

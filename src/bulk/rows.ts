@@ -49,14 +49,24 @@ function iteratorOf<T>(rows: Iterable<T> | AsyncIterable<T>): Iterator<T> | Asyn
 
 const DONE: ReadonlySet<string> = new Set(['created', 'already_enrolled', 'skipped']);
 
-/** The ids an earlier run enrolled, from its outcome records. */
-export async function enrolledIds(records: Iterable<EnrollResumeRecord> | AsyncIterable<EnrollResumeRecord> | undefined): Promise<Set<string>> {
-  const ids = new Set<string>();
-  if (records === undefined) return ids;
+/**
+ * The ids an earlier run enrolled, from its outcome records: for each, the first record that says so,
+ * cut down to its id, status and `contentHash` (a row must have that hash to be skipped), so that
+ * what is kept does not grow with the records' other fields (an outcome's row and location).
+ */
+export async function enrolledRecords(
+  records: Iterable<EnrollResumeRecord> | AsyncIterable<EnrollResumeRecord> | undefined,
+): Promise<Map<string, EnrollResumeRecord>> {
+  const enrolled = new Map<string, EnrollResumeRecord>();
+  if (records === undefined) return enrolled;
   const reader = rowReader(records);
   for (let r = await reader.next(); !r.done; r = await reader.next()) {
-    const { partner_location_id: id, status } = (r.value ?? {}) as Partial<EnrollResumeRecord>;
-    if (typeof id === 'string' && typeof status === 'string' && DONE.has(status)) ids.add(id);
+    const record = (r.value ?? {}) as Partial<EnrollResumeRecord>;
+    const { partner_location_id: id, status } = record;
+    if (typeof id === 'string' && typeof status === 'string' && DONE.has(status) && !enrolled.has(id)) {
+      const contentHash = typeof record.contentHash === 'string' ? record.contentHash : undefined;
+      enrolled.set(id, { partner_location_id: id, status, contentHash });
+    }
   }
-  return ids;
+  return enrolled;
 }

@@ -17,7 +17,9 @@ import type {
  * - `skipped`: an earlier run's outcomes (`resume`) say it is enrolled; nothing was sent;
  * - `invalid`: refused for its content, before sending or by the service (`ValidationError`,
  *   `ProhibitedRuleError`, with `field`);
- * - `conflict`: the id is enrolled with another name or address (409): change it with `locations.update()`;
+ * - `conflict`: the id is enrolled with another name or address (409), or an earlier row of `rows`
+ *   (or the run `resume` continues) has the same id with other content (nothing sent): the first row
+ *   of an id decides;
  * - `failed`: any other error, after the client's retries (the typed error is in `error`);
  * - `not_attempted`: the run was stopped (`signal`) before this row got an answer.
  */
@@ -31,6 +33,11 @@ export interface EnrollOutcomeBase {
   partner_location_id: string | undefined;
   /** The row as it was given. */
   row: EnrollLocationBody;
+  /**
+   * SHA-256 (hex) of the row's content: its JSON with key order ignored and undefined members
+   * dropped, strings as they are. Two rows of an id are the same when this is; `resume` compares it.
+   */
+  contentHash: string;
 }
 
 /** A row enrolled now (`created`) or found already enrolled with the same data (`already_enrolled`). */
@@ -61,13 +68,21 @@ export interface EnrollInvalid extends EnrollOutcomeBase {
   message: string;
 }
 
-/** A row whose id is enrolled with another name or address (409 `conflict`). */
+/**
+ * A row whose id is taken by other content: the service answered 409 (enrolled with another name
+ * or address), or, without sending it, an earlier row of this run (`conflictsWith`) or the earlier
+ * run `resume` reads (`earlierRun`) has the same id with other content. The first row of an id decides.
+ */
 export interface EnrollConflict extends EnrollOutcomeBase {
   /** Always `conflict`. */
   status: 'conflict';
-  /** The service's 409 answer. */
-  error: ConflictError;
-  /** Says to change the store with `client.locations.update()`. */
+  /** The service's 409 answer; undefined when the clash was found before sending. */
+  error: ConflictError | undefined;
+  /** The index of the earlier row of `rows` with the same id and other content, when that is the clash. */
+  conflictsWith: number | undefined;
+  /** The record of `resume` that enrolled the id with other content, when that is the clash. */
+  earlierRun: EnrollResumeRecord | undefined;
+  /** What clashed, and to change the store with `client.locations.update()` or fix the row. */
   message: string;
 }
 
@@ -132,6 +147,12 @@ export interface EnrollResumeRecord {
   partner_location_id?: string | undefined;
   /** Its outcome then; `created`, `already_enrolled` and `skipped` mean enrolled. */
   status: EnrollStatus | (string & {});
+  /**
+   * The outcome's `contentHash`. A row is skipped only when its own is the same; a record without
+   * one (written before it existed) skips nothing: its rows are sent again and the service decides
+   * (200 for the same name and address, 409 for others).
+   */
+  contentHash?: string | undefined;
 }
 
 /** Rows for `enrollMany()`: an array, any iterable, or an async iterable such as a parsed CSV stream. */
@@ -141,7 +162,9 @@ export type EnrollRows = Iterable<EnrollLocationBody> | AsyncIterable<EnrollLoca
 export interface EnrollManyOptions {
   /**
    * Rows handed to the client at once. The client's rate limiter decides when each is sent, so the
-   * key's budget, not this number, sets the pace; more only helps when each call is slow.
+   * key's budget, not this number, sets the pace; more only helps when each call is slow. Rows with
+   * the same `partner_location_id` never run at once: a later one waits, in its lane, for the
+   * earlier one to end, while the other lanes go on.
    * @default 16
    */
   concurrency?: number;
@@ -160,12 +183,17 @@ export interface EnrollManyOptions {
   /** Called after each outcome with the counts so far. */
   onProgress?: (progress: EnrollProgress) => void;
   /**
-   * Outcomes of an earlier run (its `onOutcome` records, or a JSON-lines report read back): rows
-   * whose `partner_location_id` it lists as `created`, `already_enrolled` or `skipped` are
-   * reported `skipped` and not sent. Read in full before the first row (the ids are kept in memory).
+   * Outcomes of an earlier run (its `onOutcome` records, or a JSON-lines report read back): a row
+   * whose `partner_location_id` it lists as `created`, `already_enrolled` or `skipped` with the same
+   * `contentHash` is reported `skipped` and not sent; with another `contentHash`, `conflict` and not
+   * sent; without one, sent. Read in full before the first row (each enrolled id and its hash are
+   * kept in memory).
    */
   resume?: Iterable<EnrollResumeRecord> | AsyncIterable<EnrollResumeRecord>;
-  /** The number of rows, when `rows` is not an array, so that `onProgress` can report a total. */
+  /**
+   * The number of rows, when `rows` is not an array, so that `onProgress` can report a total. For
+   * an array it defaults to `rows.length`; a different number is refused.
+   */
   total?: number;
 }
 

@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { EnrollOutcome, EnrollResumeRecord, EnrollStatus } from '../bulk/index.js';
+import type { EnrollConflict, EnrollOutcome, EnrollResumeRecord, EnrollStatus } from '../bulk/index.js';
 import { UsageError } from './command.js';
 import { csvRecord } from './csv-out.js';
 import { lineWriter, type LineWriter } from './line-writer.js';
@@ -21,6 +21,17 @@ export interface ReportRecord {
   field?: string;
   message?: string;
   request_id?: string;
+  /** The row's `contentHash`: `--resume` skips a row only when its own is the same. Absent from older reports. */
+  content_hash?: string;
+  /** For a conflict with an earlier line of the same file: that line. */
+  conflicts_with_line?: number;
+}
+
+/** Where the lines of a run are: the file's line of each row given to enrollMany, and the `--resume` report. */
+export interface RunLines {
+  file: string;
+  lineOf(index: number): number;
+  resume: string | undefined;
 }
 
 const CSV_COLUMNS = ['line', 'partner_location_id', 'status', 'code', 'field', 'message'] as const;
@@ -30,8 +41,9 @@ export function isProblem(status: EnrollStatus): boolean {
   return status !== 'created' && status !== 'already_enrolled' && status !== 'skipped';
 }
 
-export function recordOf(outcome: EnrollOutcome, line: number): ReportRecord {
-  const record: ReportRecord = { line, partner_location_id: outcome.partner_location_id, status: outcome.status };
+export function recordOf(outcome: EnrollOutcome, run: RunLines): ReportRecord {
+  const line = run.lineOf(outcome.index);
+  const record: ReportRecord = { line, partner_location_id: outcome.partner_location_id, status: outcome.status, content_hash: outcome.contentHash };
   if (outcome.status === 'created' || outcome.status === 'already_enrolled') {
     if (outcome.requestId) record.request_id = outcome.requestId;
     return record;
@@ -40,9 +52,26 @@ export function recordOf(outcome: EnrollOutcome, line: number): ReportRecord {
   if (outcome.error) record.code = outcome.error.code;
   if (outcome.status === 'invalid' && outcome.field) record.field = outcome.field;
   record.message = outcome.message;
+  if (outcome.status === 'conflict') {
+    record.code = 'conflict';
+    record.message = conflictMessage(outcome, line, run);
+    if (outcome.conflictsWith !== undefined) record.conflicts_with_line = run.lineOf(outcome.conflictsWith);
+  }
   const requestId = outcome.error && 'requestId' in outcome.error ? outcome.error.requestId : undefined;
   if (typeof requestId === 'string') record.request_id = requestId;
   return record;
+}
+
+/** A conflict told as what to do with the file and `crp` (the SDK's own message names an SDK call). */
+function conflictMessage(outcome: EnrollConflict, line: number, run: RunLines): string {
+  const id = outcome.partner_location_id ?? '';
+  const fix = `make line ${line} match it or give the line its own partner_location_id in ${run.file}, then run crp enroll again (it never changes an enrolled store)`;
+  if (outcome.conflictsWith !== undefined) {
+    const first = run.lineOf(outcome.conflictsWith);
+    return `line ${line} has the partner_location_id ${id} of line ${first} with other content, so it was not sent: the first line of an id decides. Fix or delete line ${line} or line ${first} in ${run.file}, then run crp enroll again.`;
+  }
+  if (outcome.earlierRun) return `${id} was enrolled with other content by the run that ${run.resume ?? 'the --resume report'} reports, so line ${line} was not sent: ${fix}.`;
+  return `${id} is already enrolled with a different name or address, so line ${line} was not enrolled: ${fix}.`;
 }
 
 export interface ReportWriter {
@@ -74,7 +103,10 @@ export function openReport(path: string, stdout: NodeJS.WritableStream, rawCsv?:
   };
 }
 
-/** The records of an earlier `.jsonl` report, for `enrollMany({ resume })`. */
+/**
+ * The records of an earlier `.jsonl` report, for `enrollMany({ resume })`. A record written before
+ * reports had `content_hash` has none: enrollMany then skips nothing for it, and sends its row again.
+ */
 export async function* readResume(path: string): AsyncGenerator<EnrollResumeRecord> {
   if (!/\.(jsonl|ndjson)$/i.test(path)) throw new UsageError(`--resume ${path}: give the .jsonl report of an earlier run (a .csv report lists only the rows not enrolled).`);
   const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
@@ -88,6 +120,7 @@ export async function* readResume(path: string): AsyncGenerator<EnrollResumeReco
     } catch {
       throw new UsageError(`--resume ${path}: line ${n} is not JSON; give the .jsonl report that crp enroll wrote.`);
     }
-    yield record as EnrollResumeRecord;
+    const { partner_location_id, status, content_hash } = (record ?? {}) as Partial<ReportRecord>;
+    yield { partner_location_id, status: status ?? '', contentHash: content_hash };
   }
 }

@@ -137,9 +137,9 @@ describe('crp, as a child process against crp-sandbox', () => {
     expect(byLine.get('11')).toMatchObject({ partner_location_id: 'bos-hanover-09', status: 'invalid', code: 'bad_row' });
     expect(byLine.get('11')?.message).toContain('5 fields and the header 8');
     const conflict = csvRows.find((r) => r.status === 'conflict');
-    expect(conflict).toMatchObject({ partner_location_id: 'sf-mission-01', code: 'conflict' });
-    expect(['2', '10']).toContain(conflict?.line);
-    expect(conflict?.message).toContain('client.locations.update("sf-mission-01"');
+    // Line 10 repeats line 2's id with another name: the first line decides, line 10 is not sent.
+    expect(conflict).toMatchObject({ partner_location_id: 'sf-mission-01', code: 'conflict', line: '10' });
+    expect(conflict?.message).toContain('line 10 has the partner_location_id sf-mission-01 of line 2 with other content');
 
     const records = jsonLines(report);
     expect(records).toHaveLength(12);
@@ -147,14 +147,14 @@ describe('crp, as a child process against crp-sandbox', () => {
     expect(records.filter((r) => r.status === 'created')).toHaveLength(7);
     for (const r of records.filter((r) => r.status === 'created')) expect(r.request_id).toEqual(expect.any(String));
 
-    // Resumed: the enrolled rows are skipped without a call (rows match by id, so the second row of
-    // sf-mission-01 too); the bad ones are tried, and refused, again.
+    // Resumed: the enrolled rows are skipped without a call (same id and content); line 10 is still
+    // the conflict with line 2; the bad ones are tried, and refused, again.
     const again = await crp(['enroll', SAMPLE, '--resume', report, '--json'], sandbox.env, dir);
     expect(again.code).toBe(2);
     expect(again.stderr).toBe(''); // --json: no progress
     expect(JSON.parse(again.stdout)).toEqual({
       rows: 12,
-      counts: { created: 0, already_enrolled: 0, skipped: 8, invalid: 4, conflict: 0, failed: 0, not_attempted: 0 },
+      counts: { created: 0, already_enrolled: 0, skipped: 7, invalid: 4, conflict: 1, failed: 0, not_attempted: 0 },
       aborted: false,
       reports: [],
     });

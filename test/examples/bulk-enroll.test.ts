@@ -22,10 +22,9 @@ describe('examples/bulk-enroll.ts', () => {
 
     expect(report.total).toBe(12);
     const conflict = report.failed.find((f) => f.code === 'conflict' && f.partner_location_id === 'sf-mission-01');
-    // Lines 2 and 10 enroll the same id with two names: the first to reach the service wins, the other is a 409.
-    expect([2, 10]).toContain(conflict?.line);
-    const winner = conflict?.line === 10 ? ['sf-mission-01'] : [];
-    expect(report.enrolled.sort()).toEqual(['aus-congress-10', 'la-sawtelle-05', 'oak-broadway-04', 'sea-pike-03', 'sf-sunset-02', ...winner].sort());
+    // Lines 2 and 10 enroll the same id with two names: the first line decides, line 10 is a conflict, never sent.
+    expect(conflict?.line).toBe(10);
+    expect(report.enrolled.sort()).toEqual(['aus-congress-10', 'la-sawtelle-05', 'oak-broadway-04', 'sea-pike-03', 'sf-mission-01', 'sf-sunset-02'].sort());
     expect(report.failed.filter((f) => f !== conflict).map(({ line, partner_location_id, code, field }) => ({ line, partner_location_id, code, field }))).toEqual([
       { line: 7, partner_location_id: 'pdx-alberta-06', code: 'validation_error', field: 'address.country' },
       { line: 8, partner_location_id: 'nyc-mott-07', code: 'validation_error', field: 'name' },
@@ -34,8 +33,8 @@ describe('examples/bulk-enroll.ts', () => {
       { line: 13, partner_location_id: 'den-larimer-11', code: 'conflict', field: undefined },
     ]);
     expect(conflict?.message).toContain('client.locations.update("sf-mission-01"');
-    // Bad rows are refused before sending: only the 8 well-formed ones (and the set-up call) reached the service.
-    expect(env.sandbox.requestCount({ method: 'POST', path: '/partner/v1/locations' })).toBe(9);
+    // Bad rows and line 10 are refused before sending: only the 7 others (and the set-up call) reached the service.
+    expect(env.sandbox.requestCount({ method: 'POST', path: '/partner/v1/locations' })).toBe(8);
     expect(env.sandbox.inspect.store(env.apiKey, 'oak-broadway-04')?.name).toBe('Broadway Pho, Oakland');
 
     expect(progress.map((p) => p.done)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
