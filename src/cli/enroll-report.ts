@@ -49,7 +49,11 @@ export function recordOf(outcome: EnrollOutcome, run: RunLines): ReportRecord {
     return record;
   }
   if (outcome.status === 'skipped') return record;
-  if (outcome.error) record.code = outcome.error.code;
+  // A code this version has no class for: the operator reads the service's own word, not the catch-all's.
+  if (outcome.error) {
+    const serviceCode = outcome.error.code === 'unknown_api_error' && 'serviceCode' in outcome.error ? outcome.error.serviceCode : undefined;
+    record.code = typeof serviceCode === 'string' && serviceCode !== '' ? serviceCode : outcome.error.code;
+  }
   if (outcome.status === 'invalid' && outcome.field) record.field = outcome.field;
   record.message = outcome.message;
   if (outcome.status === 'conflict') {
