@@ -50,6 +50,16 @@ describe('packing a booking', () => {
     expect(unpackBooking(packBooking(entry))).toEqual(entry);
   });
 
+  it('reads the fields missing from a short record as empty', () => {
+    expect(unpackBooking('5')).toEqual({ store: 5, status: '', ack: null, visit: null });
+    expect(unpackBooking('5|c')).toEqual({ store: 5, status: 'confirmed', ack: null, visit: null });
+    const state = new WatchState();
+    state.apply(['v', 0, '7']);
+    expect(state.videos(0)).toEqual({ seen: 7, cur: 0, prev: 0, edges: [] });
+    state.apply(['v', 0, '7|2']);
+    expect(state.videos(0)).toEqual({ seen: 7, cur: 2, prev: 0, edges: [] });
+  });
+
   it('keeps an unknown single letter as it is', () => {
     expect(unpackBooking('2|z|q|')).toEqual({ store: 2, status: 'z', ack: 'q', visit: null });
   });
@@ -266,13 +276,13 @@ describe('WatchState on a checkpoint', () => {
   it('compacts once the journal reaches 64 KiB (when the snapshot is smaller), not before', async () => {
     const state = new WatchState();
     const checkpoint = memoryCheckpoint();
-    // One journal line of exactly 64 KiB less one byte, then one more byte's worth.
+    // A journal line 10 bytes short of 64 KiB, then the shortest line there is (10 bytes).
     const line = (bytes: number): StateRecord[] => [['m', 'x'.repeat(bytes - 10)]];
-    expect(JSON.stringify(line(100))).toHaveLength(100);
-    await state.commit(checkpoint, line(64 * 1024 - 1));
+    expect(JSON.stringify(line(10))).toHaveLength(10);
+    await state.commit(checkpoint, line(64 * 1024 - 10));
     await state.compact(checkpoint);
     expect(await checkpoint.load()).toHaveLength(1);
-    await state.commit(checkpoint, line(11));
+    await state.commit(checkpoint, line(10));
     await state.compact(checkpoint);
     expect(await checkpoint.load()).toEqual([state.snapshot()]);
   });
