@@ -6,6 +6,9 @@
  * and narrow the tests run to those that matter (vitest.mutate.config.ts reads MUTATE_TESTS), e.g.
  *   MUTATE_TESTS='test/rate-limit/gate.test.ts,test/rate-limit/headers.test.ts,test/rate-limit/vectors.test.ts,test/transport/wait-rules.test.ts,test/transport/retries.test.ts,test/transport/hostile-answers.test.ts' \
  *     npx stryker run --timeoutMS 5000 --mutate src/core/rate-limit/gate.ts,src/core/rate-limit/headers.ts
+ * The event stream and the bulk run, file by file with their unit tests, e.g.
+ *   MUTATE_TESTS='test/events/intervals.test.ts,test/events/options.test.ts' npx stryker run --concurrency 1 --mutate src/events/intervals.ts
+ *   MUTATE_TESTS='test/sdk/enroll-many.test.ts,test/bulk/same-id.test.ts,test/bulk/content.test.ts' npx stryker run --concurrency 1 --mutate src/bulk/same-id.ts
  * Engineer Y's files (pagination, api-promise, path, input) are left to their owner's runs.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
