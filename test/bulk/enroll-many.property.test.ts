@@ -12,9 +12,9 @@ import { enrollMany, type EnrollOutcome, type EnrollStatus } from '../../src/bul
 import { createSandbox } from '../../src/testing/index.js';
 import { address, instantClock } from '../helpers/sdk-env.js';
 import { overlapping, watchedFetch, type Call } from './calls.js';
+import { fastCheckRuns } from '../helpers/fast-check-runs.js';
 
-const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 100);
-const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
+const RUNS = fastCheckRuns(100);
 
 /** A row: its id and name drawn from small pools so that they repeat; `bad` 1 or 2 is refused before sending. */
 interface RowSpec {
@@ -151,7 +151,7 @@ describe('enrollMany, shrunk counterexamples', () => {
 });
 
 describe('enrollMany, property-based (fast-check)', () => {
-  it(`every row one outcome, the first row of an id decides, no two calls for one id at once, resume goes on (${NUM_RUNS} runs)`, async () => {
-    await fc.assert(fc.asyncProperty(scenario, check), { numRuns: NUM_RUNS, ...(SEED === undefined ? {} : { seed: SEED }) });
-  }, Math.max(60_000, NUM_RUNS * 200));
+  it(`every row one outcome, the first row of an id decides, no two calls for one id at once, resume goes on (${RUNS.numRuns} runs)`, async () => {
+    await fc.assert(fc.asyncProperty(scenario, check), RUNS);
+  }, Math.max(60_000, RUNS.numRuns * 200));
 });

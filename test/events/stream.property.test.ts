@@ -3,15 +3,17 @@
  * the sandbox, videos published, the service's clock up to 60 days from the client's and the run
  * crossing a month end, the loop left at random events (a crash: that event unconfirmed) and a new
  * watcher started on the same checkpoint. Every change is delivered at least once, under an id
- * that names one change. `FC_NUM_RUNS` for a longer run; fast-check prints the seed on failure.
+ * that names one change. `FC_NUM_RUNS` for a longer run; fast-check prints the seed on failure, and `FC_SEED` (with `FC_PATH`)
+ * replays it.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { memoryCheckpoint, watchEvents, type PartnerEvent } from '../../src/events/index.js';
+import { fastCheckRuns } from '../helpers/fast-check-runs.js';
 import { coverage } from './coverage.js';
 import { startSimEnv } from './support.js';
 
-const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 12);
+const RUNS = fastCheckRuns(12);
 const DAY = 86_400_000;
 const OPTIONS = { minInterval: 10 * 60_000, maxInterval: 3_600_000, maxLag: 2 * 3_600_000 };
 
@@ -90,8 +92,9 @@ async function check(h: History): Promise<void> {
 }
 
 describe('event stream property', () => {
-  it('delivers every change at least once under a stable id, whatever the clocks and crashes', { timeout: 120_000 }, async () => {
-    await fc.assert(fc.asyncProperty(history, check), { numRuns: NUM_RUNS });
+  // A run takes ~0.2 s: the time limit grows with FC_NUM_RUNS, so a long run is not cut short.
+  it('delivers every change at least once under a stable id, whatever the clocks and crashes', { timeout: Math.max(120_000, RUNS.numRuns * 2_000) }, async () => {
+    await fc.assert(fc.asyncProperty(history, check), RUNS);
   });
 
   // Shrunk by fast-check from the watcher that read the machine's clock: 109 s behind the

@@ -5,7 +5,8 @@
  * than the lease). Whatever the kill and pause points, every change arrives, a watcher never
  * delivers again once another has delivered after it, and the fence never goes back.
  *
- * CI-sized: FC_NUM_RUNS=50 for a longer run; a failure prints the seed and the shrunk schedule.
+ * CI-sized: FC_NUM_RUNS=50 for a longer run; a failure prints the seed and the shrunk schedule,
+ * and FC_SEED (with FC_PATH) replays it.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import fc from 'fast-check';
@@ -14,9 +15,11 @@ import { watchEvents, type Checkpoint, type PartnerEvent } from '../../src/event
 import { redisCheckpoint } from '../../src/redis/index.js';
 import { coverage } from '../events/coverage.js';
 import { startSimEnv } from '../events/support.js';
+import { fastCheckRuns } from '../helpers/fast-check-runs.js';
 import { REDIS_SKIP_MESSAGE, redisServerAvailable, useRedisServer } from '../helpers/redis-server.js';
 import { sampleFence, testRedis } from './replicas.js';
 
+const RUNS = fastCheckRuns(4);
 const available = redisServerAvailable();
 if (!available) console.warn(REDIS_SKIP_MESSAGE);
 
@@ -95,6 +98,17 @@ describe.skipIf(!available)('replicas on a redisCheckpoint, property', () => {
         const log: Array<{ watcher: number; event: PartnerEvent; at: number }> = [];
         const acquired: Array<{ watcher: number; at: number }> = [];
         const endings: unknown[] = [undefined, undefined, undefined];
+        // Watchers whose loop ended: one that lost its lease to another stops for good (its process
+        // would be restarted), so a kill or split must leave another running to take over.
+        const ended = new Set<number>();
+        // A watcher that held the lease and saw another take it after will end at its next check.
+        const superseded = (w: number) => {
+          let last = -1;
+          acquired.forEach((a, i) => {
+            if (a.watcher === w) last = i;
+          });
+          return last !== -1 && acquired.slice(last + 1).some((a) => a.watcher !== w);
+        };
         const fence = sampleFence(redis, key);
         const clients = proxies.map(() => env.client({ logLevel: 'off' }));
         const loops = proxies.map(async (proxy, i) => {
@@ -121,6 +135,8 @@ describe.skipIf(!available)('replicas on a redisCheckpoint, property', () => {
             }
           } catch (error) {
             endings[i] = error;
+          } finally {
+            ended.add(i);
           }
         });
         const dead = new Set<number>();
@@ -144,6 +160,8 @@ describe.skipIf(!available)('replicas on a redisCheckpoint, property', () => {
             }
             const current = await leader();
             if (current === undefined || dead.has(current)) continue;
+            const running = [0, 1, 2].filter((w) => !dead.has(w) && !ended.has(w) && !superseded(w));
+            if (running.length < 2) continue; // another must be running to take over
             if (s.kind === 'kill') {
               if (dead.size >= 1) continue; // keep two alive: one leads, one stands by
               dead.add(current);
@@ -182,7 +200,7 @@ describe.skipIf(!available)('replicas on a redisCheckpoint, property', () => {
           await env.close();
         }
       }),
-      { numRuns: Number(process.env.FC_NUM_RUNS ?? 4), endOnFailure: true },
+      { ...RUNS, endOnFailure: true },
     );
-  }, 60_000);
+  }, Math.max(60_000, RUNS.numRuns * 8_000));
 });
