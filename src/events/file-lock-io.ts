@@ -1,3 +1,4 @@
+import { CheckpointLockedError } from '../index.js';
 import type { HolderState, LockFile, LockIo, LockOwner } from './file-lock.js';
 import { currentPid, nodeFs, nodeOs } from './node-modules.js';
 import { ownIdentity, stillRunning } from './process-identity.js';
@@ -72,10 +73,14 @@ async function readLockFile(fs: typeof import('node:fs/promises'), path: string)
   try {
     const stat = await handle.stat();
     const id = `i${stat.dev}-${stat.ino}-${stat.mtimeMs}-${stat.size}`;
+    if (stat.isDirectory()) {
+      throw new CheckpointLockedError(`${path} is a directory, where the checkpoint's lock file belongs: remove it, then start the watcher again.`);
+    }
     if (!stat.isFile() || stat.size > MAX_LOCK_BYTES) return { kind: 'unreadable', id };
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(MAX_LOCK_BYTES), 0, MAX_LOCK_BYTES, 0);
     const owner = parseOwner(buffer.toString('utf8', 0, bytesRead));
-    return owner ? { kind: 'owner', owner, id: owner.token } : { kind: 'unreadable', id };
+    // The token names a marker file, so only a plain one is used as the id.
+    return owner ? { kind: 'owner', owner, id: TOKEN.test(owner.token) ? owner.token : id } : { kind: 'unreadable', id };
   } finally {
     await handle.close();
   }
@@ -99,7 +104,7 @@ function parseOwner(text: string): LockOwner | undefined {
     return undefined;
   }
   const o = value as Partial<Record<keyof LockOwner, unknown>> | null;
-  if (typeof o !== 'object' || o === null || typeof o.host !== 'string' || typeof o.token !== 'string' || !TOKEN.test(o.token)) return undefined;
+  if (typeof o !== 'object' || o === null || typeof o.host !== 'string' || typeof o.token !== 'string') return undefined;
   if (o.pid !== undefined && !(Number.isSafeInteger(o.pid) && (o.pid as number) > 0)) return undefined;
   const owner: LockOwner = { pid: o.pid as number | undefined, host: o.host, token: o.token, at: typeof o.at === 'string' ? o.at : '?' };
   if (typeof o.boot === 'string') owner.boot = o.boot;
