@@ -2,10 +2,10 @@
  * The lock's takeover raced by real processes: in each trial a lock left by a dead process is there,
  * and every contender is told to take it at once. Exactly one may hold it. Processes rather than
  * worker threads, so that the race is the file system's, between separate event loops.
- * Trials: LOCK_TRIALS (default 300, about ten seconds); contenders: LOCK_CONTENDERS (default 4).
+ * Trials: LOCK_TRIALS (default 300, under ten seconds); contenders: LOCK_CONTENDERS (default 4).
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -54,6 +54,8 @@ describe('file lock takeover under a race', () => {
         await Promise.all(racers.map((racer) => racer.next()));
       }
       expect(errors).toEqual([]);
+      // Nobody died halfway, so no marker or file written aside is left.
+      expect(readdirSync(dir).filter((f) => !f.endsWith('.lock'))).toEqual([]);
       expect({ trials: TRIALS, notExactlyOne: doubles.length, holders: doubles }).toEqual({ trials: TRIALS, notExactlyOne: 0, holders: [] });
     } finally {
       for (const racer of racers) racer.child.kill();
