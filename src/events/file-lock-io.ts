@@ -72,7 +72,7 @@ async function readLockFile(fs: typeof import('node:fs/promises'), path: string)
   }
   try {
     const stat = await handle.stat();
-    const id = `i${stat.dev}-${stat.ino}-${stat.mtimeMs}-${stat.size}`;
+    const id = fileId(stat);
     if (stat.isDirectory()) {
       throw new CheckpointLockedError(`${path} is a directory, where the checkpoint's lock file belongs: remove it, then start the watcher again.`);
     }
@@ -89,11 +89,16 @@ async function readLockFile(fs: typeof import('node:fs/promises'), path: string)
 async function unreadable(fs: typeof import('node:fs/promises'), path: string): Promise<LockFile> {
   try {
     const stat = await fs.lstat(path);
-    return { kind: 'unreadable', id: `i${stat.dev}-${stat.ino}-${stat.mtimeMs}-${stat.size}` };
+    return { kind: 'unreadable', id: fileId(stat) };
   } catch (error) {
     if ((error as { code?: string }).code === 'ENOENT') return { kind: 'absent' };
     throw error;
   }
+}
+
+/** Names one file (not a path) for as long as it exists: what a marker is named after when the file has no plain token. */
+function fileId(stat: { dev: number; ino: number; mtimeMs: number; size: number }): string {
+  return `i${stat.dev}-${stat.ino}-${stat.mtimeMs}-${stat.size}`;
 }
 
 function parseOwner(text: string): LockOwner | undefined {
