@@ -37,6 +37,8 @@ export interface LockIo {
 /** Rounds of looking at the lock before giving up; a takeover in progress is waited for, `PAUSE_MS` per round. */
 const MAX_ROUNDS = 100;
 const PAUSE_MS = 10;
+/** How many dead takers deep a takeover clears markers. */
+const MAX_DEPTH = 8;
 
 /**
  * Take `lockPath` for this process. The file names its owner (pid, host and the process's start
@@ -96,7 +98,7 @@ async function release(lockPath: string, me: LockOwner, io: LockIo): Promise<voi
  * is gone is right: the same host name means the same machine, and the file system's link, rename and
  * unlink are atomic (a local file system; not every network file system).
  */
-async function displace(lockPath: string, file: string, found: LockFile & { id: string }, io: LockIo): Promise<LockOwner | undefined> {
+async function displace(lockPath: string, file: string, found: LockFile & { id: string }, io: LockIo, depth = 0): Promise<LockOwner | undefined> {
   const marker = `${lockPath}.takeover-${found.id}`;
   if (await io.createWhole(marker, JSON.stringify(await io.newOwner()))) {
     try {
@@ -110,7 +112,10 @@ async function displace(lockPath: string, file: string, found: LockFile & { id: 
   const taker = await io.read(marker);
   if (taker.kind === 'absent') return undefined;
   if (taker.kind === 'owner' && (await io.holderState(taker.owner)) !== 'gone') return taker.owner;
-  await displace(lockPath, marker, taker, io);
+  // Markers made by the protocol name files older than themselves, so they form no cycle; files put
+  // there by hand might, and are left to the caller's rounds (then to the error) rather than followed.
+  if (depth >= MAX_DEPTH) return taker.kind === 'owner' ? taker.owner : undefined;
+  await displace(lockPath, marker, taker, io, depth + 1);
   return undefined;
 }
 

@@ -139,3 +139,16 @@ describe('file lock: a lock path holding something else', () => {
     rmSync(path, { recursive: true });
   });
 });
+
+describe('file lock: markers put there by hand', () => {
+  it('gives up with CheckpointLockedError on markers that name each other in a circle, instead of following them forever', async () => {
+    const path = lockFile({ pid: spawnSync(process.execPath, ['-e', '']).pid, token: 'deadholder' });
+    const { pid } = spawnSync(process.execPath, ['-e', '']);
+    writeFileSync(`${path}.takeover-deadholder`, JSON.stringify({ pid, host: hostname(), token: 'ringa' }));
+    writeFileSync(`${path}.takeover-ringa`, JSON.stringify({ pid, host: hostname(), token: 'ringb' }));
+    writeFileSync(`${path}.takeover-ringb`, JSON.stringify({ pid, host: hostname(), token: 'ringa' }));
+    const error = await acquireFileLock(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointLockedError);
+    for (const f of readdirSync(dir).filter((f) => f.startsWith(`${n}.lock.takeover-`))) rmSync(join(dir, f));
+  });
+});
