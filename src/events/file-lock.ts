@@ -89,14 +89,17 @@ async function release(lockPath: string, me: LockOwner, io: LockIo): Promise<voi
  * not its own, so the file cannot change between that reading and the removal; and once it is gone it
  * never comes back (ids are the owner's random token, or the inode and times of a file that is not a
  * lock), so a late process that makes the marker again finds something else and removes nothing.
+ * The marker guards only that reading and removal: once the file is gone, creating the lock is
+ * exclusive by itself, so the marker goes at once and need not wait for the new lock.
  *
- * A marker's creator that is still running is waited for (its owner is returned). One that died
+ * A marker's creator that is still running is waited for (its owner is returned; one that hangs,
+ * say stopped with SIGSTOP, ends the wait in `CheckpointLockedError` after MAX_ROUNDS). One that died
  * holding it leaves the marker, which names it: the marker is then removed by the same rule, under
  * a marker named after that creator, and so on for a creator of that one that died too. What is
  * left is a marker whose creator died after removing its file but before removing the marker, a
  * small file that nobody needs again. The protocol is exact as long as the judgement that a process
- * is gone is right: the same host name means the same machine, and the file system's link, rename and
- * unlink are atomic (a local file system; not every network file system).
+ * is gone is right (the same host name means the same machine and pid namespace) and the file
+ * system's link and unlink are atomic (a local file system; not every network file system).
  */
 async function displace(lockPath: string, file: string, found: LockFile & { id: string }, io: LockIo, depth = 0): Promise<LockOwner | undefined> {
   const marker = `${lockPath}.takeover-${found.id}`;
