@@ -3,12 +3,13 @@
  * `.jsonl` (or `.ndjson`): every row, JSON lines, the input of a later `--resume`.
  * `.csv`: only the rows not enrolled, for a person to fix (formulas escaped unless `--raw-csv`).
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { EnrollConflict, EnrollOutcome, EnrollResumeRecord, EnrollStatus } from '../bulk/index.js';
-import { UsageError } from './command.js';
+import { SetupError, UsageError } from './command.js';
 import { csvRecord } from './csv-out.js';
-import { lineWriter, type LineWriter } from './line-writer.js';
+import type { OpenFile } from './enroll-files.js';
+import { streamWriter, type LineWriter } from './line-writer.js';
 
 /** One row's line in the report. */
 export interface ReportRecord {
@@ -83,11 +84,17 @@ export interface ReportWriter {
   close(): Promise<void>;
 }
 
-/** A report for `path`, its format by extension; `rawCsv`: a `.csv` one with cells as they are (`--raw-csv`). */
-export function openReport(path: string, stdout: NodeJS.WritableStream, rawCsv?: boolean): ReportWriter {
+/** A report's format, by its extension; a path with neither is refused. */
+export function reportFormat(path: string): 'jsonl' | 'csv' {
   const format = /\.(jsonl|ndjson)$/i.test(path) ? 'jsonl' : /\.csv$/i.test(path) ? 'csv' : undefined;
   if (!format) throw new UsageError(`--report ${path}: name a .csv file (the rows not enrolled) or a .jsonl file (every row, for --resume).`);
-  const out: LineWriter = lineWriter(path, stdout);
+  return format;
+}
+
+/** The writer of a report opened by `openAll`; `rawCsv`: a `.csv` one with cells as they are (`--raw-csv`). */
+export function openReport(file: OpenFile, rawCsv?: boolean): ReportWriter {
+  const format = reportFormat(file.path);
+  const out: LineWriter = streamWriter(createWriteStream('', { fd: file.handle }), true);
   if (format === 'jsonl') return { write: (record) => out.write(`${JSON.stringify(record)}\n`), close: () => out.close() };
   const csv = csvRecord(rawCsv);
   let started = false;
@@ -122,7 +129,7 @@ export async function* readResume(path: string): AsyncGenerator<EnrollResumeReco
     try {
       record = JSON.parse(text);
     } catch {
-      throw new UsageError(`--resume ${path}: line ${n} is not JSON; give the .jsonl report that crp enroll wrote.`);
+      throw new SetupError(`--resume ${path}: line ${n} is not JSON; give the .jsonl report that crp enroll wrote.`);
     }
     const { partner_location_id, status, content_hash } = (record ?? {}) as Partial<ReportRecord>;
     yield { partner_location_id, status: status ?? '', contentHash: content_hash };

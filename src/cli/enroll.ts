@@ -1,10 +1,10 @@
 /** `crp enroll stores.csv`: every store of a CSV file through `enrollMany()` of `@crp/partner-sdk/bulk`. */
-import { resolve } from 'node:path';
 import type { EnrollLocationBody } from '../index.js';
 import { enrollMany, type EnrollCounts } from '../bulk/index.js';
 import { COMMON_HELP, EXIT, SetupError, UsageError, clientFrom, parse, stopOnSignal, type Command, type Io } from './command.js';
 import { RAW_CSV_HELP, RAW_CSV_OPTION } from './csv-out.js';
-import { isProblem, openReport, readResume, recordOf, type ReportRecord, type ReportWriter, type RunLines } from './enroll-report.js';
+import { refuseSharedFiles, openAll } from './enroll-files.js';
+import { isProblem, openReport, readResume, recordOf, reportFormat, type ReportRecord, type RunLines } from './enroll-report.js';
 import { progress } from './progress.js';
 import { STORE_COLUMNS, countStores, readStores } from './store-csv.js';
 
@@ -51,11 +51,18 @@ async function run(args: string[], io: Io): Promise<number> {
   if (values.concurrency !== undefined && !/^[1-9]\d*$/.test(values.concurrency)) throw new UsageError(`--concurrency must be a whole number, 1 or more; got ${JSON.stringify(values.concurrency)}.`);
   const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
   const json = values.json === true;
-  const reports = (values.report ?? []).map((path) => ({ path, writer: undefined as ReportWriter | undefined }));
-  refuseSharedPaths(values.resume, reports.map((r) => r.path));
-  const client = clientFrom(values, io);
+  const paths = values.report ?? [];
+  for (const path of paths) reportFormat(path);
+  // Everything that can refuse the run comes before the reports are opened (which empties them).
   const total = await countStores(file);
-  for (const report of reports) report.writer = openReport(report.path, io.stdout, values['raw-csv']);
+  if (values.resume) for await (const _ of readResume(values.resume));
+  await refuseSharedFiles({ stores: file, resume: values.resume, reports: paths });
+  const client = clientFrom(values, io);
+  const opened = await openAll(paths).catch(async (error: unknown) => {
+    await client.close();
+    throw error;
+  });
+  const reports = opened.map((file) => ({ path: file.path, writer: openReport(file, values['raw-csv']) }));
 
   const tally: Tally = { total: 0, created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
   const problems: ReportRecord[] = [];
@@ -64,7 +71,7 @@ async function run(args: string[], io: Io): Promise<number> {
     tally.total += 1;
     tally[entry.status] += 1;
     if (isProblem(entry.status) && problems.length < 20) problems.push(entry);
-    for (const report of reports) await report.writer?.write(entry);
+    for (const report of reports) await report.writer.write(entry);
     bar.update(tally.total, tally.total - tally.created - tally.already_enrolled - tally.skipped);
   };
 
@@ -98,7 +105,7 @@ async function run(args: string[], io: Io): Promise<number> {
     unhook();
     bar.stop();
     // Written even when the run failed: every row that finished is in them.
-    for (const report of reports) await report.writer?.close();
+    for (const report of reports) await report.writer.close();
     await client.close();
   }
 
@@ -110,17 +117,6 @@ async function run(args: string[], io: Io): Promise<number> {
     io.stdout.write(describe(tally, notDone, aborted, problems, reports.map((r) => r.path)));
   }
   return notDone > 0 ? EXIT.someFailed : EXIT.ok;
-}
-
-/** A report written over the --resume report would be emptied before it is read; two reports on one file would garble it. */
-function refuseSharedPaths(resume: string | undefined, reports: string[]): void {
-  const seen = new Set<string>();
-  for (const path of reports) {
-    const full = resolve(path);
-    if (resume !== undefined && full === resolve(resume)) throw new UsageError(`--resume ${resume} and --report ${path} are the same file: the report would be emptied before it is read. Write the new report to another file.`);
-    if (seen.has(full)) throw new UsageError(`--report ${path} is given twice: give each report its own file.`);
-    seen.add(full);
-  }
 }
 
 function describe(t: Tally, notDone: number, aborted: boolean, problems: ReportRecord[], reports: string[]): string {
