@@ -26,6 +26,10 @@ export interface ReportRecord {
   content_hash?: string;
   /** For a conflict with an earlier line of the same file: that line. */
   conflicts_with_line?: number;
+  /** Enrolled, but its call failed after the service acted: that failure's code; a read of the store confirmed it (the message says so). */
+  confirmed_after?: string;
+  /** Failed after the service may have acted, and reading the store could not tell: it may exist. Running again is safe. */
+  may_be_enrolled?: true;
 }
 
 /** Where the lines of a run are: the file's line of each row given to enrollMany, and the `--resume` report. */
@@ -47,6 +51,10 @@ export function recordOf(outcome: EnrollOutcome, run: RunLines): ReportRecord {
   const record: ReportRecord = { line, partner_location_id: outcome.partner_location_id, status: outcome.status, content_hash: outcome.contentHash };
   if (outcome.status === 'created' || outcome.status === 'already_enrolled') {
     if (outcome.requestId) record.request_id = outcome.requestId;
+    if (outcome.confirmedAfter) {
+      record.confirmed_after = outcome.confirmedAfter.code;
+      record.message = `Its call failed (${outcome.confirmedAfter.message}), after the service had acted: reading the store found it enrolled with this line's name and address.`;
+    }
     return record;
   }
   if (outcome.status === 'skipped') return record;
@@ -56,6 +64,7 @@ export function recordOf(outcome: EnrollOutcome, run: RunLines): ReportRecord {
     record.code = typeof serviceCode === 'string' && serviceCode !== '' ? serviceCode : outcome.error.code;
   }
   if (outcome.status === 'invalid' && outcome.field) record.field = outcome.field;
+  if (outcome.status === 'failed' && outcome.mayBeEnrolled) record.may_be_enrolled = true;
   record.message = outcome.message;
   if (outcome.status === 'conflict') {
     record.code = 'conflict';

@@ -12,8 +12,9 @@ const usage = `Usage: crp enroll STORES.csv [--report FILE]... [--resume REPORT.
 
 Enrolls every store of the file under the key's rate budget (never a 429). A row already
 enrolled with the same data counts as done, so the file can be fed again after fixing it.
-Lines with the same partner_location_id run one after the other and the first decides: a
-later line with other content is a conflict, not sent.
+A row whose call fails after the service may have acted (a 5xx, a time-out) is settled by
+reading the store. Lines with the same partner_location_id run one after the other and the
+first decides: a later line with other content is a conflict, not sent.
 
   STORES.csv            header row: ${STORE_COLUMNS}
   --report FILE         write a report as rows finish; repeat for both kinds:
@@ -36,7 +37,7 @@ Example:
   crp enroll stores.csv --resume run.jsonl --report run2.jsonl`;
 
 /** How many rows each report line counted, CSV-refused rows included. */
-type Tally = EnrollCounts & { total: number };
+type Tally = EnrollCounts & { total: number; confirmed: number };
 
 async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -64,12 +65,13 @@ async function run(args: string[], io: Io): Promise<number> {
   });
   const reports = opened.map((file) => ({ path: file.path, writer: openReport(file, values['raw-csv']) }));
 
-  const tally: Tally = { total: 0, created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
+  const tally: Tally = { total: 0, confirmed: 0, created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
   const problems: ReportRecord[] = [];
   const bar = progress(io.stderr, !json, { unit: 'rows', total });
   const record = async (entry: ReportRecord) => {
     tally.total += 1;
     tally[entry.status] += 1;
+    if (entry.confirmed_after) tally.confirmed += 1;
     if (isProblem(entry.status) && problems.length < 20) problems.push(entry);
     for (const report of reports) await report.writer.write(entry);
     bar.update(tally.total, tally.total - tally.created - tally.already_enrolled - tally.skipped);
@@ -111,7 +113,7 @@ async function run(args: string[], io: Io): Promise<number> {
 
   const notDone = tally.total - tally.created - tally.already_enrolled - tally.skipped;
   if (json) {
-    const { total: rows, ...counts } = tally;
+    const { total: rows, confirmed: _, ...counts } = tally;
     io.stdout.write(`${JSON.stringify({ rows, counts, aborted, reports: reports.map((r) => r.path) })}\n`);
   } else {
     io.stdout.write(describe(tally, notDone, aborted, problems, reports.map((r) => r.path)));
@@ -124,6 +126,7 @@ function describe(t: Tally, notDone: number, aborted: boolean, problems: ReportR
     `${aborted ? 'Stopped. ' : ''}${t.total} rows: ${t.created} enrolled, ${t.already_enrolled} already enrolled, ${t.skipped} skipped (resumed), ` +
       `${t.invalid} invalid, ${t.conflict} conflicts, ${t.failed} failed, ${t.not_attempted} not attempted`,
   ];
+  if (t.confirmed) out.push(`  ${t.confirmed} already enrolled ${t.confirmed === 1 ? 'row was' : 'rows were'} confirmed by reading the store: the call failed after the service had acted (confirmed_after in the .jsonl report)`);
   for (const p of problems) out.push(`  line ${p.line}  ${p.partner_location_id ?? '(no id)'}  ${p.status}${p.code ? ` ${p.code}` : ''}${p.field ? ` ${p.field}` : ''}: ${p.message ?? ''}`);
   if (notDone > problems.length) out.push(`  … and ${notDone - problems.length} more${reports.length ? '' : ' (write them all with --report failures.csv)'}`);
   if (reports.length) out.push(`Report${reports.length > 1 ? 's' : ''}: ${reports.join(', ')}`);
