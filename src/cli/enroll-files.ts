@@ -69,16 +69,18 @@ export interface OpenFile {
  * left as they were.
  */
 export async function openAll(paths: readonly string[]): Promise<OpenFile[]> {
-  const opened: Array<OpenFile & { created: boolean }> = [];
+  const opened: Array<OpenFile & { created: string | undefined }> = [];
   try {
     for (const path of paths) {
       const existed = await stat(path).then(() => true, () => false);
-      opened.push({ path, handle: await open(path, existed ? 'r+' : 'wx'), created: !existed });
+      const handle = await open(path, existed ? 'r+' : 'w');
+      // Where the new file is: through a link to a file not there yet, not the link itself.
+      opened.push({ path, handle, created: existed ? undefined : await realpath(path) });
     }
   } catch (error) {
     for (const file of opened) {
       await file.handle.close().catch(() => undefined);
-      if (file.created) await unlink(file.path).catch(() => undefined);
+      if (file.created) await unlink(file.created).catch(() => undefined);
     }
     throw fileProblem(error) ?? error;
   }

@@ -4,7 +4,7 @@
  * every file as it was; a stores file in the wrong encoding is refused whole; line numbers of a
  * CRLF file with a quoted line break are right in the report.
  */
-import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HEADER, enrollEnv, row } from './enroll-env.js';
@@ -98,6 +98,11 @@ describe('crp enroll checks that every report can be written before any call', (
     writeFileSync(join(env.dir, 'other.jsonl'), 'kept\n');
     await refused([input, '--report', 'new2.csv', '--report', 'folder.csv'], 'crp: cannot open folder.csv: it is a directory.');
     expect(existsSync(join(env.dir, 'new2.csv'))).toBe(false);
+    // A report through a link to a file not there yet: the file it created is removed, the link kept.
+    symlinkSync(join(env.dir, 'target.jsonl'), join(env.dir, 'dangling.jsonl'));
+    await refused([input, '--report', 'dangling.jsonl', '--report', 'folder.csv'], 'crp: cannot open folder.csv: it is a directory.');
+    expect(existsSync(join(env.dir, 'target.jsonl'))).toBe(false);
+    expect(lstatSync(join(env.dir, 'dangling.jsonl')).isSymbolicLink()).toBe(true);
     writeFileSync(join(env.dir, 'bad.jsonl'), '{"partner_location_id":"x","status":"created"}\nnot json\n');
     await refused([input, '--resume', 'bad.jsonl', '--report', 'other.jsonl'], '--resume bad.jsonl: line 2 is not JSON');
     expect(readFileSync(join(env.dir, 'other.jsonl'), 'utf8')).toBe('kept\n');
