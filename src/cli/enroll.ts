@@ -16,10 +16,12 @@ A row whose call fails after the service may have acted (a 5xx, a time-out) is s
 reading the store. Lines with the same partner_location_id run one after the other and the
 first decides: a later line with other content is a conflict, not sent.
 
-  STORES.csv            header row: ${STORE_COLUMNS}
+  STORES.csv            UTF-8 (a BOM is fine), header row: ${STORE_COLUMNS}
   --report FILE         write a report as rows finish; repeat for both kinds:
                           .csv    the rows not enrolled (line, id, status, code, field, message)
                           .jsonl  every row's outcome, the input of --resume
+                        never the stores file or the --resume report; all are opened
+                        before the first call
   --resume REPORT.jsonl skip the rows an earlier run's report lists as enrolled with the
                         same content; a row whose id it lists with other content is a conflict
   --concurrency N       rows handed to the client at once (default 16)
