@@ -9,7 +9,8 @@
  */
 import { ConfigurationError, PartnerError, type EnrollLocationBody, type PartnerClient } from '../index.js';
 import { contentHash } from './content.js';
-import { baseOf, duplicateConflict, earlierRunConflict, failedOutcome, idOf, notAttempted, stopsTheRun, succeeded } from './outcome.js';
+import { baseOf, duplicateConflict, earlierRunConflict, failedOutcome, idOf, notAttempted, settledOutcome, stopsTheRun, succeeded } from './outcome.js';
+import { mayHaveActed, readBack, type ReadOne } from './settle.js';
 import { enrolledRecords, rowReader } from './rows.js';
 import { SameIdRows } from './same-id.js';
 import type { EnrollCounts, EnrollManyOptions, EnrollOne, EnrollOutcome, EnrollOutcomeBase, EnrollRows, EnrollSummary } from './types.js';
@@ -42,6 +43,7 @@ export async function enrollMany(client: PartnerClient, rows: EnrollRows, option
     throw new ConfigurationError('enrollMany(client, rows, options?) takes the PartnerClient to enroll through as its first argument.');
   }
   const enroll: EnrollOne = (body, o) => client.locations.enroll(body, o).withResponse();
+  const readStore: ReadOne = (id, o) => client.locations.get(id, o).withResponse();
   const started = Date.now();
   const lanes = concurrencyOf(options.concurrency);
   const total = totalOf(options.total, rows);
@@ -122,7 +124,9 @@ export async function enrollMany(client: PartnerClient, rows: EnrollRows, option
         fail(error);
         return error instanceof PartnerError ? failedOutcome(base, error, stopped) : undefined;
       }
-      return failedOutcome(base, error, stopped);
+      // The answer was lost after the service may have acted: the store, read back, says what happened.
+      if (stopped || !mayHaveActed(error) || base.partner_location_id === undefined) return failedOutcome(base, error, stopped);
+      return settledOutcome(base, error, await readBack(readStore, base.partner_location_id, call.signal));
     } finally {
       calls.delete(call);
       inFlight -= 1;

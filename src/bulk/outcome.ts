@@ -10,6 +10,7 @@ import {
   type Location,
   type WithResponse,
 } from '../index.js';
+import { isTheRowsStore, mayHaveActed, type ReadBack } from './settle.js';
 import type { EnrollConflict, EnrollNotAttempted, EnrollOutcome, EnrollOutcomeBase, EnrollResumeRecord } from './types.js';
 
 /** The row's id, when it has one that could be sent. */
@@ -25,7 +26,28 @@ export function baseOf(row: EnrollLocationBody, index: number, contentHash: stri
 export function succeeded(base: EnrollOutcomeBase, { data, response }: WithResponse<Location>): EnrollOutcome {
   // The contract answers 201 for a new store and 200 for the same store again.
   const status = response.status === 201 ? 'created' : 'already_enrolled';
-  return { ...base, status, location: data, requestId: response.requestId };
+  return { ...base, status, location: data, requestId: response.requestId, confirmedAfter: undefined };
+}
+
+/** The outcome of a row whose enrollment failed after the service may have acted, once the store was read. */
+export function settledOutcome(base: EnrollOutcomeBase, error: PartnerError, read: ReadBack): EnrollOutcome {
+  const id = base.partner_location_id ?? '';
+  if ('found' in read) {
+    const { data, response } = read.found;
+    if (isTheRowsStore(data, base.row)) return { ...base, status: 'already_enrolled', location: data, requestId: response.requestId, confirmedAfter: error };
+    const message =
+      `${id} is enrolled with a different name or address, so this row was not enrolled (its own call failed: ${error.message}). ` +
+      `To change the store, use client.locations.update(${JSON.stringify(id)}, { name, address }).`;
+    return { ...base, status: 'conflict', error: undefined, conflictsWith: undefined, earlierRun: undefined, message };
+  }
+  if ('missing' in read) {
+    const message = `${error.message} Reading ${id} afterwards found no store: it was not enrolled, and enrolling it again is safe.`;
+    return { ...base, status: 'failed', error, mayBeEnrolled: false, readError: undefined, message };
+  }
+  const message =
+    `${error.message} Whether ${id} was enrolled is not known: reading it afterwards failed too (${read.failed.message}). ` +
+    'Enrolling it again is safe: the same name and address give the same store.';
+  return { ...base, status: 'failed', error, mayBeEnrolled: true, readError: read.failed, message };
 }
 
 export function notAttempted(base: EnrollOutcomeBase, error?: AbortedError): EnrollNotAttempted {
@@ -52,7 +74,7 @@ export function failedOutcome(base: EnrollOutcomeBase, error: PartnerError, stop
       `To change the store, use client.locations.update(${JSON.stringify(id)}, { name, address }).`;
     return { ...base, status: 'conflict', error, conflictsWith: undefined, earlierRun: undefined, message };
   }
-  return { ...base, status: 'failed', error, message: error.message };
+  return { ...base, status: 'failed', error, mayBeEnrolled: mayHaveActed(error), readError: undefined, message: error.message };
 }
 
 /**

@@ -13,14 +13,18 @@ import type {
 /**
  * How one row of `enrollMany()` ended:
  * - `created`: enrolled now (201);
- * - `already_enrolled`: the same store was already there (200, same id, name and address);
+ * - `already_enrolled`: the same store was already there (200, same id, name and address), or the
+ *   enrollment failed in a way that leaves open whether the service acted and a read of the store
+ *   found it there with the row's name and address (`confirmedAfter` holds that failure);
  * - `skipped`: an earlier run's outcomes (`resume`) say it is enrolled; nothing was sent;
  * - `invalid`: refused for its content, before sending or by the service (`ValidationError`,
  *   `ProhibitedRuleError`, with `field`);
  * - `conflict`: the id is enrolled with another name or address (409), or an earlier row of `rows`
  *   (or the run `resume` continues) has the same id with other content (nothing sent): the first row
  *   of an id decides;
- * - `failed`: any other error, after the client's retries (the typed error is in `error`);
+ * - `failed`: any other error, after the client's retries (the typed error is in `error`); when the
+ *   service may have acted (5xx, time-out, dropped connection) the store was read to settle it, and
+ *   `mayBeEnrolled` says whether it may still exist;
  * - `not_attempted`: the run was stopped (`signal`) before this row got an answer.
  */
 export type EnrollStatus = 'created' | 'already_enrolled' | 'skipped' | 'invalid' | 'conflict' | 'failed' | 'not_attempted';
@@ -46,8 +50,15 @@ export interface EnrollSuccess<S extends 'created' | 'already_enrolled' = 'creat
   status: S;
   /** The store as the service returned it. */
   location: Location;
-  /** The service's `x-request-id`. */
+  /** The service's `x-request-id` (of the read, when `confirmedAfter` is set). */
   requestId: string | undefined;
+  /**
+   * The enrollment's own failure when it left open whether the service acted (a 5xx, a time-out,
+   * a connection dropped after sending) and a read of the store then found it enrolled with the
+   * row's name and address; undefined when the enrollment answered. Such a row is `already_enrolled`:
+   * whether this call or an earlier one created the store cannot be told.
+   */
+  confirmedAfter: PartnerError | undefined;
 }
 
 /** A row that an earlier run already enrolled (see `resume`); nothing was sent. */
@@ -92,7 +103,16 @@ export interface EnrollFailed extends EnrollOutcomeBase {
   status: 'failed';
   /** The typed error, after the client's retries (`attempts` says how many). */
   error: PartnerError;
-  /** The error's message. */
+  /**
+   * True when the store may exist all the same: the service may have acted before `error` (a 5xx,
+   * a time-out, a connection dropped after sending) and reading the store to find out failed too
+   * (`readError`), or was cut short by `signal`. False when the failure says the service did not
+   * act, or the read found no store. Enrolling the row again is safe either way.
+   */
+  mayBeEnrolled: boolean;
+  /** The failure of the read that was to settle an unclear `error`, when it failed too. */
+  readError: PartnerError | undefined;
+  /** The error's message; after a read, what it found. */
   message: string;
 }
 

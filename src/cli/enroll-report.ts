@@ -3,12 +3,13 @@
  * `.jsonl` (or `.ndjson`): every row, JSON lines, the input of a later `--resume`.
  * `.csv`: only the rows not enrolled, for a person to fix (formulas escaped unless `--raw-csv`).
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { EnrollConflict, EnrollOutcome, EnrollResumeRecord, EnrollStatus } from '../bulk/index.js';
-import { UsageError } from './command.js';
+import { SetupError, UsageError } from './command.js';
 import { csvRecord } from './csv-out.js';
-import { lineWriter, type LineWriter } from './line-writer.js';
+import type { OpenFile } from './enroll-files.js';
+import { streamWriter, type LineWriter } from './line-writer.js';
 
 /** One row's line in the report. */
 export interface ReportRecord {
@@ -25,6 +26,10 @@ export interface ReportRecord {
   content_hash?: string;
   /** For a conflict with an earlier line of the same file: that line. */
   conflicts_with_line?: number;
+  /** Enrolled, but its call failed after the service acted: that failure's code; a read of the store confirmed it (the message says so). */
+  confirmed_after?: string;
+  /** Failed after the service may have acted, and reading the store could not tell: it may exist. Running again is safe. */
+  may_be_enrolled?: true;
 }
 
 /** Where the lines of a run are: the file's line of each row given to enrollMany, and the `--resume` report. */
@@ -46,6 +51,10 @@ export function recordOf(outcome: EnrollOutcome, run: RunLines): ReportRecord {
   const record: ReportRecord = { line, partner_location_id: outcome.partner_location_id, status: outcome.status, content_hash: outcome.contentHash };
   if (outcome.status === 'created' || outcome.status === 'already_enrolled') {
     if (outcome.requestId) record.request_id = outcome.requestId;
+    if (outcome.confirmedAfter) {
+      record.confirmed_after = outcome.confirmedAfter.code;
+      record.message = `Its call failed (${outcome.confirmedAfter.message}), after the service had acted: reading the store found it enrolled with this line's name and address.`;
+    }
     return record;
   }
   if (outcome.status === 'skipped') return record;
@@ -55,6 +64,7 @@ export function recordOf(outcome: EnrollOutcome, run: RunLines): ReportRecord {
     record.code = typeof serviceCode === 'string' && serviceCode !== '' ? serviceCode : outcome.error.code;
   }
   if (outcome.status === 'invalid' && outcome.field) record.field = outcome.field;
+  if (outcome.status === 'failed' && outcome.mayBeEnrolled) record.may_be_enrolled = true;
   record.message = outcome.message;
   if (outcome.status === 'conflict') {
     record.code = 'conflict';
@@ -83,11 +93,17 @@ export interface ReportWriter {
   close(): Promise<void>;
 }
 
-/** A report for `path`, its format by extension; `rawCsv`: a `.csv` one with cells as they are (`--raw-csv`). */
-export function openReport(path: string, stdout: NodeJS.WritableStream, rawCsv?: boolean): ReportWriter {
+/** A report's format, by its extension; a path with neither is refused. */
+export function reportFormat(path: string): 'jsonl' | 'csv' {
   const format = /\.(jsonl|ndjson)$/i.test(path) ? 'jsonl' : /\.csv$/i.test(path) ? 'csv' : undefined;
   if (!format) throw new UsageError(`--report ${path}: name a .csv file (the rows not enrolled) or a .jsonl file (every row, for --resume).`);
-  const out: LineWriter = lineWriter(path, stdout);
+  return format;
+}
+
+/** The writer of a report opened by `openAll`; `rawCsv`: a `.csv` one with cells as they are (`--raw-csv`). */
+export function openReport(file: OpenFile, rawCsv?: boolean): ReportWriter {
+  const format = reportFormat(file.path);
+  const out: LineWriter = streamWriter(createWriteStream('', { fd: file.handle }), true);
   if (format === 'jsonl') return { write: (record) => out.write(`${JSON.stringify(record)}\n`), close: () => out.close() };
   const csv = csvRecord(rawCsv);
   let started = false;
@@ -122,7 +138,7 @@ export async function* readResume(path: string): AsyncGenerator<EnrollResumeReco
     try {
       record = JSON.parse(text);
     } catch {
-      throw new UsageError(`--resume ${path}: line ${n} is not JSON; give the .jsonl report that crp enroll wrote.`);
+      throw new SetupError(`--resume ${path}: line ${n} is not JSON; give the .jsonl report that crp enroll wrote.`);
     }
     const { partner_location_id, status, content_hash } = (record ?? {}) as Partial<ReportRecord>;
     yield { partner_location_id, status: status ?? '', contentHash: content_hash };

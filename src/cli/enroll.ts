@@ -1,10 +1,10 @@
 /** `crp enroll stores.csv`: every store of a CSV file through `enrollMany()` of `@crp/partner-sdk/bulk`. */
-import { resolve } from 'node:path';
 import type { EnrollLocationBody } from '../index.js';
 import { enrollMany, type EnrollCounts } from '../bulk/index.js';
 import { COMMON_HELP, EXIT, SetupError, UsageError, clientFrom, parse, stopOnSignal, type Command, type Io } from './command.js';
 import { RAW_CSV_HELP, RAW_CSV_OPTION } from './csv-out.js';
-import { isProblem, openReport, readResume, recordOf, type ReportRecord, type ReportWriter, type RunLines } from './enroll-report.js';
+import { refuseSharedFiles, openAll } from './enroll-files.js';
+import { isProblem, openReport, readResume, recordOf, reportFormat, type ReportRecord, type RunLines } from './enroll-report.js';
 import { progress } from './progress.js';
 import { STORE_COLUMNS, countStores, readStores } from './store-csv.js';
 
@@ -12,13 +12,16 @@ const usage = `Usage: crp enroll STORES.csv [--report FILE]... [--resume REPORT.
 
 Enrolls every store of the file under the key's rate budget (never a 429). A row already
 enrolled with the same data counts as done, so the file can be fed again after fixing it.
-Lines with the same partner_location_id run one after the other and the first decides: a
-later line with other content is a conflict, not sent.
+A row whose call fails after the service may have acted (a 5xx, a time-out) is settled by
+reading the store. Lines with the same partner_location_id run one after the other and the
+first decides: a later line with other content is a conflict, not sent.
 
-  STORES.csv            header row: ${STORE_COLUMNS}
+  STORES.csv            UTF-8 (a BOM is fine), header row: ${STORE_COLUMNS}
   --report FILE         write a report as rows finish; repeat for both kinds:
                           .csv    the rows not enrolled (line, id, status, code, field, message)
                           .jsonl  every row's outcome, the input of --resume
+                        never the stores file or the --resume report; all are opened
+                        before the first call
   --resume REPORT.jsonl skip the rows an earlier run's report lists as enrolled with the
                         same content; a row whose id it lists with other content is a conflict
   --concurrency N       rows handed to the client at once (default 16)
@@ -36,7 +39,7 @@ Example:
   crp enroll stores.csv --resume run.jsonl --report run2.jsonl`;
 
 /** How many rows each report line counted, CSV-refused rows included. */
-type Tally = EnrollCounts & { total: number };
+type Tally = EnrollCounts & { total: number; confirmed: number };
 
 async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -51,20 +54,28 @@ async function run(args: string[], io: Io): Promise<number> {
   if (values.concurrency !== undefined && !/^[1-9]\d*$/.test(values.concurrency)) throw new UsageError(`--concurrency must be a whole number, 1 or more; got ${JSON.stringify(values.concurrency)}.`);
   const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
   const json = values.json === true;
-  const reports = (values.report ?? []).map((path) => ({ path, writer: undefined as ReportWriter | undefined }));
-  refuseSharedPaths(values.resume, reports.map((r) => r.path));
-  const client = clientFrom(values, io);
+  const paths = values.report ?? [];
+  for (const path of paths) reportFormat(path);
+  // Everything that can refuse the run comes before the reports are opened (which empties them).
   const total = await countStores(file);
-  for (const report of reports) report.writer = openReport(report.path, io.stdout, values['raw-csv']);
+  if (values.resume) for await (const _ of readResume(values.resume));
+  await refuseSharedFiles({ stores: file, resume: values.resume, reports: paths });
+  const client = clientFrom(values, io);
+  const opened = await openAll(paths).catch(async (error: unknown) => {
+    await client.close();
+    throw error;
+  });
+  const reports = opened.map((file) => ({ path: file.path, writer: openReport(file, values['raw-csv']) }));
 
-  const tally: Tally = { total: 0, created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
+  const tally: Tally = { total: 0, confirmed: 0, created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
   const problems: ReportRecord[] = [];
   const bar = progress(io.stderr, !json, { unit: 'rows', total });
   const record = async (entry: ReportRecord) => {
     tally.total += 1;
     tally[entry.status] += 1;
+    if (entry.confirmed_after) tally.confirmed += 1;
     if (isProblem(entry.status) && problems.length < 20) problems.push(entry);
-    for (const report of reports) await report.writer?.write(entry);
+    for (const report of reports) await report.writer.write(entry);
     bar.update(tally.total, tally.total - tally.created - tally.already_enrolled - tally.skipped);
   };
 
@@ -98,13 +109,13 @@ async function run(args: string[], io: Io): Promise<number> {
     unhook();
     bar.stop();
     // Written even when the run failed: every row that finished is in them.
-    for (const report of reports) await report.writer?.close();
+    for (const report of reports) await report.writer.close();
     await client.close();
   }
 
   const notDone = tally.total - tally.created - tally.already_enrolled - tally.skipped;
   if (json) {
-    const { total: rows, ...counts } = tally;
+    const { total: rows, confirmed: _, ...counts } = tally;
     io.stdout.write(`${JSON.stringify({ rows, counts, aborted, reports: reports.map((r) => r.path) })}\n`);
   } else {
     io.stdout.write(describe(tally, notDone, aborted, problems, reports.map((r) => r.path)));
@@ -112,22 +123,12 @@ async function run(args: string[], io: Io): Promise<number> {
   return notDone > 0 ? EXIT.someFailed : EXIT.ok;
 }
 
-/** A report written over the --resume report would be emptied before it is read; two reports on one file would garble it. */
-function refuseSharedPaths(resume: string | undefined, reports: string[]): void {
-  const seen = new Set<string>();
-  for (const path of reports) {
-    const full = resolve(path);
-    if (resume !== undefined && full === resolve(resume)) throw new UsageError(`--resume ${resume} and --report ${path} are the same file: the report would be emptied before it is read. Write the new report to another file.`);
-    if (seen.has(full)) throw new UsageError(`--report ${path} is given twice: give each report its own file.`);
-    seen.add(full);
-  }
-}
-
 function describe(t: Tally, notDone: number, aborted: boolean, problems: ReportRecord[], reports: string[]): string {
   const out = [
     `${aborted ? 'Stopped. ' : ''}${t.total} rows: ${t.created} enrolled, ${t.already_enrolled} already enrolled, ${t.skipped} skipped (resumed), ` +
       `${t.invalid} invalid, ${t.conflict} conflicts, ${t.failed} failed, ${t.not_attempted} not attempted`,
   ];
+  if (t.confirmed) out.push(`  ${t.confirmed} already enrolled ${t.confirmed === 1 ? 'row was' : 'rows were'} confirmed by reading the store: the call failed after the service had acted (confirmed_after in the .jsonl report)`);
   for (const p of problems) out.push(`  line ${p.line}  ${p.partner_location_id ?? '(no id)'}  ${p.status}${p.code ? ` ${p.code}` : ''}${p.field ? ` ${p.field}` : ''}: ${p.message ?? ''}`);
   if (notDone > problems.length) out.push(`  … and ${notDone - problems.length} more${reports.length ? '' : ' (write them all with --report failures.csv)'}`);
   if (reports.length) out.push(`Report${reports.length > 1 ? 's' : ''}: ${reports.join(', ')}`);

@@ -12,7 +12,11 @@ export interface LineWriter {
 /** A writer for `path`, or for `stdout` when `path` is undefined or `-`. */
 export function lineWriter(path: string | undefined, stdout: NodeJS.WritableStream): LineWriter {
   const toStdout = path === undefined || path === '-';
-  const stream: NodeJS.WritableStream = toStdout ? stdout : createWriteStream(path);
+  return streamWriter(toStdout ? stdout : createWriteStream(path), !toStdout);
+}
+
+/** A writer for `stream`; `owned`: close() ends it (a file), else leaves it open (stdout). */
+export function streamWriter(stream: NodeJS.WritableStream, owned: boolean): LineWriter {
   let failed: Error | undefined;
   stream.on('error', (error: Error) => {
     failed = error;
@@ -25,7 +29,7 @@ export function lineWriter(path: string | undefined, stdout: NodeJS.WritableStre
     },
     async close() {
       if (failed) throw failed;
-      if (toStdout) return;
+      if (!owned) return;
       stream.end();
       await once(stream, 'finish');
     },

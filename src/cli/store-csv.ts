@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { EnrollLocationBody } from '../schemas/locations.js';
 import { UsageError, fileProblem } from './command.js';
+import { watchBytes } from './enroll-csv-bytes.js';
 
 const REQUIRED = ['partner_location_id', 'name', 'line1', 'city', 'state', 'postal_code', 'country'] as const;
 const OPTIONAL = ['preferred_language', 'time_zone'] as const;
@@ -14,15 +15,23 @@ export type StoreRow = { line: number; body: EnrollLocationBody } | { line: numb
 
 interface Parsed {
   record: string[];
-  info: { lines: number; raw?: string };
+  /** The line where the record starts (the header is line 1). */
+  line: number;
 }
 
-function records(path: string): AsyncIterable<Parsed> {
+/** The file's records; a file that is not UTF-8 throws a SetupError naming the line and byte offset. */
+async function* records(path: string): AsyncGenerator<Parsed> {
   // A UTF-8 BOM (spreadsheet exports) is dropped; blank lines are skipped.
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, raw: true, trim: true });
-  // pipeline (not pipe) hands a read error (no such file) to the parser, so the loop reading it throws.
-  pipeline(createReadStream(path), parser, () => undefined);
-  return parser;
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, trim: true });
+  const { tap, lines } = watchBytes(path);
+  // pipeline (not pipe) hands a read error (no such file, not UTF-8) to the parser, so the loop reading it throws.
+  pipeline(createReadStream(path), tap, parser, () => undefined);
+  let end = 0;
+  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
+    const line = lines.lineOf(end, info.bytes);
+    end = info.bytes;
+    yield { record, line };
+  }
 }
 
 /** Check the header; the positions of the columns, by name. */
@@ -53,13 +62,11 @@ export async function countStores(path: string): Promise<number> {
 /** Every row of the file, read as it is needed. */
 export async function* readStores(path: string): AsyncGenerator<StoreRow> {
   let columns: Map<string, number> | undefined;
-  for await (const { record, info } of records(path)) {
+  for await (const { record, line } of records(path)) {
     if (!columns) {
       columns = columnsOf(record, path);
       continue;
     }
-    // Where the row starts: a quoted field may span lines.
-    const line = info.lines - ((info.raw ?? '').replace(/\r?\n$/, '').match(/\n/g)?.length ?? 0);
     const cell = (name: string) => {
       const i = columns?.get(name);
       return i === undefined ? undefined : record[i];

@@ -1,7 +1,10 @@
 /**
  * enrollMany against the sandbox with random files: repeated ids (same and other content), bad
- * rows, 5xx on random POSTs (before or after the service acted), random concurrency, a random
- * abort, then a resume from the outcomes so far. FC_NUM_RUNS=500 for a longer run, FC_SEED to
+ * rows, 5xx and dropped connections on random POSTs (before or after the service acted, often on
+ * every attempt: 0 to 2 retries), reads of the store that fail too, random concurrency, a random
+ * abort, then a resume from the outcomes so far. The outcomes must say what is true: a row
+ * reported enrolled is there with its content; a store that is there has an outcome that says
+ * so, or one that says it may be. FC_NUM_RUNS=500 for a longer run, FC_SEED to
  * replay one; fast-check prints the seed and the shrunk counterexample on failure.
  */
 import fc from 'fast-check';
@@ -28,6 +31,10 @@ interface Scenario {
   faultRate: number;
   faultSeed: number;
   faultWhen: 'before' | 'after';
+  /** The client's retries in the first run: 0 leaves every fault unrepeated. */
+  maxRetries: number;
+  /** The first this many reads of a store (after an unclear failure) answer 503. */
+  readFaults: number;
   /** Abort after this many outcomes; undefined: never. */
   abortAfter: number | undefined;
 }
@@ -48,6 +55,8 @@ const scenario: fc.Arbitrary<Scenario> = fc
     faultRate: fc.constantFrom(0, 0.2, 0.5, 0.8),
     faultSeed: fc.integer({ min: 1, max: 1_000_000 }),
     faultWhen: fc.constantFrom<'before' | 'after'>('before', 'after'),
+    maxRetries: fc.integer({ min: 0, max: 2 }),
+    readFaults: fc.constantFrom(0, 0, 1, 3),
     abortAt: fc.option(fc.nat(), { nil: undefined }),
   })
   .map(({ abortAt, ...s }) => ({ ...s, abortAfter: abortAt === undefined ? undefined : abortAt % (s.rows.length + 1) }));
@@ -55,9 +64,9 @@ const scenario: fc.Arbitrary<Scenario> = fc
 const ENROLLED: ReadonlySet<EnrollStatus> = new Set(['created', 'already_enrolled', 'skipped']);
 
 /** Run enrollMany over a watched in-process fetch; the outcomes by index, and every call. */
-async function runOnce(sandbox: ReturnType<typeof createSandbox>, key: string, rows: EnrollLocationBody[], options: Parameters<typeof enrollMany>[2]) {
+async function runOnce(sandbox: ReturnType<typeof createSandbox>, key: string, rows: EnrollLocationBody[], options: Parameters<typeof enrollMany>[2], maxRetries?: number) {
   const watched = watchedFetch((request) => sandbox.handle(request));
-  const client = new PartnerClient({ apiKey: key, baseUrl: 'https://sandbox.crp.test', clock: instantClock(), fetch: watched.fetch });
+  const client = new PartnerClient({ apiKey: key, baseUrl: 'https://sandbox.crp.test', clock: instantClock(), fetch: watched.fetch, ...(maxRetries === undefined ? {} : { maxRetries }) });
   const outcomes: EnrollOutcome[] = [];
   try {
     const summary = await enrollMany(client, rows, { ...options, onOutcome: async (o) => { outcomes.push(o); await options?.onOutcome?.(o); } });
@@ -98,7 +107,8 @@ async function check(s: Scenario): Promise<void> {
   };
 
   // The first run: faults on random POSTs, perhaps stopped.
-  sandbox.faults.random({ rate: s.faultRate, seed: s.faultSeed, when: s.faultWhen, method: 'POST', path: '/partner/v1/locations', kinds: ['internal_error', 'bad_gateway', 'unavailable', 'gateway_timeout'] });
+  sandbox.faults.random({ rate: s.faultRate, seed: s.faultSeed, when: s.faultWhen, method: 'POST', path: '/partner/v1/locations', kinds: ['internal_error', 'bad_gateway', 'unavailable', 'gateway_timeout', 'empty', 'reset'] });
+  if (s.readFaults > 0) sandbox.faults.next({ method: 'GET', path: /^\/partner\/v1\/locations\/[^/]+$/, status: 503, times: s.readFaults });
   const controller = new AbortController();
   let seen = 0;
   const one = await runOnce(sandbox, key, rows, {
@@ -107,7 +117,7 @@ async function check(s: Scenario): Promise<void> {
     onOutcome: () => {
       if (++seen === s.abortAfter) controller.abort(new Error('stopped by the test'));
     },
-  });
+  }, s.maxRetries);
   common(one.outcomes, one.calls);
   stored();
   for (const o of one.outcomes) {
@@ -116,8 +126,18 @@ async function check(s: Scenario): Promise<void> {
     const allowed: EnrollStatus[] = bad ? ['invalid', 'not_attempted'] : ['created', 'already_enrolled', 'failed', 'not_attempted'];
     expect(allowed).toContain(o.status);
     if (!one.summary.aborted) expect(o.status).not.toBe('not_attempted');
-    if (ENROLLED.has(o.status)) expect(sandbox.inspect.store(key, o.partner_location_id as string)).toBeDefined();
+    if (ENROLLED.has(o.status)) {
+      const store = sandbox.inspect.store(key, o.partner_location_id as string);
+      expect({ name: store?.name, address: store?.address }).toEqual({ name: rows[o.index]?.name, address: rows[o.index]?.address });
+    }
   }
+  // A store that is there was reported enrolled, or some outcome of its id says it may be: a
+  // failure the read could not settle, or a call the abort cancelled on the wire.
+  const saysItMayBe = (o: EnrollOutcome) => ENROLLED.has(o.status) || (o.status === 'failed' && o.mayBeEnrolled) || (o.status === 'not_attempted' && o.error !== undefined);
+  for (const id of firstOf.keys()) {
+    if (sandbox.inspect.store(key, id)) expect(one.outcomes.filter((o) => o.partner_location_id === id).some(saysItMayBe), `${id} is enrolled`).toBe(true);
+  }
+  for (const o of one.outcomes) if (o.status === 'failed' && o.mayBeEnrolled) expect(o.readError ?? (one.summary.aborted ? 'stopped' : undefined)).toBeDefined();
   expect(Object.values(one.summary.counts).reduce((a, b) => a + b, 0)).toBe(rows.length);
 
   // Resumed from those outcomes (as a JSON-lines report would give them back), without faults.
@@ -137,13 +157,16 @@ async function check(s: Scenario): Promise<void> {
   for (const [id, i] of firstOf) expect(sandbox.inspect.store(key, id) !== undefined).toBe(s.rows[i]?.bad === 0);
 }
 
-const plain = { faultRate: 0, faultSeed: 1, faultWhen: 'before', abortAfter: undefined } as const;
+const plain = { faultRate: 0, faultSeed: 1, faultWhen: 'before', maxRetries: 2, readFaults: 0, abortAfter: undefined } as const;
 
 /** Counterexamples fast-check shrank to, against the code before rows of one id were ordered. */
 const SHRUNK: Array<[string, Scenario]> = [
   ['a later row with another name is a conflict naming the first', { ...plain, concurrency: 1, rows: [{ id: 0, name: 0, bad: 0 }, { id: 0, name: 1, bad: 0 }] }],
   ['a refused first row still decides: the later valid row with other content is not sent', { ...plain, concurrency: 1, rows: [{ id: 0, name: 0, bad: 1 }, { id: 0, name: 0, bad: 0 }] }],
   ['three identical rows on two lanes never overlap', { ...plain, concurrency: 2, rows: [{ id: 0, name: 0, bad: 0 }, { id: 0, name: 0, bad: 0 }, { id: 0, name: 0, bad: 0 }] }],
+  // Against the code before an unclear failure was settled by reading the store: reported failed, yet enrolled.
+  ['a 5xx after the service acted, not retried: reported enrolled (a read confirms it), not failed', { ...plain, concurrency: 1, faultRate: 0.8, faultWhen: 'after', maxRetries: 0, rows: [{ id: 0, name: 0, bad: 0 }] }],
+  ['the same with the read failing too: failed, and saying the store may exist', { ...plain, concurrency: 1, faultRate: 0.8, faultWhen: 'after', maxRetries: 0, readFaults: 3, rows: [{ id: 0, name: 0, bad: 0 }] }],
 ];
 
 describe('enrollMany, shrunk counterexamples', () => {

@@ -1,32 +1,19 @@
 /** `crp enroll` on a file that names one store twice, and resumed from its report: the first line decides. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crp, startCrpSandbox, type CrpSandbox } from './processes.js';
+import { describe, expect, it } from 'vitest';
+import { HEADER, enrollEnv, jsonLines, row } from './enroll-env.js';
+import { crp } from './processes.js';
 
-const HEADER = 'partner_location_id,name,line1,city,state,postal_code,country';
-const row = (id: string, name: string, n: number) => `${id},${name},${n} Congress Ave,Austin,TX,78704,US`;
-const jsonLines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-
-let dir: string;
-let sandbox: CrpSandbox;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'crp-dup-'));
-  sandbox = await startCrpSandbox();
-}, 30_000);
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const env = enrollEnv('crp-dup-');
 
 function csv(name: string, lines: string[]): string {
-  const path = join(dir, name);
+  const path = join(env.dir, name);
   writeFileSync(path, `${HEADER}\n${lines.join('\n')}\n`);
   return path;
 }
 async function storeName(id: string): Promise<unknown> {
-  const response = await fetch(`${sandbox.url}/partner/v1/locations/${id}`, { headers: { authorization: `Bearer ${sandbox.key}` } });
+  const response = await fetch(`${env.sandbox.url}/partner/v1/locations/${id}`, { headers: { authorization: `Bearer ${env.sandbox.key}` } });
   return ((await response.json()) as { name?: unknown }).name;
 }
 
@@ -36,11 +23,11 @@ describe('crp enroll with one partner_location_id on two lines', () => {
 
   it('keeps the first line, reports the later one as a conflict naming line 2 with what to do in crp, and a resumed run still reports it', async () => {
     const stores = csv('dup.csv', lines);
-    const report = join(dir, 'dup.jsonl');
-    const fault = await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path: '/partner/v1/locations', status: 500 }) });
+    const report = join(env.dir, 'dup.jsonl');
+    const fault = await fetch(`${env.sandbox.url}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path: '/partner/v1/locations', status: 500 }) });
     expect(fault.status).toBe(201);
 
-    const run = await crp(['enroll', stores, '--report', report], sandbox.env, dir);
+    const run = await crp(['enroll', stores, '--report', report], env.sandbox.env, env.dir);
     expect(run.code).toBe(2);
     expect(run.stdout).toMatch(/^10 rows: 9 enrolled, 0 already enrolled, 0 skipped \(resumed\), 0 invalid, 1 conflicts, 0 failed, 0 not attempted/);
     expect(run.stdout).toContain(`line 11  bulk-0  conflict conflict: line 11 has the partner_location_id bulk-0 of line 2 with other content, so it was not sent: the first line of an id decides. Fix or delete line 11 or line 2 in ${stores}, then run crp enroll again.`);
@@ -55,14 +42,14 @@ describe('crp enroll with one partner_location_id on two lines', () => {
     expect(conflict?.content_hash).not.toBe(records.find((r) => r.line === 2)?.content_hash);
 
     // Resumed: line 2 is skipped (same id, same content); line 11 is still the conflict it was.
-    const again = await crp(['enroll', stores, '--resume', report, '--json'], sandbox.env, dir);
+    const again = await crp(['enroll', stores, '--resume', report, '--json'], env.sandbox.env, env.dir);
     expect(again.code).toBe(2);
     expect(JSON.parse(again.stdout)).toMatchObject({ rows: 10, counts: { skipped: 9, conflict: 1, created: 0, already_enrolled: 0 } });
 
     // The later line alone, resumed from the first run's report: the id was enrolled with other content.
     const alone = csv('alone.csv', [lines[9] as string]);
-    const aloneReport = join(dir, 'alone.csv.report.csv');
-    const clash = await crp(['enroll', alone, '--resume', report, '--report', aloneReport], sandbox.env, dir);
+    const aloneReport = join(env.dir, 'alone.csv.report.csv');
+    const clash = await crp(['enroll', alone, '--resume', report, '--report', aloneReport], env.sandbox.env, env.dir);
     expect(clash.code).toBe(2);
     expect(clash.stdout).toMatch(/^1 rows: 0 enrolled, 0 already enrolled, 0 skipped \(resumed\), 0 invalid, 1 conflicts/);
     expect(clash.stdout).toContain(`bulk-0 was enrolled with other content by the run that ${report} reports, so line 2 was not sent: make line 2 match it or give the line its own partner_location_id in ${alone}`);
@@ -72,22 +59,22 @@ describe('crp enroll with one partner_location_id on two lines', () => {
 
   it('reads an older report without content_hash: it skips nothing, the rows are sent again and the service decides', async () => {
     const stores = csv('older.csv', lines);
-    const older = join(dir, 'older.jsonl');
+    const older = join(env.dir, 'older.jsonl');
     const records = Array.from({ length: 9 }, (_, i) => ({ line: i + 2, partner_location_id: `bulk-${i}`, status: 'created' }));
     writeFileSync(older, records.map((r) => JSON.stringify(r)).join('\n'));
-    const run = await crp(['enroll', stores, '--resume', older, '--json'], sandbox.env, dir);
+    const run = await crp(['enroll', stores, '--resume', older, '--json'], env.sandbox.env, env.dir);
     expect(run.code).toBe(2);
     expect(JSON.parse(run.stdout)).toMatchObject({ rows: 10, counts: { skipped: 0, already_enrolled: 9, conflict: 1 } });
   });
 
   it('refuses a --report that is the --resume report, or a report given twice, before sending anything', async () => {
     const stores = csv('refused.csv', lines.slice(0, 2));
-    const report = join(dir, 'same.jsonl');
+    const report = join(env.dir, 'same.jsonl');
     writeFileSync(report, '');
-    const same = await crp(['enroll', stores, '--resume', report, '--report', report], sandbox.env, dir);
+    const same = await crp(['enroll', stores, '--resume', report, '--report', report], env.sandbox.env, env.dir);
     expect(same.code).toBe(1);
     expect(same.stderr).toContain(`crp: --resume ${report} and --report ${report} are the same file: the report would be emptied before it is read. Write the new report to another file.`);
-    const twice = await crp(['enroll', stores, '--report', 'a.jsonl', '--report', './a.jsonl'], sandbox.env, dir);
+    const twice = await crp(['enroll', stores, '--report', 'a.jsonl', '--report', './a.jsonl'], env.sandbox.env, env.dir);
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain('crp: --report ./a.jsonl is given twice: give each report its own file.');
   });
