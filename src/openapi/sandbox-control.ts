@@ -1,4 +1,5 @@
 import { FAULT_KINDS } from '../testing/faults/faults.js';
+import { MAX_GLOB_LENGTH } from '../testing/faults/path-glob.js';
 import { clockRoutes } from '../testing/http/control/clock-control.js';
 import { CONTROL_PREFIX } from '../testing/http/control/control.js';
 import type { ControlRoute } from '../testing/http/control/control-route.js';
@@ -25,8 +26,7 @@ const nowBody: JsonSchema = object({ now: instant });
 const pending: JsonSchema = { type: 'integer', minimum: 0, description: 'Queued faults still to apply.' };
 const pathMatch = {
   path: { type: 'string', minLength: 1, description: 'Apply only to requests for this exact path, e.g. `/partner/v1/reservations`.' },
-  pathPattern: { type: 'string', minLength: 1, description: 'Or: a RegExp source the path must match (not together with `path`).' },
-  pathFlags: { type: 'string', pattern: '^[imsu]*$', description: 'RegExp flags of `pathPattern`.' },
+  pathPattern: { type: 'string', minLength: 1, maxLength: MAX_GLOB_LENGTH, description: 'Or: a glob the whole path must match, `*` standing for any run of characters (`/` included), e.g. `/partner/v1/locations/*`. Case-sensitive; not a RegExp. Not together with `path`.' },
   method: { type: 'string', minLength: 1, description: 'Apply only to this method.' },
   when: { enum: ['before', 'after'], description: '`before` (default) answers instead of the service; `after` lets the request take effect first.' },
 } satisfies Record<string, JsonSchema>;
