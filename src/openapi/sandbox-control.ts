@@ -8,7 +8,7 @@ import { faultRoutes } from '../testing/http/control/faults-control.js';
 import { keyRoutes } from '../testing/http/control/keys-control.js';
 import type { JsonSchema } from './json-schema.js';
 
-export const SANDBOX_TAG = { name: 'Sandbox control', description: 'The sandbox\'s own control API under `/_sandbox` (clock, faults, keys, populate, change and request logs, reset), and this document. Not part of the service: production has none of it. See docs/sandbox.md.' };
+export const SANDBOX_TAG = { name: 'Sandbox control', description: 'The sandbox\'s own control API under `/_sandbox` (clock, faults, keys, populate, change and request logs, reset), and this document. Not part of the service: production has none of it. Over a port, a `Host` other than the sandbox\'s own address (or an allowed name) gets 403 `forbidden_host`; a control call from a web page (`Origin`, or `Sec-Fetch-Site` other than `none`) gets 403 `forbidden_origin`; a control POST without `Content-Type: application/json` gets 415 `unsupported_media_type`. See docs/sandbox.md.' };
 
 /** A control call as the document states it; method, path and one-line summary come from the sandbox's route table. */
 interface ControlDoc {

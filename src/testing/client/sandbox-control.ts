@@ -191,7 +191,8 @@ export class SandboxControl {
     const headers: Record<string, string> = {};
     if (this.#adminToken !== undefined) headers['x-sandbox-admin-token'] = this.#adminToken;
     if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    // The sandbox takes a control POST only as JSON, body or not (no web form can send that type).
+    if (options.body !== undefined || method === 'POST') headers['content-type'] = 'application/json';
     const response = await this.#fetch(`${this.#base}${path}`, {
       method,
       headers,
