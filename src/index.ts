@@ -17,6 +17,7 @@ export {
   CheckpointLockedError,
   ConfigurationError,
   ConflictError,
+  AmbiguousOutcomeError,
   ConnectionError,
   FeatureNotEnabledError,
   ForbiddenIpError,

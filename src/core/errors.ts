@@ -404,6 +404,35 @@ export class CheckpointInvalidError extends PartnerError {
 }
 
 /**
+ * A call that is not blindly repeatable failed in a way the service may have acted on (a 500, a
+ * time-out), its repeat was refused as if it had (409), and the state read back does not say
+ * either way. `earlier` is the first failure, `repeat` the refusal; the message says what to check
+ * before deciding again. When the state read back is what the call produces, the call succeeds
+ * instead and this error is not thrown.
+ *
+ * @example
+ * ```ts
+ * try { await client.creators.decideSamples('store-1', batchId, 'new_batch') } catch (err) {
+ *   if (err instanceof AmbiguousOutcomeError) console.warn(err.message, err.earlier.code, err.repeat.code);
+ * }
+ * ```
+ */
+export class AmbiguousOutcomeError extends PartnerError {
+  declare readonly code: 'ambiguous_outcome';
+  /** The attempt that failed after the service may have acted (a 5xx, a time-out, a lost connection). */
+  readonly earlier: PartnerError;
+  /** The repeat's refusal, e.g. a `ConflictError` `invalid_state`. */
+  readonly repeat: PartnerError;
+
+  /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
+  constructor(message: string, init: PartnerErrorOptions & { earlier: PartnerError; repeat: PartnerError }) {
+    super('ambiguous_outcome', message, init);
+    this.earlier = init.earlier;
+    this.repeat = init.repeat;
+  }
+}
+
+/**
  * A plain `PartnerApiError`: a status or code this version has no class for. Its `code` is
  * `unknown_api_error`; `serviceCode` is the code the service sent (undefined for a body without
  * one), `status` the status.
@@ -444,6 +473,7 @@ export type AnyPartnerError =
   | HookError
   | CheckpointLockedError
   | CheckpointInvalidError
+  | AmbiguousOutcomeError
   | OtherApiError;
 
 /**

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ConfigurationError } from './errors.js';
 import { refuseUnknown } from './config.js';
+import { hasDotSegment } from './path.js';
 import type { RequestSpec } from './request.js';
 
 /** A call to an endpoint this SDK version does not know yet (`client.request()`). */
@@ -22,7 +23,7 @@ export interface RawRequest {
 
 const FIELDS = new Set(['method', 'path', 'query', 'body', 'retrySafe']);
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-// Segments of unreserved and sub-delim characters and %XX escapes; no `..`, query, fragment or braces.
+// Segments of unreserved and sub-delim characters and %XX escapes; no query, fragment or braces.
 const PATH = /^(?:\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})+)+$/;
 /** Any JSON: built once, shared by every raw request. */
 const ANY_JSON = z.unknown();
@@ -32,9 +33,15 @@ export function rawSpec(raw: RawRequest): RequestSpec<typeof ANY_JSON> {
   if (!METHODS.has(raw.method)) {
     throw new ConfigurationError(`client.request(): method must be one of ${[...METHODS].join(', ')}.`);
   }
-  if (typeof raw.path !== 'string' || !PATH.test(raw.path) || /\/\.\.?(?:\/|$)/.test(raw.path)) {
+  if (typeof raw.path !== 'string' || !PATH.test(raw.path)) {
     throw new ConfigurationError(
-      "client.request(): path must start with '/', be relative to /partner/v1 (e.g. '/summary'), and carry no query, fragment, '..' or unencoded special characters.",
+      "client.request(): path must start with '/', be relative to /partner/v1 (e.g. '/summary'), and carry no query, fragment or unencoded special characters.",
+    );
+  }
+  // `/%2e%2e/_sandbox/reset` would leave /partner/v1 with the API key on it: the URL parser climbs `%2e%2e` too.
+  if (hasDotSegment(raw.path)) {
+    throw new ConfigurationError(
+      "client.request(): path must not hold a '.' or '..' segment in any spelling (%2e, %252e, ..;x, %2f.., %5c..): a URL parser or server would climb out of /partner/v1. Nothing was sent.",
     );
   }
   const safe = raw.method === 'GET' || raw.retrySafe === true;

@@ -33,6 +33,17 @@ export function mayRetry(error: unknown, safety: RetrySafety): boolean {
   return false;
 }
 
+/**
+ * Whether the service may have acted on an attempt that failed so: the service failing mid-way
+ * (a 5xx other than 503, which it sends before acting), a time-out, a connection lost after the
+ * request left. A 500 is retried (the spec calls that safe), yet it may come after the change was made.
+ */
+export function mayHaveActed(error: unknown): boolean {
+  if (error instanceof PartnerApiError) return error.status >= 500 && error.status !== 503;
+  if (error instanceof ConnectionError) return error.mayHaveReachedServer;
+  return error instanceof TimeoutError;
+}
+
 /** First backoff ceiling and largest one, ms. */
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;

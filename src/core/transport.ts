@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { attachCallSite, captureCallSite, type CallSite } from './call-site.js';
 import { positiveNumber, refuseUnknown, retriesOf, type ResolvedConfig } from './config.js';
-import { AbortedError, PartnerApiError, PartnerError, RateLimitError, UnexpectedResponseError, type RequestSummary } from './errors.js';
+import { AbortedError, AmbiguousOutcomeError, PartnerApiError, PartnerError, RateLimitError, UnexpectedResponseError, type RequestSummary } from './errors.js';
 import { Http, type Answer, type Outcome } from './http.js';
 import type { CallObserver } from './instrumentation.js';
 import { keyFingerprint } from './key-fingerprint.js';
@@ -12,10 +12,10 @@ import { fillRoute } from './path.js';
 import { Gate, GateClosed, WaitTooLong } from './rate-limit/gate.js';
 import type { RateLimitState } from './rate-limit/headers.js';
 import { startSharedBudget } from './rate-limit/shared.js';
-import type { RequestOptions, RequestSpec } from './request.js';
+import type { RequestOptions, RequestSpec, Settle } from './request.js';
 import type { ResponseMeta } from './response-meta.js';
 import { parseResponse } from '../schemas/in-place.js';
-import { backoffDelay, mayRetry } from './retry-policy.js';
+import { backoffDelay, mayHaveActed, mayRetry } from './retry-policy.js';
 
 const CALL_OPTIONS = new Set(['signal', 'timeout', 'maxRetries']);
 
@@ -95,6 +95,8 @@ export class Transport {
     this.#startSharing();
     const started = clock.now();
     let attempts = 0;
+    /** The first failed attempt after which the service may have acted, for `spec.settle`. */
+    let mayHaveActedOn: PartnerError | undefined;
     try {
       const { signal } = options;
       const attempt = async (attemptNumber: number) => {
@@ -102,6 +104,7 @@ export class Transport {
         signal?.throwIfAborted();
         attempts = attemptNumber;
         const outcome = await this.#attempt(call, attemptNumber);
+        if (outcome.error && !mayHaveActedOn && mayHaveActed(outcome.error)) mayHaveActedOn = outcome.error;
         if (outcome.error) throw outcome.error;
         return this.#parse(spec.response, outcome, request);
       };
@@ -125,11 +128,43 @@ export class Transport {
       observer?.end?.({ attempts, durationMs: clock.now() - started, status: result.response.status, ...idOf(result.response.requestId) });
       return result;
     } catch (thrown) {
-      const error = this.#typed(thrown, call);
+      let error = this.#typed(thrown, call);
+      // A repeat refused with 409 after an attempt the service may have acted on: it may have met its own effect.
+      if (spec.settle && mayHaveActedOn && mayHaveActedOn !== error && error instanceof PartnerApiError && error.status === 409) {
+        const settled = await this.#settle(spec.settle, mayHaveActedOn, error, call);
+        if (!(settled instanceof PartnerError)) {
+          observer?.end?.({ attempts, durationMs: clock.now() - started, status: settled.response.status, ...idOf(settled.response.requestId) });
+          return settled;
+        }
+        error = settled;
+      }
       error.attempts ??= attempts;
       observer?.end?.({ attempts, durationMs: clock.now() - started, error, ...statusOf(error), ...idOf((error as { requestId?: string }).requestId) });
       throw error;
     }
+  }
+
+  /**
+   * Reads the state back through the spec's hook: the call's result when the earlier attempt took
+   * effect, else an {@link AmbiguousOutcomeError} carrying both failures.
+   */
+  async #settle<T>(settle: Settle<T>, earlier: PartnerError, repeat: PartnerApiError, call: Call): Promise<WithResponse<T> | AmbiguousOutcomeError> {
+    let read: WithResponse<T> | undefined;
+    let readError: unknown;
+    try {
+      read = await settle.read({ earlier, repeat, signal: call.signal });
+    } catch (error) {
+      readError = error;
+    }
+    if (read) return read;
+    const { method, path } = call.request;
+    const first = earlier instanceof PartnerApiError ? `${earlier.status} ${earlier.code}` : earlier.code;
+    const why = readError === undefined ? 'the state read back is not what it produces' : `reading the state back failed too (${readError instanceof PartnerError ? readError.code : 'error'})`;
+    return new AmbiguousOutcomeError(
+      `${method} ${path} failed with ${first} after the service may have acted, and its repeat was refused with ${repeat.status} ${repeat.code}; ` +
+        `${why}, so whether the first attempt took effect is unknown. Check ${settle.check} before trying again.`,
+      { request: call.request, earlier, repeat, ...(readError === undefined ? {} : { cause: readError }) },
+    );
   }
 
   /** One attempt through the gate. Nothing sent (a refused wait, close, abort) is final: p-retry's AbortError. */

@@ -1,4 +1,5 @@
 import { FAULT_KINDS } from '../testing/faults/faults.js';
+import { MAX_GLOB_LENGTH } from '../testing/faults/path-glob.js';
 import { clockRoutes } from '../testing/http/control/clock-control.js';
 import { CONTROL_PREFIX } from '../testing/http/control/control.js';
 import type { ControlRoute } from '../testing/http/control/control-route.js';
@@ -7,7 +8,7 @@ import { faultRoutes } from '../testing/http/control/faults-control.js';
 import { keyRoutes } from '../testing/http/control/keys-control.js';
 import type { JsonSchema } from './json-schema.js';
 
-export const SANDBOX_TAG = { name: 'Sandbox control', description: 'The sandbox\'s own control API under `/_sandbox` (clock, faults, keys, populate, change and request logs, reset), and this document. Not part of the service: production has none of it. See docs/sandbox.md.' };
+export const SANDBOX_TAG = { name: 'Sandbox control', description: 'The sandbox\'s own control API under `/_sandbox` (clock, faults, keys, populate, change and request logs, reset), and this document. Not part of the service: production has none of it. Over a port, a `Host` other than the sandbox\'s own address (or an allowed name) gets 403 `forbidden_host`; a control call from a web page (`Origin`, or `Sec-Fetch-Site` other than `none`) gets 403 `forbidden_origin`; a control POST without `Content-Type: application/json` gets 415 `unsupported_media_type`. See docs/sandbox.md.' };
 
 /** A control call as the document states it; method, path and one-line summary come from the sandbox's route table. */
 interface ControlDoc {
@@ -25,8 +26,7 @@ const nowBody: JsonSchema = object({ now: instant });
 const pending: JsonSchema = { type: 'integer', minimum: 0, description: 'Queued faults still to apply.' };
 const pathMatch = {
   path: { type: 'string', minLength: 1, description: 'Apply only to requests for this exact path, e.g. `/partner/v1/reservations`.' },
-  pathPattern: { type: 'string', minLength: 1, description: 'Or: a RegExp source the path must match (not together with `path`).' },
-  pathFlags: { type: 'string', pattern: '^[imsu]*$', description: 'RegExp flags of `pathPattern`.' },
+  pathPattern: { type: 'string', minLength: 1, maxLength: MAX_GLOB_LENGTH, description: 'Or: a glob the whole path must match, `*` standing for any run of characters (`/` included), e.g. `/partner/v1/locations/*`. Case-sensitive; not a RegExp. Not together with `path`.' },
   method: { type: 'string', minLength: 1, description: 'Apply only to this method.' },
   when: { enum: ['before', 'after'], description: '`before` (default) answers instead of the service; `after` lets the request take effect first.' },
 } satisfies Record<string, JsonSchema>;

@@ -1,7 +1,7 @@
 import { parseInput } from '../core/input.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../core/request.js';
+import type { RequestOptions, Settle } from '../core/request.js';
 import { listQuery, type ListQuery } from '../schemas/common.js';
 import { creator, sampleBatch, sampleDecisionBody, type Creator, type SampleBatch, type SampleDecision } from '../schemas/creators.js';
 import { Resource, pageOf, type ListSpec } from './resource.js';
@@ -50,8 +50,11 @@ export class Creators extends Resource {
   /**
    * Approve a sample batch or ask for a new one. Returns the approved batch or the new batch.
    * Not blindly repeatable (a repeated `new_batch` would ask for two batches), so it is retried
-   * only when the service certainly did not act on it: a 429, a 5xx, or a refused connection;
-   * never after a timeout or a connection lost mid-request.
+   * only after a 429, the service's own 500 or 503, or a refused connection; never after a
+   * timeout or a connection lost mid-request. A 500 may come after the decision was made: when
+   * the repeat is then refused (409 `invalid_state`), the current batch is read back, and the
+   * call succeeds if it shows the decision made (approve: that batch approved; new_batch: a new
+   * batch awaiting a decision), or throws `AmbiguousOutcomeError` if it does not.
    *
    * @example
    * ```ts
@@ -68,6 +71,20 @@ export class Creators extends Resource {
       body: parseInput(sampleDecisionBody, { decision }),
       response: sampleBatch,
       retry: 'unsafe',
+      settle: this.#decided(partnerLocationId, batchId, decision),
     }));
+  }
+
+  /** The state a decision leaves, read back: the current batch, when it is what `decision` produces. */
+  #decided(partnerLocationId: string, batchId: string, decision: SampleDecision): Settle<SampleBatch> {
+    return {
+      check: `the store's current sample batch (client.creators.getSamples(${JSON.stringify(partnerLocationId)}))`,
+      read: async ({ signal }) => {
+        const current = await this.getSamples(partnerLocationId, signal ? { signal } : undefined).withResponse();
+        const { batch_id: id, status } = current.data;
+        const done = decision === 'approve' ? id === batchId && status === 'approved' : id !== batchId && status === 'awaiting_decision';
+        return done ? current : undefined;
+      },
+    };
   }
 }

@@ -41,6 +41,7 @@ async function main(): Promise<void> {
       ...(options.visitsPerWeek === undefined ? {} : { visitsPerWeek: options.visitsPerWeek }),
       ...(options.start === undefined ? {} : { now: options.start }),
       ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+      allowedHosts: options.allowHosts,
       dialect: options.dialect,
     },
     {
@@ -81,8 +82,9 @@ async function main(): Promise<void> {
       `  seed         ${options.seed === undefined ? 'none: the key below is random; data follows seed 1' : `${options.seed} (same seed, same key and data)`}`,
       `  demo stores  ${options.stores === 0 ? 'none (--stores N adds some)' : `${options.stores} (demo-000001 …), with bookings`}`,
       `  time         simulated, now ${sandbox.clock.now().toISOString()}; ${time}`,
-      `               advance it: curl -X POST ${control}/clock/advance${adminHeader} -d '{"by_ms":86400000}'`,
-      `  reset        curl -X POST ${control}/reset${adminHeader}  (back to start-up: the key below stays valid)`,
+      `               advance it: curl -X POST ${control}/clock/advance -H 'content-type: application/json'${adminHeader} -d '{"by_ms":86400000}'`,
+      `  reset        curl -X POST ${control}/reset -H 'content-type: application/json'${adminHeader}  (back to start-up: the key below stays valid)`,
+      `  answers to   ${answersTo(server, options.allowHosts)}; other Host names get 403 (--allow-host adds one)`,
       `PARTNER_API_BASE_URL=${server.url}`,
       `PARTNER_API_KEY=${key}`,
     ].join('\n'),
@@ -94,6 +96,12 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** The Host names the server takes, for the banner (interface addresses of a wildcard bind are left out). */
+function answersTo(server: ListeningSandbox, allowed: readonly string[]): string {
+  const names = ['localhost', '127.0.0.1', '[::1]', server.host.includes(':') ? `[${server.host}]` : server.host].filter((n) => n !== '0.0.0.0' && n !== '[::]');
+  return [...new Set(names)].map((n) => `${n}:${server.port}`).concat(allowed).join(', ');
 }
 
 /** Why listen() failed, in the terms of the command line. */

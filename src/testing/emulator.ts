@@ -49,7 +49,8 @@ export interface Emulator {
   handle(request: Request, options?: HandleOptions): Promise<Response>;
   /**
    * Serve over real HTTP on 127.0.0.1 (or `host`); port 0 picks a free one. A host other than
-   * loopback needs the `adminToken` option (rejects otherwise).
+   * loopback needs the `adminToken` option (rejects otherwise). Requests whose `Host` is not this
+   * server's address (or one of `allowedHosts`) get 403 `forbidden_host`.
    */
   listen(port?: number, host?: string): Promise<ListeningSandbox>;
   /** Quickly fill the key's account with stores and bookings (no HTTP). */
@@ -124,7 +125,7 @@ export function createEmulator(
           `sandbox.listen: serving on ${host} (not loopback) needs an admin token: createSandbox({ adminToken }) (crp-sandbox --admin-token), so that only you can drive its control API.`,
         );
       }
-      return listen(dispatch, port, host);
+      return listen(dispatch, port, host, resolved.allowedHosts);
     },
     populate: (key, opts) => populate(world, accountOf(key), opts),
     reset: () => {

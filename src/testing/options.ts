@@ -83,6 +83,15 @@ export interface SandboxOptions {
    * @default undefined (the control API is open to whoever can reach the port)
    */
   adminToken?: string;
+  /**
+   * Other names the sandbox answers to over a real port (`listen()`), beside localhost, 127.0.0.1,
+   * [::1] and the address it binds: `'sandbox'` (any port) or `'sandbox:4010'` (that port only),
+   * e.g. its service name in docker compose. Any other `Host` gets 403 `forbidden_host`, so a web
+   * page cannot reach it by pointing its own name at this machine (DNS rebinding).
+   * @default []
+   * @example createSandbox({ adminToken, allowedHosts: ['sandbox'] }).listen(4010, '0.0.0.0')
+   */
+  allowedHosts?: readonly string[];
 }
 
 export interface ResolvedOptions {
@@ -99,6 +108,7 @@ export interface ResolvedOptions {
   dialect: Dialect;
   requestLogSize: number;
   adminToken: string | undefined;
+  allowedHosts: readonly string[];
 }
 
 export const DEFAULT_START = '2026-12-01T09:00:00Z';
@@ -138,5 +148,18 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     dialect: dialectNamed(options.dialect ?? 'contract'),
     requestLogSize: options.requestLogSize ?? 100_000,
     adminToken: options.adminToken,
+    allowedHosts: allowedHostsOf(options.allowedHosts),
   };
+}
+
+/** A host name, or an IP (v6 in brackets), with an optional :port; nothing else (no scheme, path, or wildcard). */
+export const HOST_ENTRY = /^(?:[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+function allowedHostsOf(given: readonly string[] | undefined): readonly string[] {
+  for (const entry of given ?? []) {
+    if (typeof entry !== 'string' || !HOST_ENTRY.test(entry)) {
+      throw new RangeError(`createSandbox: allowedHosts entry ${JSON.stringify(entry)} is not a host name or address with an optional :port (e.g. 'sandbox' or 'sandbox:4010')`);
+    }
+  }
+  return [...(given ?? [])];
 }

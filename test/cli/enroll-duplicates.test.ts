@@ -24,7 +24,7 @@ describe('crp enroll with one partner_location_id on two lines', () => {
   it('keeps the first line, reports the later one as a conflict naming line 2 with what to do in crp, and a resumed run still reports it', async () => {
     const stores = csv('dup.csv', lines);
     const report = join(env.dir, 'dup.jsonl');
-    const fault = await fetch(`${env.sandbox.url}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path: '/partner/v1/locations', status: 500 }) });
+    const fault = await fetch(`${env.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'POST', path: '/partner/v1/locations', status: 500 }) });
     expect(fault.status).toBe(201);
 
     const run = await crp(['enroll', stores, '--report', report], env.sandbox.env, env.dir);

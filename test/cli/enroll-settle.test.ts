@@ -7,7 +7,7 @@ import { crp } from './processes.js';
 
 const env = enrollEnv('crp-settle-');
 
-const fault = (body: object) => fetch(`${env.sandbox.url}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path: '/partner/v1/locations', ...body }) });
+const fault = (body: object) => fetch(`${env.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'POST', path: '/partner/v1/locations', ...body }) });
 
 describe('crp enroll and a 5xx after the service acted', () => {
   it('reports the row enrolled, confirmed after the failure, with exit 0; a store the read cannot find is failed', async () => {

@@ -135,14 +135,14 @@ describe('crp-sandbox', () => {
     expect(enrolled.status).toBe(201);
     expect(await total(r.key)).toBe(3);
 
-    const reset = await fetch(`${r.base}/_sandbox/reset`, { method: 'POST' });
+    const reset = await fetch(`${r.base}/_sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(reset.status).toBe(200);
     expect(await total(r.key)).toBe(2);
     const mine = await fetch(`${r.base}/partner/v1/locations/mine`, { headers: auth(r.key) });
     expect(mine.status).toBe(404);
     // A key issued after the reset is another key, with its own account (a seeded sandbox draws
     // keys as it did at start-up, so it must not hand out the banner's key a second time).
-    const issued = await (await fetch(`${r.base}/_sandbox/keys`, { method: 'POST' })).json();
+    const issued = await (await fetch(`${r.base}/_sandbox/keys`, { method: 'POST', headers: { 'content-type': 'application/json' } })).json();
     expect(issued.key).not.toBe(r.key);
     expect(await total(issued.key)).toBe(0);
     expect(await total(r.key)).toBe(2);

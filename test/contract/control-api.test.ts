@@ -68,7 +68,7 @@ describe('the control API (http)', () => {
     const faulted = await h.call('GET', '/summary');
     expect([faulted.status, faulted.headers.get('retry-after'), faulted.body.error.code]).toEqual([503, '3', 'unavailable']);
     expect((await control(h.baseUrl, 'GET', '/faults')).body).toEqual({ pending: 1 });
-    await control(h.baseUrl, 'POST', '/faults', { body: { status: 502, body: 'html', pathPattern: '^/partner/v1/LOCATIONS/', pathFlags: 'i', method: 'GET' } });
+    await control(h.baseUrl, 'POST', '/faults', { body: { status: 502, body: 'html', pathPattern: '/partner/v1/locations/*', method: 'GET' } });
     await h.enroll('f-1');
     const html = await h.call('GET', '/locations/f-1');
     expect(html.status).toBe(502);
@@ -100,7 +100,8 @@ describe('the control API (http)', () => {
       [{ hang: false }, 'hang'],
       [{ times: 0 }, 'times'],
       [{ when: 'during' }, 'when'],
-      [{ pathPattern: '(' }, 'pathPattern'],
+      [{ pathPattern: '' }, 'pathPattern'],
+      [{ pathPattern: '/a', pathFlags: 'i' }, 'pathFlags'],
       [{ path: '/a', pathPattern: '/a' }, 'pathPattern'],
       [{ status: 503, delay: 5 }, 'delay'],
       [{ headers: { 'Retry-After': 2 } }, 'headers.Retry-After'],

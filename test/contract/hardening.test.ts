@@ -57,12 +57,14 @@ afterEach(() => {
 });
 
 const port = (url: string) => Number(new URL(url).port);
+/** The Host a client of this sandbox sends (any other is refused: see test/testing/host-and-origin.test.ts). */
+const hostOf = (url: string) => new URL(url).host;
 
 describe('request bodies', () => {
   it('answers an unauthenticated 100 MB upload with 401 before reading it, and closes the connection', async () => {
     const h = await openSandbox('http');
     // Only 64 KiB of the announced 100 MB are ever sent: a server that buffered first would never answer.
-    const r = await raw(port(h.baseUrl), `POST /partner/v1/locations HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: ${100 * 1024 * 1024}\r\n\r\n`, ['{"a":"', 'x'.repeat(64 * 1024)]);
+    const r = await raw(port(h.baseUrl), `POST /partner/v1/locations HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\ncontent-type: application/json\r\ncontent-length: ${100 * 1024 * 1024}\r\n\r\n`, ['{"a":"', 'x'.repeat(64 * 1024)]);
     expect(r.status).toBe(401);
     expect(JSON.parse(r.body).error.code).toBe('unauthorized');
     expect(r.headers.connection).toBe('close');
@@ -70,7 +72,7 @@ describe('request bodies', () => {
 
   it('refuses an authenticated body over 256 KiB with 413 in the error shape, announced or streamed', async () => {
     const h = await openSandbox('http');
-    const announced = await raw(port(h.baseUrl), `POST /partner/v1/locations HTTP/1.1\r\nHost: x\r\nauthorization: Bearer ${h.key}\r\ncontent-length: ${50 * 1024 * 1024}\r\n\r\n`, ['{']);
+    const announced = await raw(port(h.baseUrl), `POST /partner/v1/locations HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\nauthorization: Bearer ${h.key}\r\ncontent-length: ${50 * 1024 * 1024}\r\n\r\n`, ['{']);
     expect(announced.status).toBe(413);
     expect(JSON.parse(announced.body).error).toMatchObject({ code: 'payload_too_large' });
     expect(announced.headers['x-request-id']).toMatch(/^req_/);
@@ -79,7 +81,7 @@ describe('request bodies', () => {
     const chunk = 'x'.repeat(64 * 1024);
     const streamed = await raw(
       port(h.baseUrl),
-      `POST /partner/v1/locations HTTP/1.1\r\nHost: x\r\nauthorization: Bearer ${h.key}\r\ntransfer-encoding: chunked\r\n\r\n`,
+      `POST /partner/v1/locations HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\nauthorization: Bearer ${h.key}\r\ntransfer-encoding: chunked\r\n\r\n`,
       Array.from({ length: 6 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`),
     );
     expect(streamed.status).toBe(413);
@@ -100,9 +102,13 @@ describe('request bodies', () => {
 });
 
 describe('routing', () => {
-  it('routes from the request path, never from the Host header', async () => {
-    const h = await openSandbox('http');
-    for (const host of ['x/partner/v1/settings#', 'evil.example/partner/v1/settings?', 'sandbox.crp.test']) {
+  it('routes from the request path, never from the Host header, and refuses a Host that is not its own', async () => {
+    const h = await openSandbox('http', { allowedHosts: ['sandbox.crp.test'] });
+    for (const host of ['x/partner/v1/settings#', 'evil.example/partner/v1/settings?']) {
+      const r = await raw(port(h.baseUrl), `GET /partner/v1/summary HTTP/1.1\r\nHost: ${host}\r\nauthorization: Bearer ${h.key}\r\n\r\n`);
+      expect([r.status, JSON.parse(r.body).error.code], host).toEqual([403, 'forbidden_host']);
+    }
+    for (const host of [hostOf(h.baseUrl), 'sandbox.crp.test']) {
       const body = await new Promise<string>((resolve, reject) => {
         const req = httpRequest({ port: port(h.baseUrl), host: '127.0.0.1', path: '/partner/v1/summary', headers: { host, authorization: `Bearer ${h.key}` } }, (res) => {
           let text = '';
@@ -118,9 +124,9 @@ describe('routing', () => {
 
   it('takes an absolute-form target by its path, and a protocol-relative path as a path', async () => {
     const h = await openSandbox('http');
-    const absolute = await raw(port(h.baseUrl), `GET http://elsewhere.example/partner/v1/settings HTTP/1.1\r\nHost: elsewhere.example\r\nauthorization: Bearer ${h.key}\r\n\r\n`);
+    const absolute = await raw(port(h.baseUrl), `GET http://elsewhere.example/partner/v1/settings HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\nauthorization: Bearer ${h.key}\r\n\r\n`);
     expect(JSON.parse(absolute.body)).toEqual({ surcharge_per_video_cents: 0, currency: 'USD' });
-    const slashes = await raw(port(h.baseUrl), `GET //evil.example/partner/v1/settings HTTP/1.1\r\nHost: x\r\nauthorization: Bearer ${h.key}\r\n\r\n`);
+    const slashes = await raw(port(h.baseUrl), `GET //evil.example/partner/v1/settings HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\nauthorization: Bearer ${h.key}\r\n\r\n`);
     expect(slashes.status).toBe(404);
   });
 });

@@ -32,7 +32,7 @@ describe('sandbox rate limits given in part', () => {
 
   it('the control API takes a rate limit in part too', async () => {
     const sandbox = createSandbox({ rateLimit: { limit: 7 } });
-    const issued = await sandbox.handle(new Request('https://sandbox.test/_sandbox/keys', { method: 'POST', body: JSON.stringify({ rateLimit: { windowMs: 5_000 } }) }));
+    const issued = await sandbox.handle(new Request('https://sandbox.test/_sandbox/keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rateLimit: { windowMs: 5_000 } }) }));
     expect(issued.status).toBe(201);
     const { key } = (await issued.json()) as { key: string };
     expect((await call(sandbox, key)).headers.get('ratelimit-policy')).toBe('7;w=5');

@@ -2,6 +2,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   AbortedError,
+  AmbiguousOutcomeError,
   AuthenticationError,
   CheckpointInvalidError,
   CheckpointLockedError,
@@ -20,6 +21,7 @@ import {
   UnexpectedResponseError,
   ValidationError,
   isPartnerError,
+  type PartnerError,
   type AnyPartnerError,
   type ApiErrorCode,
   type OtherApiError,
@@ -101,6 +103,10 @@ describe('error codes', () => {
         break;
       case 'checkpoint_invalid':
         expectTypeOf(error).toEqualTypeOf<CheckpointInvalidError>();
+        break;
+      case 'ambiguous_outcome':
+        expectTypeOf(error).toEqualTypeOf<AmbiguousOutcomeError>();
+        expectTypeOf(error.earlier).toEqualTypeOf<PartnerError>();
         break;
       case 'unknown_api_error':
         // A status or code this version does not know: the catch-all, with the service's code readable.

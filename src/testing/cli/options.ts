@@ -1,6 +1,7 @@
 /** The crp-sandbox command's options: one table drives parsing, validation and --help. */
 import { parseArgs } from 'node:util';
 import { DIALECT_NAMES, type DialectName } from '../access/dialects.js';
+import { HOST_ENTRY } from '../options.js';
 
 export interface CliOptions {
   help: boolean;
@@ -8,6 +9,7 @@ export interface CliOptions {
   host: string;
   seed: number | undefined;
   adminToken: string | undefined;
+  allowHosts: string[];
   pace: number;
   advanceEveryMs: number;
   advanceMinutes: number;
@@ -32,6 +34,7 @@ const OPTIONS: Option[] = [
   { name: 'port', value: 'N', help: 'Port to serve on; 0 picks a free one. Default 4010.', example: '--port 0' },
   { name: 'host', value: 'ADDR', help: 'Address to bind. Default 127.0.0.1 (this machine only). Any other address needs --admin-token.', example: '--host 0.0.0.0 --admin-token "$(openssl rand -hex 16)"' },
   { name: 'admin-token', value: 'TOKEN', help: 'Secret every control call (/_sandbox/…) must send as X-Sandbox-Admin-Token. At least 16 characters. Also read from CRP_SANDBOX_ADMIN_TOKEN.', example: '--admin-token 6f1c0e2b9a7d4c3e8f50a1b2' },
+  { name: 'allow-host', value: 'NAMES', help: 'Other Host names to answer to, comma-separated: NAME (any port) or NAME:PORT. By default only localhost, 127.0.0.1, [::1] and the bound address with its port; any other Host gets 403, so a web page cannot reach the sandbox under its own name (DNS rebinding). Also read from CRP_SANDBOX_ALLOW_HOSTS.', example: '--host 0.0.0.0 --admin-token "$TOKEN" --allow-host sandbox,sandbox:8080' },
   { name: 'seed', value: 'N', help: 'Seed of every random draw; the same seed and calls give the same data and the same key. Without it the key is random (data still follows seed 1).', example: '--seed 42' },
   { name: 'pace', value: 'X', help: 'Let simulated time flow X times faster than real time (3600 = an hour per second). Default 0: time stands still until advanced.', example: '--pace 3600' },
   { name: 'stores', value: 'N', help: 'Enroll N demo stores for the printed key, with a few weeks of bookings and videos. Default 0.', example: '--stores 5' },
@@ -65,7 +68,7 @@ export function helpText(): string {
     '  crp-sandbox --port 0 --dialect burst                          test a client against a burst limit',
     '',
     'It prints PARTNER_API_BASE_URL and PARTNER_API_KEY, then serves until Ctrl-C. Drive it from any language:',
-    '  curl -X POST $PARTNER_API_BASE_URL/_sandbox/clock/advance -d \'{"by_ms": 86400000}\'   (a day passes)',
+    '  curl -X POST $PARTNER_API_BASE_URL/_sandbox/clock/advance -H \'content-type: application/json\' -d \'{"by_ms": 86400000}\'   (a day passes)',
     '  curl $PARTNER_API_BASE_URL/openapi.json                                              (the OpenAPI document of every endpoint)',
     'See docs/sandbox.md (the control API) and docs/http.md (the API from any language), in the package:',
     'node_modules/@crp/partner-sdk/docs/.',
@@ -119,6 +122,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const adminToken = text('admin-token') ?? env.CRP_SANDBOX_ADMIN_TOKEN;
   if (adminToken !== undefined && adminToken.length < 16) throw new UsageError('--admin-token must be at least 16 characters (it guards the control API)');
   const host = text('host') ?? '127.0.0.1';
+  const allowHosts = (text('allow-host') ?? env.CRP_SANDBOX_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter((h) => h !== '');
+  const badHost = allowHosts.find((h) => !HOST_ENTRY.test(h));
+  if (badHost !== undefined) throw new UsageError(`--allow-host takes host names or addresses with an optional :port, comma-separated, e.g. sandbox,sandbox:8080; got ${JSON.stringify(badHost)}`);
   if (host.trim() === '') throw new UsageError('--host must be an address, e.g. 127.0.0.1 or 0.0.0.0');
   const start = text('start');
   if (start !== undefined && Number.isNaN(Date.parse(start))) throw new UsageError(`--start must be an ISO 8601 instant, got ${JSON.stringify(start)}`);
@@ -130,6 +136,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     host,
     seed: seedText === undefined ? undefined : wholeNumber('seed', seedText, 1, 2 ** 32 - 1),
     adminToken,
+    allowHosts,
     pace: positive('pace', text('pace')),
     advanceEveryMs: positive('advance-every-ms', text('advance-every-ms')),
     advanceMinutes: text('advance-minutes') === undefined ? 60 : positive('advance-minutes', text('advance-minutes')),

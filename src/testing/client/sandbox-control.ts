@@ -19,6 +19,11 @@ export interface SandboxControlOptions {
   fetch?: typeof fetch;
 }
 
+/** A fault as the control API takes it: `path` exact, or `pathPattern` a glob; never a RegExp. */
+export type RemoteFaultSpec = Omit<FaultSpec, 'path'> & { path?: string };
+/** Random faults as the control API takes them: `path` exact, or `pathPattern` a glob; never a RegExp. */
+export type RemoteRandomFaultOptions = Omit<RandomFaultOptions, 'path'> & { path?: string };
+
 /** A page of the change log. */
 export interface ChangesPage {
   /** The changes, in seq order. */
@@ -101,15 +106,18 @@ export class SandboxControl {
   /** Faults on demand, as `sandbox.faults`. */
   readonly faults = {
     /**
-     * Queue a fault for the next matching request(s); returns how many are queued.
-     * @example await control.faults.next({ status: 503, times: 2, path: '/partner/v1/reservations' });
+     * Queue a fault for the next matching request(s); returns how many are queued. `path` is
+     * exact, `pathPattern` a glob (`*` is any run of characters); a RegExp throws a `TypeError`.
+     * @example
+     * await control.faults.next({ status: 503, times: 2, path: '/partner/v1/reservations' });
+     * await control.faults.next({ status: 500, when: 'after', pathPattern: '/partner/v1/locations/*' });
      */
-    next: async (spec: FaultSpec): Promise<number> => (await this.#call<{ pending: number }>('POST', '/faults', { body: withPath(spec) })).pending,
+    next: async (spec: RemoteFaultSpec): Promise<number> => (await this.#call<{ pending: number }>('POST', '/faults', { body: withPath(spec) })).pending,
     /**
      * Random faults on every matching request from now on.
      * @example await control.faults.random({ rate: 0.1, kinds: ['unavailable', 'reset'], seed: 7 });
      */
-    random: async (options: RandomFaultOptions): Promise<void> => {
+    random: async (options: RemoteRandomFaultOptions): Promise<void> => {
       await this.#call('POST', '/faults/random', { body: withPath(options) });
     },
     /**
@@ -183,7 +191,8 @@ export class SandboxControl {
     const headers: Record<string, string> = {};
     if (this.#adminToken !== undefined) headers['x-sandbox-admin-token'] = this.#adminToken;
     if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    // The sandbox takes a control POST only as JSON, body or not (no web form can send that type).
+    if (options.body !== undefined || method === 'POST') headers['content-type'] = 'application/json';
     const response = await this.#fetch(`${this.#base}${path}`, {
       method,
       headers,
@@ -209,9 +218,10 @@ export class SandboxControl {
   }
 }
 
-/** JSON has no RegExp: a pattern path travels as `pathPattern` and `pathFlags`. */
-function withPath<T extends { path?: string | RegExp; kinds?: ReadonlyArray<string | FaultShape> }>(spec: T): Record<string, unknown> {
-  const { path, ...rest } = spec;
-  if (path instanceof RegExp) return { ...rest, pathPattern: path.source, ...(path.flags ? { pathFlags: path.flags.replace(/[gy]/g, '') } : {}) };
-  return path === undefined ? rest : { ...rest, path };
+/** The sandbox takes no RegExp from outside (one could block it for seconds): a pattern travels as a glob, `pathPattern`. */
+function withPath<T extends { path?: unknown; kinds?: ReadonlyArray<string | FaultShape> }>(spec: T): T {
+  if (spec.path instanceof RegExp) {
+    throw new TypeError(`SandboxControl: path ${String(spec.path)} is a RegExp, which the control API does not take; give pathPattern, a glob where * is any run of characters (e.g. '/partner/v1/locations/*'), or an exact path. Nothing was sent.`);
+  }
+  return spec;
 }

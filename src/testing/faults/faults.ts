@@ -1,4 +1,5 @@
 import { createRng, type Rng } from '../model/random.js';
+import { PathGlob } from './path-glob.js';
 
 /** How a faulty answer looks. Combine `delayMs` with any other; alone it only slows the request. */
 export interface FaultShape {
@@ -22,8 +23,13 @@ export interface FaultShape {
 export interface FaultSpec extends FaultShape {
   /** How many matching requests it applies to. @default 1 */
   times?: number;
-  /** Only requests to this exact path (e.g. '/partner/v1/reservations') or matching this pattern. */
+  /** Only requests to this exact path (e.g. '/partner/v1/reservations') or matching this RegExp (in-process only). */
   path?: string | RegExp;
+  /**
+   * Or: only paths matching this glob, where `*` is any run of characters, `/` included
+   * (e.g. '/partner/v1/locations/*'). What the control API takes: never a RegExp from outside.
+   */
+  pathPattern?: string;
   /** Only this HTTP method. */
   method?: string;
   /**
@@ -64,8 +70,10 @@ export interface RandomFaultOptions {
   seed?: number;
   /** Fault before the request reaches the service, or after it took effect (its answer lost). @default 'before' */
   when?: 'before' | 'after';
-  /** Only requests to this exact path or matching this pattern. */
+  /** Only requests to this exact path or matching this RegExp (in-process only). */
   path?: string | RegExp;
+  /** Or: only paths matching this glob (`*` is any run of characters, `/` included). */
+  pathPattern?: string;
   /** Only this HTTP method. */
   method?: string;
 }
@@ -74,15 +82,22 @@ export interface ActiveFault extends FaultShape {
   when: 'before' | 'after';
 }
 
+/** Which requests a fault applies to, compiled once. */
+interface Filter {
+  method: string | undefined;
+  path: string | RegExp | PathGlob | undefined;
+}
+
 interface Queued {
   spec: FaultSpec;
+  filter: Filter;
   remaining: number;
 }
 
 /** Faults on demand (`sandbox.faults`). Evaluated before authentication, so they apply to any request. */
 export class Faults {
   #queue: Queued[] = [];
-  #random: { options: RandomFaultOptions; kinds: FaultShape[]; rng: Rng } | undefined;
+  #random: { options: RandomFaultOptions; filter: Filter; kinds: FaultShape[]; rng: Rng } | undefined;
 
   constructor(private readonly seed: number) {}
 
@@ -90,7 +105,7 @@ export class Faults {
   next(spec: FaultSpec): void {
     const times = spec.times ?? 1;
     if (!Number.isInteger(times) || times < 1) throw new RangeError('faults.next: times must be a whole number of 1 or more');
-    this.#queue.push({ spec, remaining: times });
+    this.#queue.push({ spec, filter: filterOf(spec, 'faults.next'), remaining: times });
   }
 
   /** Random faults on every matching request from now on, until `clear()`. */
@@ -98,7 +113,7 @@ export class Faults {
     if (!(options.rate >= 0 && options.rate <= 1)) throw new RangeError('faults.random: rate must be between 0 and 1');
     const kinds = (options.kinds ?? ['internal_error', 'unavailable', 'reset']).map((k) => (typeof k === 'string' ? KINDS[k] : k));
     if (kinds.length === 0) throw new RangeError('faults.random: kinds must not be empty');
-    this.#random = { options, kinds, rng: createRng(options.seed ?? this.seed) };
+    this.#random = { options, filter: filterOf(options, 'faults.random'), kinds, rng: createRng(options.seed ?? this.seed) };
   }
 
   /** Remove every queued and random fault. */
@@ -114,21 +129,27 @@ export class Faults {
 
   /** The fault for this request, if any; a queued fault is used up by it. */
   take(method: string, path: string): ActiveFault | undefined {
-    const index = this.#queue.findIndex((q) => applies(q.spec, method, path));
+    const index = this.#queue.findIndex((q) => applies(q.filter, method, path));
     const queued = this.#queue[index];
     if (queued) {
       if (--queued.remaining === 0) this.#queue.splice(index, 1);
-      return { ...queued.spec, when: queued.spec.when ?? 'before' };
+      const { pathPattern: _pattern, ...spec } = queued.spec;
+      return { ...spec, when: spec.when ?? 'before' };
     }
     const random = this.#random;
-    if (random && applies(random.options, method, path) && random.rng.chance(random.options.rate)) {
+    if (random && applies(random.filter, method, path) && random.rng.chance(random.options.rate)) {
       return { ...random.rng.pick(random.kinds), when: random.options.when ?? 'before' };
     }
     return undefined;
   }
 }
 
-function applies(filter: { path?: string | RegExp; method?: string }, method: string, path: string): boolean {
+function filterOf(spec: { path?: string | RegExp; pathPattern?: string; method?: string }, where: string): Filter {
+  if (spec.path !== undefined && spec.pathPattern !== undefined) throw new RangeError(`${where}: give path or pathPattern, not both`);
+  return { method: spec.method, path: spec.pathPattern === undefined ? spec.path : new PathGlob(spec.pathPattern) };
+}
+
+function applies(filter: Filter, method: string, path: string): boolean {
   if (filter.method !== undefined && filter.method.toUpperCase() !== method) return false;
   if (filter.path === undefined) return true;
   return typeof filter.path === 'string' ? filter.path === path : filter.path.test(path);

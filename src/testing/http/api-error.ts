@@ -12,6 +12,9 @@ export type ErrorCode =
   | 'rate_limited'
   | 'payload_too_large'
   | 'internal_error'
+  | 'forbidden_host'
+  | 'forbidden_origin'
+  | 'unsupported_media_type'
   | (string & {});
 
 export const STATUS_OF: Record<string, number> = {
@@ -25,6 +28,9 @@ export const STATUS_OF: Record<string, number> = {
   invalid_state: 409,
   prohibited_rule: 422,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  forbidden_host: 403,
+  forbidden_origin: 403,
   rate_limited: 429,
   internal_error: 500,
 };

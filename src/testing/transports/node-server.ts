@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from '../http/dispatch.js';
+import { hostRule, type HostRule } from './allowed-hosts.js';
 
 /** A sandbox served over a real port. */
 export interface ListeningSandbox {
@@ -19,7 +20,8 @@ export interface ListeningSandbox {
 const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'content-length', 'proxy-connection']);
 /**
  * Requests are routed from their path alone: the URL handed to the dispatcher always has this
- * origin, whatever the Host header says (a Host of `x/partner/v1/settings#` must not change the route).
+ * origin, whatever the Host header says (a Host of `x/partner/v1/settings#` must not change the
+ * route). The Host is only checked against the names this server answers to (`allowed-hosts.ts`).
  */
 const ORIGIN = 'http://sandbox.invalid';
 
@@ -29,9 +31,10 @@ const ORIGIN = 'http://sandbox.invalid';
  * remote address, and writes the outcome ('reset' destroys the socket, 'hang' leaves it open
  * until the client closes it). A request it cannot make sense of gets 400, never a reset.
  */
-export function listen(dispatch: Dispatcher, port = 0, host = '127.0.0.1'): Promise<ListeningSandbox> {
+export function listen(dispatch: Dispatcher, port = 0, host = '127.0.0.1', allowedHosts: readonly string[] = []): Promise<ListeningSandbox> {
+  let hosts: HostRule | undefined;
   const server = createServer({ keepAlive: true }, (req, res) => {
-    void respond(dispatch, req, res).catch(() => {
+    void respond(dispatch, hosts as HostRule, req, res).catch(() => {
       // The client went away while the answer was written; nothing more to do with this socket.
       res.destroy();
     });
@@ -44,6 +47,7 @@ export function listen(dispatch: Dispatcher, port = 0, host = '127.0.0.1'): Prom
     server.listen(port, host, () => {
       server.off('error', reject);
       const address = server.address() as AddressInfo;
+      hosts = hostRule({ boundHost: host, address: address.address, port: address.port, allowedHosts });
       resolve({
         url: `http://${urlHost(address)}:${address.port}`,
         port: address.port,
@@ -65,7 +69,7 @@ function urlHost(address: AddressInfo): string {
   return address.family === 'IPv6' ? `[${address.address}]` : address.address;
 }
 
-async function respond(dispatch: Dispatcher, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function respond(dispatch: Dispatcher, hosts: HostRule, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const controller = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) controller.abort(new DOMException('The client closed the connection', 'AbortError'));
@@ -73,6 +77,12 @@ async function respond(dispatch: Dispatcher, req: IncomingMessage, res: ServerRe
   const request = toRequest(req, controller.signal);
   if (!request) {
     writeJson(res, 400, { error: { code: 'validation_error', message: 'The request could not be read as HTTP: check the request line, the path and the method.', field: '(request)' } }, true);
+    return;
+  }
+  // Every route, not only the control API: a rebinding page could otherwise read data with a (seeded, guessable) key.
+  const refusal = hosts.refusal(req.headers.host);
+  if (refusal !== undefined) {
+    writeJson(res, 403, { error: { code: 'forbidden_host', message: refusal } }, hasBody(req));
     return;
   }
   const outcome = await dispatch(request, { remoteAddress: req.socket.remoteAddress ?? '', signal: controller.signal });

@@ -21,7 +21,7 @@ export async function scriptedRun(baseUrl: string, tokenBaseUrl: string): Promis
     const query = new URLSearchParams(Object.entries(options.query ?? {}).map(([k, v]) => [k, String(v)]));
     const response = await fetch(`${base}${path}${query.size ? `?${query}` : ''}`, {
       method,
-      headers: { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...(options.body !== undefined || options.raw ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...(options.body !== undefined || options.raw || (method === 'POST' && template.startsWith('/_sandbox')) ? { 'content-type': 'application/json' } : {}) },
       ...(options.raw ? { body: options.raw } : options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
     });
     const text = await response.text();

@@ -2,13 +2,15 @@
  * The control API under /_sandbox/: what a test does to the sandbox from outside the process,
  * in any language (clock, faults, keys, populate, the change log, the request log, reset). It never
  * reaches the service: no faults, no rate limit, and control calls are not in the request log. When an admin token is set, every control
- * call must carry it in `X-Sandbox-Admin-Token`; a crp_test_ key alone never opens it.
+ * call must carry it in `X-Sandbox-Admin-Token`; a crp_test_ key alone never opens it. Calls from web
+ * pages are refused, and a POST must say `Content-Type: application/json` (`browser-guard.ts`).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '../../model/domain-error.js';
 import { ApiError } from '../api-error.js';
 import { apiErrorFor } from '../domain-errors.js';
 import { jsonResponse } from '../json-response.js';
+import { refuseBrowserPages, requireJsonPost } from './browser-guard.js';
 import { clockRoutes } from './clock-control.js';
 import type { ControlDeps, ControlRoute } from './control-route.js';
 import { dataRoutes } from './data-control.js';
@@ -37,7 +39,9 @@ export function createControl(deps: ControlDeps): (request: Request) => Promise<
     const path = url.pathname.slice(CONTROL_PREFIX.length).replace(/\/$/, '') || '/';
     const method = request.method.toUpperCase();
     try {
+      refuseBrowserPages(request);
       checkAdmin(deps.adminToken, request);
+      requireJsonPost(request, method);
       const route = routes.find((r) => r.path === path && r.method === method);
       if (!route) {
         const allowed = routes.filter((r) => r.path === path).map((r) => r.method);

@@ -1,4 +1,5 @@
 import { FAULT_KINDS, type FaultShape, type FaultSpec } from '../../faults/faults.js';
+import { MAX_GLOB_LENGTH } from '../../faults/path-glob.js';
 import { validation } from '../api-error.js';
 import { arrayOf, boolean, either, integer, number, object, oneOf, optional, recordOf, string, type Rule } from '../validation/rules.js';
 import { type ControlRoute, noParams, readObject } from './control-route.js';
@@ -18,11 +19,13 @@ const shape = {
   reset: optional(on),
   malformed: optional(on),
 };
-/** Where a fault applies: `path` is exact; `pathPattern` (with `pathFlags`) is a RegExp source, JSON having no RegExp. */
+/**
+ * Where a fault applies: `path` is exact; `pathPattern` a glob (`*` any run of characters). Never
+ * a RegExp: a pattern from outside could backtrack for seconds and block the whole server.
+ */
 const where = {
   path: optional(string({ min: 1 })),
-  pathPattern: optional(string({ min: 1 })),
-  pathFlags: optional(string({ pattern: /^[imsu]*$/, says: 'may only hold the RegExp flags i, m, s, u' })),
+  pathPattern: optional(string({ min: 1, max: MAX_GLOB_LENGTH })),
   method: optional(string({ min: 1 })),
   when: optional(oneOf(['before', 'after'] as const)),
 };
@@ -34,22 +37,12 @@ const randomFaults = object({
   seed: optional(integer(0, 2 ** 32 - 1)),
 });
 
-/** `path`, or `pathPattern` as a RegExp. */
-function pathOf(input: { path?: string; pathPattern?: string; pathFlags?: string }): string | RegExp | undefined {
-  if (input.path !== undefined && input.pathPattern !== undefined) throw validation('pathPattern', 'Send path (exact) or pathPattern (a RegExp source), not both.');
-  if (input.pathPattern === undefined) return input.path;
-  try {
-    return new RegExp(input.pathPattern, input.pathFlags);
-  } catch (error) {
-    throw validation('pathPattern', `pathPattern is not a valid regular expression: ${(error as Error).message}.`);
-  }
-}
-
-/** The in-process spec for a JSON one: the same fields, with the path rebuilt. */
-function toSpec<T extends { path?: string; pathPattern?: string; pathFlags?: string }>(input: T): Omit<T, 'path' | 'pathPattern' | 'pathFlags'> & { path?: string | RegExp } {
-  const { path: _p, pathPattern: _pp, pathFlags: _pf, ...rest } = input;
-  const path = pathOf(input);
-  return { ...rest, ...(path === undefined ? {} : { path }) };
+/** The fields as sent, refusing what the sandbox no longer takes with a message that says what to send instead. */
+async function readWhere(request: Request): Promise<Record<string, unknown>> {
+  const body = await readObject(request);
+  if (body.pathFlags !== undefined) throw validation('pathFlags', 'pathFlags is no longer taken: pathPattern is a glob now, not a RegExp. Write it with * for any run of characters, e.g. "/partner/v1/locations/*" (matching is case-sensitive).');
+  if (body.path !== undefined && body.pathPattern !== undefined) throw validation('pathPattern', 'Send path (exact) or pathPattern (a glob with *), not both.');
+  return body;
 }
 
 export const faultRoutes: ControlRoute[] = [
@@ -68,7 +61,7 @@ export const faultRoutes: ControlRoute[] = [
     summary: 'queue a fault for the next matching request(s): the fields of sandbox.faults.next() → { pending }',
     handler: async ({ deps, query, request }) => {
       noParams(query);
-      deps.faults.next(toSpec(faultSpec(await readObject(request), '')) as FaultSpec);
+      deps.faults.next(faultSpec(await readWhere(request), '') as FaultSpec);
       return { status: 201, body: { pending: deps.faults.pending } };
     },
   },
@@ -78,7 +71,7 @@ export const faultRoutes: ControlRoute[] = [
     summary: 'random faults from now on: the fields of sandbox.faults.random()',
     handler: async ({ deps, query, request }) => {
       noParams(query);
-      const options = toSpec(randomFaults(await readObject(request), ''));
+      const options = randomFaults(await readWhere(request), '');
       deps.faults.random({ ...options, ...(options.kinds ? { kinds: options.kinds as Array<(typeof FAULT_KINDS)[number] | FaultShape> } : {}) });
       return { body: { random: true, pending: deps.faults.pending } };
     },
