@@ -6,9 +6,11 @@
  * its last page were seen) and when the last full reconciliation started. Bookings are packed
  * into one short string each (~20 bytes plus the id), stores are numbered.
  *
- * On the checkpoint: a snapshot (a JSON object) followed by journal lines, each a JSON array of
- * records. A record holds the new value of one thing (`['b', id, packed]`), so replaying the journal
- * over the snapshot gives the state as of the last confirmed event.
+ * On the checkpoint: a snapshot (a JSON object, which also names the key's fingerprint and the
+ * service it was written for) followed by journal lines, each a JSON array of records. A record
+ * holds the new value of one thing (`['b', id, packed]`), so replaying the journal over the
+ * snapshot gives the state as of the last confirmed event. Every line is checked before it is
+ * used (checkpoint-format.ts).
  */
 import { CheckpointInvalidError, type Reservation } from '../index.js';
 import type { Checkpoint } from './checkpoint.js';
