@@ -73,7 +73,8 @@ export class Detector {
   async summary(): Promise<Summary> {
     const { data, response } = await this.#call(() => this.#c.client.reports.summary(this.#options).withResponse());
     this.#c.service.observe(response.headers, data.generated_at);
-    if (clockWentBack(this.#c.state, this.#c.service.now())) this.rewound ??= REWOUND.clock;
+    // Until a response told the service's time, now() is the machine's: no reason to think the history went back.
+    if (this.#c.service.known && clockWentBack(this.#c.state, this.#c.service.now())) this.rewound ??= REWOUND.clock;
     return data;
   }
 
