@@ -103,6 +103,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       if (signal.aborted) return; // stopped while standing by
       const state = await WatchState.load(checkpoint, { key: this.#client.keyFingerprint, service: this.#client.baseUrl });
       const silentFirstSync = this.#settings.startFrom === 'now' && state.blank;
+      const resetsBefore = state.resets;
       const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
       // The state's times (the last full pass, the month) are the service's: so is every comparison with them.
       const service = new ServiceClock(this.#clock);
@@ -132,10 +133,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
           const started = service.now();
           const due = state.fullAt === null || started >= state.fullAt + maxLag - fullDuration;
           const early = detector.needFull || (detector.mismatch && state.fullAt !== null && started - state.fullAt >= maxLag / 10);
-          if (detector.rewound) {
-            this.stats.historyResets++;
-            this.stats.lastHistoryReset = detector.rewound;
-          }
+          if (detector.rewound) this.stats.lastHistoryReset = detector.rewound;
           const full = due || early || detector.rewound !== undefined;
           for await (const item of full ? detector.full() : detector.quick(summary)) {
             if (item.event && !silent) {
@@ -161,6 +159,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
         } finally {
           this.stats.budgetWaitMs = budget.waitedMs;
           this.stats.tracked = { reservations: state.bookingCount, stores: state.stores.length };
+          this.stats.historyResets = state.resets - resetsBefore;
         }
         // While changes flow the wait stays short; each poll that finds nothing doubles it.
         if (found > 0) interval = minInterval;

@@ -102,14 +102,14 @@ describe('a sandbox reset under the checkpoint', () => {
   let service: Service | undefined;
   afterEach(() => service?.close());
 
-  it('while the watcher runs: noticed by the service clock, and every change in the 48 simulated hours after it is delivered', { timeout: 120_000 }, async () => {
+  it.each(['beginning', 'now'] as const)('while the watcher runs (startFrom %s): noticed by the service clock, and every change in the 48 simulated hours after it is delivered', { timeout: 120_000 }, async (startFrom) => {
     service = await startService({ seed: 5, visitsPerWeek: 10 });
     const s = service;
     s.emulator.populate(s.key, STORES);
     const start = s.client.clock.now();
     const events: PartnerEvent[] = [];
     let atReset = -1;
-    const watcher = await runUntil(s, { checkpoint: fileCheckpoint(fresh()), ...OPTIONS }, start + 72 * HOUR, events, async () => {
+    const watcher = await runUntil(s, { checkpoint: fileCheckpoint(fresh()), startFrom, ...OPTIONS }, start + 72 * HOUR, events, async () => {
       if (atReset < 0 && s.client.clock.now() >= start + 24 * HOUR) {
         atReset = events.length;
         await s.reset(STORES);
@@ -120,16 +120,17 @@ describe('a sandbox reset under the checkpoint', () => {
     expectAllDelivered(s, events.slice(atReset), s.emulator.clock.now().getTime() - OPTIONS.maxLag - OPTIONS.maxInterval);
   });
 
-  it('while the watcher is stopped: noticed when it starts again, and every change after it is delivered', { timeout: 120_000 }, async () => {
+  it.each(['beginning', 'now'] as const)('while the watcher is stopped (startFrom %s): noticed when it starts again, and every change after it is delivered', { timeout: 120_000 }, async (startFrom) => {
     service = await startService({ seed: 6, visitsPerWeek: 10 });
     const s = service;
     s.emulator.populate(s.key, STORES);
     const path = fresh();
     const start = s.client.clock.now();
-    await runUntil(s, { checkpoint: fileCheckpoint(path), ...OPTIONS }, start + 24 * HOUR, []);
+    await runUntil(s, { checkpoint: fileCheckpoint(path), startFrom, ...OPTIONS }, start + 24 * HOUR, []);
     await s.reset(STORES);
     const after: PartnerEvent[] = [];
-    const watcher = await runUntil(s, { checkpoint: fileCheckpoint(path), ...OPTIONS }, start + 72 * HOUR, after);
+    // What exists after the reset is new to the loop: delivered whatever startFrom said about the first start.
+    const watcher = await runUntil(s, { checkpoint: fileCheckpoint(path), startFrom, ...OPTIONS }, start + 72 * HOUR, after);
     expect(watcher.stats).toMatchObject({ historyResets: 1, lastHistoryReset: REWOUND.clock });
     expect((await WatchState.load(fileCheckpoint(path))).resets).toBe(1);
     expectAllDelivered(s, after, s.emulator.clock.now().getTime() - OPTIONS.maxLag - OPTIONS.maxInterval);
