@@ -5,7 +5,7 @@
  * shape from any checkpoint (file, memory, your own). Everything refused is refused with
  * CheckpointInvalidError before any request, and the file is left byte for byte as it was.
  */
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
