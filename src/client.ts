@@ -1,8 +1,9 @@
 import type { APIPromise } from './core/api-promise.js';
-import { resolveConfig, type ClientOptions, type Clock, type Environment } from './core/config.js';
+import { API_PREFIX, resolveConfig, type ClientOptions, type Clock, type Environment } from './core/config.js';
 import type { RateLimitState } from './core/rate-limit/headers.js';
 import { rawSpec, type RawRequest } from './core/raw-request.js';
 import type { RequestOptions } from './core/request.js';
+import { keyFingerprint } from './core/key-fingerprint.js';
 import { Transport } from './core/transport.js';
 import { Content } from './resources/content.js';
 import { Creators } from './resources/creators.js';
@@ -59,6 +60,18 @@ export class PartnerClient {
    * ```
    */
   readonly closeSignal: AbortSignal;
+  /**
+   * A short, non-reversible tag of the API key (never the key itself): work built on the client
+   * records it to tell what one key saved from what another did, e.g. a watcher's checkpoint.
+   *
+   * @example
+   * ```ts
+   * if (saved.key !== client.keyFingerprint) throw new Error('saved under another key');
+   * ```
+   */
+  readonly keyFingerprint: string;
+  /** The service this client talks to: the base URL's origin and path, without `/partner/v1`. */
+  readonly baseUrl: string;
   readonly #transport: Transport;
   readonly #closing = new AbortController();
 
@@ -73,6 +86,8 @@ export class PartnerClient {
     this.environment = config.environment;
     this.clock = config.clock;
     this.closeSignal = this.#closing.signal;
+    this.keyFingerprint = keyFingerprint(config.apiKey);
+    this.baseUrl = config.apiUrl.slice(0, -API_PREFIX.length);
     this.#transport = new Transport(config);
     const context = { transport: this.#transport, prefetchPages: config.prefetchPages };
     this.locations = new Locations(context);

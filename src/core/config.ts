@@ -139,7 +139,7 @@ const OPTIONS = new Set([
 const RATE_LIMIT_OPTIONS = new Set(['shared', 'maxRetryAfter']);
 const HOOKS = new Set(['beforeRequest', 'afterResponse']);
 
-const API_PREFIX = '/partner/v1';
+export const API_PREFIX = '/partner/v1';
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /** Validate options at construction; every refusal says what to change. */

@@ -19,6 +19,7 @@
  */
 import { ValidationError, type Page, type PagePromise, type PartnerClient, type RequestOptions, type Reservation, type Summary } from '../index.js';
 import { eventId } from './event-id.js';
+import { clockWentBack, REWOUND } from './history.js';
 import { edgeOf, entryOf, monthOf, nextMonth, packBooking, previousMonth, ZONE_REACH_MS, type StateRecord, type WatchState } from './state.js';
 import type { CallBudget } from './call-budget.js';
 import type { ServiceClock } from './service-clock.js';
@@ -57,6 +58,8 @@ export class Detector {
   mismatch = false;
   /** The saved end of the list was refused: only a full pass can find it again. */
   needFull = false;
+  /** Why the service's history went back under the checkpoint, once seen: the next full pass starts again from nothing. */
+  rewound: string | undefined;
 
   constructor(context: DetectorContext) {
     this.#c = context;
@@ -70,6 +73,8 @@ export class Detector {
   async summary(): Promise<Summary> {
     const { data, response } = await this.#call(() => this.#c.client.reports.summary(this.#options).withResponse());
     this.#c.service.observe(response.headers, data.generated_at);
+    // Until a response told the service's time, now() is the machine's: no reason to think the history went back.
+    if (this.#c.service.known && clockWentBack(this.#c.state, this.#c.service.now())) this.rewound ??= REWOUND.clock;
     return data;
   }
 
@@ -85,6 +90,7 @@ export class Detector {
         this.needFull = true;
         return;
       }
+      if (this.rewound) return;
       if (this.#c.state.counts.pending !== counts.pending) yield* this.#pending();
       const s = this.#c.state.counts;
       if (s.confirmed !== counts.confirmed || s.completed !== counts.completed || s.no_show !== counts.no_show) {
@@ -109,15 +115,23 @@ export class Detector {
   async *full(): AsyncGenerator<Found> {
     const state = this.#c.state;
     const startedAt = this.#c.service.now();
+    if (this.rewound) {
+      const forget: Found = { records: [] };
+      state.record(['r', startedAt], forget.records);
+      this.rewound = undefined;
+      yield forget;
+    }
     const firstSync = state.fullAt === null;
     yield* this.#rollMonth();
     let earliest = state.month;
     const withCompletedVisits = new Set<string>();
     let cursor: string | null = null;
     let last: Page<Reservation> | undefined;
+    let listed = 0;
     for await (const page of this.#walk((c) => this.#c.client.reservations.list({ limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options))) {
       if (last?.nextCursor) cursor = last.nextCursor;
       last = page;
+      listed += page.items.length;
       for (const item of page.items) {
         // Videos follow visits, so none is older than the oldest booking.
         const month = item.created_at.slice(0, 7);
@@ -126,6 +140,8 @@ export class Detector {
         yield* this.#diff(item);
       }
     }
+    // Every booking listed is in the state now: any more it holds are gone from the service.
+    if (state.bookingCount > listed) this.rewound = REWOUND.bookings;
     const tail: Found = { records: [] };
     state.record(['t', cursor, last?.items.length ?? 0], tail.records);
     yield tail;
@@ -164,7 +180,14 @@ export class Detector {
     const state = this.#c.state;
     let { cursor, seen } = state.tail;
     const list = (c: string | undefined) => this.#c.client.reservations.list({ limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options);
+    let first = true;
     for await (const page of this.#walk(list, cursor ?? undefined)) {
+      // The items after a position only grow while the history moves forward.
+      if (first && page.items.length < seen) {
+        this.rewound = REWOUND.list;
+        return;
+      }
+      first = false;
       for (const item of page.items.slice(seen)) yield* this.#diff(item);
       if (page.nextCursor) ({ cursor, seen } = { cursor: page.nextCursor, seen: 0 });
       else seen = page.items.length;

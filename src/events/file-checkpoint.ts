@@ -1,5 +1,6 @@
 import { CheckpointLockedError } from '../index.js';
 import type { Checkpoint } from './checkpoint.js';
+import { invalid } from './checkpoint-format.js';
 import { acquireFileLock } from './file-lock.js';
 import { currentPid, nodeFs } from './node-modules.js';
 
@@ -20,6 +21,8 @@ export interface FileCheckpointOptions {
  * died is taken over; with `standby: true` it waits for the lock instead, looking every
  * quarter second). Snapshots are written atomically (a temporary file renamed over `path`);
  * each confirmed event adds one short line, so a save costs the same however many stores there are.
+ * A last line cut short by a crash, a power loss or a full disk was never confirmed: it is left out
+ * when read and cut off before the next line is added.
  *
  * @example
  * ```ts
@@ -32,6 +35,8 @@ export interface FileCheckpointOptions {
  */
 export function fileCheckpoint(path: string, options: FileCheckpointOptions = {}): Checkpoint {
   const fsync = options.fsync ?? false;
+  /** Whether the file is known to end with a whole line, so the next line can go straight after it. */
+  let whole = false;
   return {
     async load() {
       const fs = await nodeFs();
@@ -42,10 +47,12 @@ export function fileCheckpoint(path: string, options: FileCheckpointOptions = {}
         if ((error as { code?: string }).code === 'ENOENT') return [];
         throw error;
       }
+      if (text === '') return [];
       // A record is complete once its newline is written; a crash mid-append leaves a tail without one.
-      const lines = text.split('\n');
-      lines.pop();
-      return lines.filter((line) => line !== '');
+      // The first line is a snapshot, written whole (renamed into place): without its newline the file is not a checkpoint.
+      const end = text.lastIndexOf('\n');
+      if (end < 0) throw invalid(`${path} holds no complete line: it is not a checkpoint, or its first line was cut`);
+      return text.slice(0, end).split('\n');
     },
     async save(record, { replace = false } = {}) {
       if (record.includes('\n')) throw new TypeError('A checkpoint record must be a single line.');
@@ -54,8 +61,13 @@ export function fileCheckpoint(path: string, options: FileCheckpointOptions = {}
         const aside = `${path}.${currentPid() ?? 0}.tmp`;
         await writeFile(fs, aside, `${record}\n`, 'w', fsync);
         await fs.rename(aside, path);
+        whole = true;
       } else {
+        // Added straight after a torn line, a record would join it into one damaged line.
+        if (!whole) await cutTornTail(fs, path);
+        whole = false;
         await writeFile(fs, path, `${record}\n`, 'a', fsync);
+        whole = true;
       }
     },
     lock: ({ wait = false, signal } = {}) => (wait ? waitForLock(`${path}.lock`, signal) : acquireFileLock(`${path}.lock`)),
@@ -71,6 +83,31 @@ async function writeFile(fs: typeof import('node:fs/promises'), file: string, da
   } finally {
     await handle.close();
   }
+}
+
+/** Cut the file back to its last whole line (a line without its newline was never confirmed). */
+async function cutTornTail(fs: typeof import('node:fs/promises'), path: string): Promise<void> {
+  let data: Buffer;
+  try {
+    const handle = await fs.open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      if (size === 0) return;
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] === 0x0a) return;
+      data = Buffer.alloc(size);
+      await handle.read(data, 0, size, 0);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return;
+    throw error;
+  }
+  const end = data.lastIndexOf(0x0a);
+  if (end < 0) throw invalid(`${path} holds no complete line: it is not a checkpoint, or its first line was cut`);
+  await fs.truncate(path, end + 1);
 }
 
 /** How often a standby looks whether the lock file is free. */

@@ -6,12 +6,15 @@
  * its last page were seen) and when the last full reconciliation started. Bookings are packed
  * into one short string each (~20 bytes plus the id), stores are numbered.
  *
- * On the checkpoint: a snapshot (a JSON object) followed by journal lines, each a JSON array of
- * records. A record holds the new value of one thing (`['b', id, packed]`), so replaying the journal
- * over the snapshot gives the state as of the last confirmed event.
+ * On the checkpoint: a snapshot (a JSON object, which also names the key's fingerprint and the
+ * service it was written for) followed by journal lines, each a JSON array of records. A record
+ * holds the new value of one thing (`['b', id, packed]`), so replaying the journal over the
+ * snapshot gives the state as of the last confirmed event. Every line is checked before it is
+ * used (checkpoint-format.ts).
  */
 import { CheckpointInvalidError, type Reservation } from '../index.js';
 import type { Checkpoint } from './checkpoint.js';
+import { FORMAT, invalid, readLine, type Snapshot } from './checkpoint-format.js';
 
 export type StateRecord =
   | ['s', string]
@@ -19,7 +22,15 @@ export type StateRecord =
   | ['v', number, string]
   | ['t', string | null, number]
   | ['f', number]
-  | ['m', string];
+  | ['m', string]
+  /** The service's history went back (a sandbox reset): everything remembered is forgotten. */
+  | ['r', number];
+
+/** Whose data a checkpoint holds: the key's fingerprint (never the key) and the service's base URL. */
+export interface StateIdentity {
+  key: string;
+  service: string;
+}
 
 export interface BookingEntry {
   store: number;
@@ -51,7 +62,6 @@ export interface Counts {
   unacknowledged: number;
 }
 
-const FORMAT = 'crp-events/1';
 const STATUS = { pending: 'p', confirmed: 'c', rejected: 'r', cancelled: 'x', completed: 'd', no_show: 'n' } as const;
 const ACK = { forwarded_to_manager: 'f', acknowledged_self: 's' } as const;
 const invert = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [v, k])) as Record<string, string>;
@@ -133,8 +143,15 @@ export class WatchState {
   tail: { cursor: string | null; seen: number } = { cursor: null, seen: 0 };
   /** When the last completed full reconciliation started (epoch ms), or null before the first. */
   fullAt: number | null = null;
+  /** The latest service time seen (epoch ms): a service whose clock is well before it went back. */
+  seenAt: number | null = null;
+  /** How often the service's history went back under this checkpoint. */
+  resets = 0;
+  identity: StateIdentity | undefined;
   #journalBytes = 0;
   #snapshotBytes = 0;
+  /** False while the checkpoint holds no snapshot: the first save then writes one. */
+  #snapshotSaved = false;
 
   get bookingCount(): number {
     return this.#bookings.size;
@@ -198,7 +215,30 @@ export class WatchState {
       case 'm':
         this.#rollMonth(record[1]);
         return;
+      case 'r':
+        this.#forget(record[1]);
+        return;
     }
+  }
+
+  /** Nothing known and never reset: a checkpoint the watcher has not written to yet. */
+  get blank(): boolean {
+    return this.fullAt === null && this.bookingCount === 0 && this.stores.length === 0 && this.resets === 0;
+  }
+
+  #forget(at: number): void {
+    this.stores.length = 0;
+    this.#storeIndex.clear();
+    this.#bookings.clear();
+    this.open.clear();
+    this.#videos.clear();
+    for (const name of Object.keys(this.counts) as Array<keyof Counts>) this.counts[name] = 0;
+    this.videoTotal = 0;
+    this.month = '';
+    this.tail = { cursor: null, seen: 0 };
+    this.fullAt = null;
+    this.seenAt = at;
+    this.resets++;
   }
 
   setVideos(store: number, entry: VideoEntry, out: StateRecord[]): void {
@@ -224,7 +264,7 @@ export class WatchState {
   // --- on the checkpoint ---
 
   snapshot(): string {
-    return JSON.stringify({
+    const snapshot: Snapshot = {
       format: FORMAT,
       month: this.month,
       tail: this.tail,
@@ -232,45 +272,67 @@ export class WatchState {
       stores: this.stores,
       bookings: Object.fromEntries(this.#bookings),
       videos: Object.fromEntries(this.#videos),
-    });
+      ...this.identity,
+      seenAt: this.seenAt,
+      resets: this.resets,
+    };
+    return JSON.stringify(snapshot);
   }
 
-  static async load(checkpoint: Checkpoint): Promise<WatchState> {
+  /**
+   * The state a checkpoint holds, every line checked (`CheckpointInvalidError` for anything that is
+   * not a checkpoint of this watcher, or one of another key or service than `identity`).
+   */
+  static async load(checkpoint: Checkpoint, identity?: StateIdentity): Promise<WatchState> {
     const state = new WatchState();
     const lines = await checkpoint.load();
-    lines.forEach((line, i) => state.#restore(line, i === lines.length - 1));
+    lines.forEach((line, i) => state.#restore(line, i));
+    if (identity) {
+      for (const [field, what] of [['key', 'API key'], ['service', 'service (base URL)']] as const) {
+        const saved = state.identity?.[field];
+        if (saved !== undefined && saved !== identity[field]) throw foreign(what, field === 'service' ? ` (${saved}, this client: ${identity.service})` : '');
+      }
+      state.identity = identity;
+    }
     return state;
   }
 
-  #restore(line: string, last: boolean): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch (cause) {
-      // Only the newest record can be cut short (a crash while it was written): it was not confirmed.
-      if (last) return;
-      throw invalid('a record is not JSON', cause);
-    }
-    this.#journalBytes += line.length;
-    if (Array.isArray(parsed)) {
-      for (const record of parsed as StateRecord[]) this.apply(record);
+  #restore(text: string, index: number): void {
+    const line = readLine(text, index);
+    if ('records' in line) {
+      for (const record of line.records) {
+        const store = record[0] === 'b' ? unpackBooking(record[2]).store : record[0] === 'v' ? record[1] : -1;
+        if (store >= this.stores.length) throw invalid(`line ${index + 1} names store number ${store}, which no earlier record added`);
+        this.apply(record);
+      }
+      this.#journalBytes += text.length;
       return;
     }
-    const s = parsed as { format?: unknown; month: string; tail: WatchState['tail']; fullAt: number | null; stores: string[]; bookings: Record<string, string>; videos: Record<string, string> };
-    if (s?.format !== FORMAT) throw invalid(`it is not a ${FORMAT} snapshot`);
+    const s = line.snapshot;
     this.month = s.month;
-    this.tail = s.tail;
+    this.tail = { cursor: s.tail.cursor, seen: s.tail.seen };
     this.fullAt = s.fullAt;
+    this.seenAt = s.seenAt ?? null;
+    this.resets = s.resets ?? 0;
+    if (s.key !== undefined && s.service !== undefined) this.identity = { key: s.key, service: s.service };
     for (const id of s.stores) this.apply(['s', id]);
-    for (const [id, packed] of Object.entries(s.bookings)) this.apply(['b', id, packed]);
-    for (const [store, packed] of Object.entries(s.videos)) this.apply(['v', Number(store), packed]);
-    this.#journalBytes = 0;
-    this.#snapshotBytes = line.length;
+    for (const [id, packed] of Object.entries(s.bookings)) {
+      if (unpackBooking(packed).store >= s.stores.length) throw invalid(`the snapshot's booking ${id} names a store it does not list`);
+      this.apply(['b', id, packed]);
+    }
+    for (const [store, packed] of Object.entries(s.videos)) {
+      if (Number(store) >= s.stores.length) throw invalid(`the snapshot counts videos of store number ${store}, which it does not list`);
+      this.apply(['v', Number(store), packed]);
+    }
+    this.#snapshotBytes = text.length;
+    this.#snapshotSaved = true;
   }
 
   /** Save the records of one confirmed event (or of a finished poll) as one journal line. */
   async commit(checkpoint: Checkpoint, records: StateRecord[]): Promise<void> {
     if (records.length === 0) return;
+    // A checkpoint begins with a snapshot: it names the key and service, and a damaged first line is never taken for a torn last one.
+    if (!this.#snapshotSaved) return this.compact(checkpoint, true);
     const line = JSON.stringify(records);
     await checkpoint.save(line);
     this.#journalBytes += line.length;
@@ -284,14 +346,15 @@ export class WatchState {
     if (!force && this.#journalBytes < Math.max(64 * 1024, this.#snapshotBytes)) return;
     const snapshot = this.snapshot();
     await checkpoint.save(snapshot, { replace: true });
+    this.#snapshotSaved = true;
     this.#snapshotBytes = snapshot.length;
     this.#journalBytes = 0;
   }
 }
 
-function invalid(why: string, cause?: unknown): CheckpointInvalidError {
+function foreign(what: string, detail: string): CheckpointInvalidError {
   return new CheckpointInvalidError(
-    `The checkpoint cannot be read: ${why}. It was written by something other than this version's watcher; give the watcher a new checkpoint (it then starts again as set by startFrom).`,
-    { cause },
+    `The checkpoint belongs to another ${what}${detail}: its events and positions are not this one's. Nothing was changed. ` +
+      'Give this watcher a checkpoint of its own (a new path or key), or delete this one to sync from the start as set by startFrom.',
   );
 }

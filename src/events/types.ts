@@ -133,4 +133,11 @@ export interface WatchStats {
   lock: 'none' | 'standby' | LockStatus;
   /** Times the lock's store became unreachable while the lock was held. */
   lockOutages: number;
+  /**
+   * Times the service's history went back under the checkpoint (a sandbox reset, a restored
+   * backup): the watcher then forgets what it remembered and delivers everything that exists again.
+   */
+  historyResets: number;
+  /** Why the history was last found to have gone back, or null when it never was. */
+  lastHistoryReset: string | null;
 }

@@ -52,6 +52,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     lastReconciledAt: null,
     lock: 'none',
     lockOutages: 0,
+    historyResets: 0,
+    lastHistoryReset: null,
   };
   readonly #client: PartnerClient;
   readonly #clock: Clock;
@@ -99,8 +101,9 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     try {
       release = await this.#lock(signal);
       if (signal.aborted) return; // stopped while standing by
-      const state = await WatchState.load(checkpoint);
-      const silentFirstSync = this.#settings.startFrom === 'now' && state.fullAt === null && state.bookingCount === 0 && state.stores.length === 0;
+      const state = await WatchState.load(checkpoint, { key: this.#client.keyFingerprint, service: this.#client.baseUrl });
+      const silentFirstSync = this.#settings.startFrom === 'now' && state.blank;
+      const resetsBefore = state.resets;
       const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
       // The state's times (the last full pass, the month) are the service's: so is every comparison with them.
       const service = new ServiceClock(this.#clock);
@@ -119,7 +122,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       let fullDuration = maxLag / 10;
       while (!signal.aborted) {
         const startedLocal = this.#clock.now();
-        const silent = state.fullAt === null && silentFirstSync;
+        // Once the service's history went back, what exists now is new to the loop: never silent.
+        const silent = state.fullAt === null && silentFirstSync && state.resets === 0;
         let found = 0;
         try {
           // Once a poll too, so a watcher that lost its lease stops even when nothing changes.
@@ -129,7 +133,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
           const started = service.now();
           const due = state.fullAt === null || started >= state.fullAt + maxLag - fullDuration;
           const early = detector.needFull || (detector.mismatch && state.fullAt !== null && started - state.fullAt >= maxLag / 10);
-          const full = due || early;
+          if (detector.rewound) this.stats.lastHistoryReset = detector.rewound;
+          const full = due || early || detector.rewound !== undefined;
           for await (const item of full ? detector.full() : detector.quick(summary)) {
             if (item.event && !silent) {
               // A lease can be lost (paused past it, cut off from its store): never deliver without it.
@@ -154,6 +159,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
         } finally {
           this.stats.budgetWaitMs = budget.waitedMs;
           this.stats.tracked = { reservations: state.bookingCount, stores: state.stores.length };
+          this.stats.historyResets = state.resets - resetsBefore;
         }
         // While changes flow the wait stays short; each poll that finds nothing doubles it.
         if (found > 0) interval = minInterval;

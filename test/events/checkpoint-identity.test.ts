@@ -1,0 +1,92 @@
+/**
+ * Whose checkpoint it is: the snapshot names the key (by its fingerprint, never the key) and the
+ * service it was written for, and a watcher of another key or service refuses it, saying which
+ * differs and what to do. Snapshots written before they named either are read, and name both from
+ * the next snapshot on.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type PartnerEvent } from '../../src/events/index.js';
+import { WatchState } from '../../src/events/state.js';
+import { startSimEnv, type SimEnv } from './support.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'crp-identity-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const fresh = () => join(dir, `checkpoint-${++n}.json`);
+
+async function take(iterable: AsyncIterable<PartnerEvent>, count: number): Promise<PartnerEvent[]> {
+  const out: PartnerEvent[] = [];
+  for await (const e of iterable) {
+    out.push(e);
+    if (out.length === count) break;
+  }
+  return out;
+}
+
+describe('the key and service a checkpoint belongs to', () => {
+  let env: SimEnv;
+  afterEach(() => env?.close());
+
+  it("names the key's fingerprint (never the key) and the service in its snapshot", async () => {
+    env = await startSimEnv('msw', { visitsPerWeek: 0 });
+    env.sandbox.populate(env.key, { locations: 2, reservationsPerLocation: 2 });
+    const client = env.client();
+    const path = fresh();
+    await take(watchEvents(client, { checkpoint: fileCheckpoint(path) }), 2);
+    const text = readFileSync(path, 'utf8');
+    expect(JSON.parse(text.split('\n')[0] as string)).toMatchObject({ key: client.keyFingerprint, service: 'https://sandbox.crp.test' });
+    expect(client.keyFingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect(text).not.toContain(env.key);
+    expect(text).not.toContain(env.key.slice('crp_test_'.length));
+  });
+
+  it("refuses another key's checkpoint (another account, or another key of the same one), leaving it as it is", async () => {
+    env = await startSimEnv('msw', { visitsPerWeek: 0 });
+    env.sandbox.populate(env.key, { locations: 2, reservationsPerLocation: 2 });
+    const path = fresh();
+    await take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path) }), 2);
+    const before = readFileSync(path, 'utf8');
+    const requests = env.sandbox.requests.length;
+    for (const apiKey of [env.sandbox.issueKey(), env.sandbox.issueKey({ account: env.key })]) {
+      const error = await take(watchEvents(env.client({ apiKey }), { checkpoint: fileCheckpoint(path), startFrom: 'now' }), 1).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CheckpointInvalidError);
+      expect((error as Error).message).toMatch(/^The checkpoint belongs to another API key: .*Nothing was changed\. Give this watcher a checkpoint of its own \(a new path or key\), or delete this one to sync from the start/);
+      expect((error as Error).message).not.toContain(apiKey);
+      expect((error as Error).message).not.toContain(env.key);
+    }
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    expect(env.sandbox.requests.length).toBe(requests);
+  });
+
+  it("refuses another service's checkpoint, naming both", async () => {
+    env = await startSimEnv('msw', { visitsPerWeek: 0 });
+    env.sandbox.populate(env.key, { locations: 1, reservationsPerLocation: 2 });
+    const checkpoint = memoryCheckpoint();
+    await take(watchEvents(env.client(), { checkpoint }), 2);
+    const other = env.client({ baseUrl: 'https://staging.crp.test/partner-api' });
+    expect(other.baseUrl).toBe('https://staging.crp.test/partner-api');
+    const error = await take(watchEvents(other, { checkpoint }), 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointInvalidError);
+    expect((error as Error).message).toMatch(/^The checkpoint belongs to another service \(base URL\) \(https:\/\/sandbox\.crp\.test, this client: https:\/\/staging\.crp\.test\/partner-api\)/);
+  });
+
+  it('reads a snapshot that names neither, and names both from the next snapshot on', async () => {
+    env = await startSimEnv('msw', { visitsPerWeek: 0 });
+    env.sandbox.populate(env.key, { locations: 2, reservationsPerLocation: 3 });
+    const client = env.client();
+    const path = fresh();
+    const first = await take(watchEvents(client, { checkpoint: fileCheckpoint(path) }), 3);
+    const [head = '', ...journal] = readFileSync(path, 'utf8').split('\n');
+    const { key: _key, service: _service, seenAt: _seenAt, resets: _resets, ...older } = JSON.parse(head) as Record<string, unknown>;
+    writeFileSync(path, [JSON.stringify(older), ...journal].join('\n'));
+    const rest = await take(watchEvents(client, { checkpoint: fileCheckpoint(path) }), 2);
+    expect(rest[0]?.id).toBe(first[2]?.id);
+
+    const state = await WatchState.load(fileCheckpoint(path), { key: client.keyFingerprint, service: client.baseUrl });
+    await state.compact(fileCheckpoint(path), true);
+    expect(JSON.parse(readFileSync(path, 'utf8').split('\n')[0] as string)).toMatchObject({ key: client.keyFingerprint, service: client.baseUrl });
+  });
+});
