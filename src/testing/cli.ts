@@ -101,7 +101,7 @@ async function main(): Promise<void> {
 /** The Host names the server takes, for the banner (interface addresses of a wildcard bind are left out). */
 function answersTo(server: ListeningSandbox, allowed: readonly string[]): string {
   const names = ['localhost', '127.0.0.1', '[::1]', server.host.includes(':') ? `[${server.host}]` : server.host].filter((n) => n !== '0.0.0.0' && n !== '[::]');
-  return [...new Set(names)].map((n) => `${n}:${server.port}`).concat(allowed).join(', ');
+  return [...new Set(names)].concat(allowed).join(', ');
 }
 
 /** Why listen() failed, in the terms of the command line. */

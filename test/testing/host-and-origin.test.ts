@@ -56,13 +56,13 @@ describe('Host: a sandbox on a real port answers only to its own names (DNS rebi
     expect((await send(server.port, 'GET', '/partner/v1/summary', { host: `127.0.0.1:${server.port}`, authorization: `Bearer ${key}` })).status).toBe(200);
   });
 
-  it('takes localhost, 127.0.0.1 and [::1] with the bound port, and nothing with another port or none', async () => {
+  it('takes localhost, 127.0.0.1 and [::1] on any port (a published port keeps working), and no name that only begins with them', async () => {
     const { server, key } = await serve();
     const auth = { authorization: `Bearer ${key}` };
-    for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, `[::1]:${server.port}`, `LOCALHOST:${server.port}`]) {
+    for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, `[::1]:${server.port}`, `LOCALHOST:${server.port}`, 'localhost:8080', 'localhost', 'localhost.']) {
       expect((await send(server.port, 'GET', '/partner/v1/summary', { host, ...auth })).status, host).toBe(200);
     }
-    for (const host of [`localhost:${server.port + 1}`, 'localhost', `localhost.attacker.example:${server.port}`, `127.0.0.1.nip.io:${server.port}`]) {
+    for (const host of [`localhost.attacker.example:${server.port}`, `127.0.0.1.nip.io:${server.port}`, `attacker.example:${server.port}`, `127.0.0.2:${server.port}`]) {
       expect((await send(server.port, 'GET', '/partner/v1/summary', { host, ...auth })).status, host).toBe(403);
     }
   });

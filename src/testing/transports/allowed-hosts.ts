@@ -5,8 +5,10 @@ import { networkInterfaces } from 'node:os';
  * requests to 127.0.0.1 under the page's own name (DNS rebinding): such a request carries that
  * name as its Host, so only the names this server is reached by are let through: localhost,
  * 127.0.0.1, [::1], the address it was asked to bind and the one it bound (with a wildcard
- * bind, this machine's interface addresses), each with the bound port; and names the caller
- * allowed (`allowedHosts`: `name` for any port, `name:port` for that port only).
+ * bind, this machine's interface addresses), on any port; and names the caller allowed
+ * (`allowedHosts`: `name` for any port, `name:port` for that port only). The port of the machine's
+ * own names is not checked: rebinding changes the name, not the port, and a port published under
+ * another number (a container's `-p 8080:4010`, a local proxy) must keep working.
  */
 export interface HostRule {
   /** undefined when `host` is allowed; otherwise why not, for the error's message. */
@@ -14,20 +16,18 @@ export interface HostRule {
 }
 
 export function hostRule(options: { boundHost: string; address: string; port: number; allowedHosts: readonly string[] }): HostRule {
-  const { port } = options;
   const local = new Set(['localhost', '127.0.0.1', '::1', bare(options.boundHost), bare(options.address)]);
   const wildcard = options.address === '0.0.0.0' || options.address === '::';
   const allowed = options.allowedHosts.map(parseHost);
-  const known = [...local].filter((name) => name !== '0.0.0.0' && name !== '::').map((name) => `${name.includes(':') ? `[${name}]` : name}:${port}`);
+  const known = [...local].filter((name) => name !== '0.0.0.0' && name !== '::').map((name) => (name.includes(':') ? `[${name}]` : name));
   const names = [...known, ...options.allowedHosts];
 
   return {
     refusal(header) {
       const given = header === undefined ? undefined : parseHost(header);
       if (given !== undefined) {
-        const givenPort = given.port ?? 80;
-        if (givenPort === port && (local.has(given.name) || (wildcard && interfaceAddresses().has(given.name)))) return undefined;
-        if (allowed.some((a) => a.name === given.name && (a.port === undefined || a.port === givenPort))) return undefined;
+        if (local.has(given.name) || (wildcard && interfaceAddresses().has(given.name))) return undefined;
+        if (allowed.some((a) => a.name === given.name && (a.port === undefined || a.port === (given.port ?? 80)))) return undefined;
       }
       const what = header === undefined ? 'A request without a Host header' : `Host ${JSON.stringify(header.slice(0, 100))}`;
       return `${what} is not an address of this sandbox, which answers to ${names.join(', ')}. Requests under another name are refused: a web page could otherwise reach it by pointing its own name at this machine (DNS rebinding). To serve it under another name (docker compose, a proxy), start it with --allow-host NAME (createSandbox({ allowedHosts: ['NAME'] })).`;
