@@ -334,16 +334,22 @@ export class Detector {
     return send();
   }
 
-  /** Pages of a list, each call inside the watcher's budget. */
+  /**
+   * Pages of a list, each call inside the watcher's budget. The list's own page walk, so a page
+   * that leads back to one already read ends the walk with its `UnexpectedResponseError`.
+   */
   async *#walk<T>(list: (cursor: string | undefined) => PagePromise<T>, start?: string): AsyncGenerator<Page<T>> {
-    let page = await this.#call(() => list(start));
-    this.#c.service.observe(page.response.headers);
-    yield page;
-    while (page.hasNextPage()) {
-      const current = page;
-      page = await this.#call(() => current.getNextPage());
-      this.#c.service.observe(page.response.headers);
-      yield page;
+    const pages = list(start).pages();
+    try {
+      for (;;) {
+        const next = await this.#call(() => pages.next());
+        if (next.done) return;
+        this.#c.service.observe(next.value.response.headers);
+        yield next.value;
+        if (!next.value.hasNextPage()) return;
+      }
+    } finally {
+      await pages.return();
     }
   }
 }

@@ -125,6 +125,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
         // Once the service's history went back, what exists now is new to the loop: never silent.
         const silent = state.fullAt === null && silentFirstSync && state.resets === 0;
         let found = 0;
+        let failed = false;
         try {
           // Once a poll too, so a watcher that lost its lease stops even when nothing changes.
           if (checkpoint.confirm) await checkpoint.confirm(signal);
@@ -156,6 +157,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
           if (signal.aborted) break;
           if (!transient(error)) throw error;
           this.stats.errors++;
+          failed = true;
         } finally {
           this.stats.budgetWaitMs = budget.waitedMs;
           this.stats.tracked = { reservations: state.bookingCount, stores: state.stores.length };
@@ -164,7 +166,9 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
         // While changes flow the wait stays short; each poll that finds nothing doubles it.
         if (found > 0) interval = minInterval;
         const untilFull = state.fullAt === null ? 0 : state.fullAt + maxLag - fullDuration - service.now();
-        const wait = Math.max(0, Math.min(interval, untilFull));
+        // A failed poll waits its interval even when a reconciliation is due: a failure that
+        // persists (a page that leads back to one already read) must not be retried at once.
+        const wait = failed ? interval : Math.max(0, Math.min(interval, untilFull));
         if (found === 0) interval = Math.min(interval * 2, maxInterval);
         this.stats.intervalMs = wait;
         if (wait > 0) {
