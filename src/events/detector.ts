@@ -37,7 +37,7 @@ export interface DetectorContext {
   state: WatchState;
   /** The service's time: every comparison with the service's data. */
   service: ServiceClock;
-  /** The client's clock: only to measure intervals. */
+  /** The client's monotonic reading: only to measure intervals. */
   local: () => number;
   signal: AbortSignal;
   onCall: () => void;

@@ -3,6 +3,7 @@ import { CallBudget } from './call-budget.js';
 import type { Checkpoint, LockStatus } from './checkpoint.js';
 import { Detector } from './detector.js';
 import { intervalsOf } from './intervals.js';
+import { monotonicOf } from './monotonic.js';
 import { ServiceClock } from './service-clock.js';
 import { WatchState } from './state.js';
 import type { PartnerEvent, WatchOptions, WatchStats } from './types.js';
@@ -107,12 +108,14 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
       // The state's times (the last full pass, the month) are the service's: so is every comparison with them.
       const service = new ServiceClock(this.#clock);
+      // Intervals on the monotonic reading: the machine's clock set back 2 days held every reconciliation.
+      const elapsed = monotonicOf(this.#clock);
       const detector = new Detector({
         client: this.#client,
         budget,
         state,
         service,
-        local: () => this.#clock.now(),
+        local: elapsed,
         signal,
         onCall: () => this.stats.calls++,
         videoScanSpacing: Math.min(60_000, maxInterval),
@@ -121,7 +124,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       // How long a full pass takes, so the next starts early enough to end within maxLag.
       let fullDuration = maxLag / 10;
       while (!signal.aborted) {
-        const startedLocal = this.#clock.now();
+        const startedLocal = elapsed();
         // Once the service's history went back, what exists now is new to the loop: never silent.
         const silent = state.fullAt === null && silentFirstSync && state.resets === 0;
         let found = 0;
@@ -149,7 +152,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
           this.stats.polls++;
           if (full) {
             this.stats.reconciliations++;
-            fullDuration = this.#clock.now() - startedLocal;
+            fullDuration = elapsed() - startedLocal;
             this.stats.lastReconciledAt = new Date(service.now()).toISOString();
           }
           await state.compact(checkpoint, silent);
