@@ -350,7 +350,9 @@ export class Detector {
 
   /**
    * Pages of a list, each call inside the watcher's budget. The list's own page walk, so a page
-   * that leads back to one already read ends the walk with its `UnexpectedResponseError`.
+   * that leads back to one already read ends the walk with its `UnexpectedResponseError`. With
+   * the client's `prefetchPages` a page is requested as the one before it is handed over, so its
+   * slot of the budget is taken one page late: never more than one call ahead of the share.
    */
   async *#walk<T>(list: (cursor: string | undefined) => PagePromise<T>, start?: string): AsyncGenerator<Page<T>> {
     const pages = list(start).pages();
