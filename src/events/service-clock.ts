@@ -9,9 +9,10 @@ const STEP_MS = 5_000;
 
 /**
  * The service's time, as its responses tell it (`Date` header, `summary.generated_at`), kept as an
- * offset from the client's monotonic reading (so setting the machine's clock moves nothing). The watcher compares with the service's data (the billing month,
- * whether a visit is due, when it found a change) by this time, so a machine whose clock is wrong,
- * or a sandbox running on its own date, changes nothing; the client's clock only measures intervals.
+ * offset from the client's monotonic reading (so setting the machine's clock moves nothing). The
+ * watcher compares with the service's data (the billing month, whether a visit is due, when it
+ * found a change) by this time, so a machine whose clock is wrong, or a sandbox running on its own
+ * date, changes nothing; the client's clock only measures intervals.
  *
  * Both sources have one-second resolution and arrive after the network's delay, so every reading
  * is at or a little behind the service's time: the estimate keeps the latest of them and moves back

@@ -108,7 +108,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
       // The state's times (the last full pass, the month) are the service's: so is every comparison with them.
       const service = new ServiceClock(this.#clock);
-      // Intervals on the monotonic reading: the machine's clock set back 2 days held every reconciliation.
+      // Intervals on the monotonic reading: on the wall clock, a clock set back 2 days would hold
+      // every reconciliation for 2 days.
       const elapsed = monotonicOf(this.#clock);
       const detector = new Detector({
         client: this.#client,

@@ -70,7 +70,7 @@ export class Gate {
   readonly #clock: Clock;
   /**
    * Every moment the gate keeps (a window's end, a pause's, a send's) is on the clock's monotonic
-   * reading: a machine's clock set back two days held every call for as long.
+   * reading: on the wall clock, a machine's clock set back two days would hold every call as long.
    */
   readonly #now: () => number;
   readonly #maxWaitMs: number;
