@@ -69,6 +69,17 @@ describe('WatchState: delivered videos by id', () => {
   });
 
   it.each([
+    ['a number', 7],
+    ['empty', ''],
+  ])('refuses a video record whose id is %s', async (_, bad) => {
+    const state = new WatchState();
+    state.apply(['s', 'sf-1']);
+    const line = (id: unknown) => [state.snapshot(), JSON.stringify([['v', 0, '2|0|0', 'vid_a', id]])];
+    expect([...((await WatchState.load(await holding(line('vid_b')))).deliveredVideos(0) ?? [])]).toEqual(['vid_a', 'vid_b']);
+    await expect(WatchState.load(await holding(line(bad)))).rejects.toBeInstanceOf(CheckpointInvalidError);
+  });
+
+  it.each([
     ['not a list', { 0: 'vid_a' }],
     ['a list with a number', { 0: ['vid_a', 7] }],
   ])('refuses a snapshot whose video ids are %s', async (_, videoIds) => {
