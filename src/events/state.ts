@@ -2,9 +2,10 @@
  * What a watcher remembers between runs, and how it is written to a checkpoint.
  *
  * Every booking seen (its store, status, acknowledged_kind and, while confirmed, the visit time),
- * each store's videos delivered (their ids) and counts, the end of the account's booking list (a cursor and how many items of
- * its last page were seen) and when the last full reconciliation started. Bookings are packed
- * into one short string each (~20 bytes plus the id), stores are numbered.
+ * each store's videos delivered (their ids) and counts, the end of the account's booking list (a
+ * cursor and how many items of its last page were seen) and when the last full reconciliation
+ * started. Bookings are packed into one short string each (~20 bytes plus the id), stores are
+ * numbered.
  *
  * On the checkpoint: a snapshot (a JSON object, which also names the key's fingerprint and the
  * service it was written for) followed by journal lines, each a JSON array of records. A record
