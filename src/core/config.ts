@@ -18,6 +18,13 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** A number in [0, 1) for the backoff's jitter. @default Math.random */
   random?(): number;
+  /**
+   * Milliseconds from an arbitrary start that only move on as time passes: what long-running work
+   * (`watchEvents`) measures intervals by, so setting the machine's clock (NTP, a VM restored from
+   * a snapshot) changes none of them. Only differences between readings mean anything.
+   * @default performance.now() for the real clock; a clock without it measures intervals by `now()`
+   */
+  monotonic?(): number;
 }
 
 /** How the client paces its calls to stay within the key's budget (`rateLimit` in {@link ClientOptions}). */
@@ -311,6 +318,7 @@ function readEnv(): Record<string, string | undefined> {
 
 export const realClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   random: Math.random,
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import type { Clock, RateLimitState } from '../index.js';
+import { monotonicOf } from './monotonic.js';
 
 const DEFAULT_LIMIT = 600;
 const DEFAULT_WINDOW_MS = 60_000;
@@ -6,10 +7,12 @@ const DEFAULT_WINDOW_MS = 60_000;
 /**
  * The watcher's share of the key's budget: at most `share` × limit calls in any span of one window
  * (the limit and window as the service last reported them). A sliding window over the times of the
- * last calls, so no burst at a window's edge can double the share. Waits go through the clock.
+ * last calls, so no burst at a window's edge can double the share. Waits go through the clock; the
+ * window is measured on its monotonic reading (a clock set back would otherwise hold every call).
  */
 export class CallBudget {
   readonly #clock: Clock;
+  readonly #monotonic: () => number;
   readonly #share: number;
   readonly #limits: () => RateLimitState | undefined;
   /** Start times of the most recent calls, oldest first, at most `allowed` of them. */
@@ -18,6 +21,7 @@ export class CallBudget {
 
   constructor(clock: Clock, share: number, limits: () => RateLimitState | undefined) {
     this.#clock = clock;
+    this.#monotonic = monotonicOf(clock);
     this.#share = share;
     this.#limits = limits;
   }
@@ -29,7 +33,7 @@ export class CallBudget {
       const windowMs = state?.windowMs ?? DEFAULT_WINDOW_MS;
       const allowed = Math.max(1, Math.floor((state?.limit ?? DEFAULT_LIMIT) * this.#share));
       if (this.#recent.length > allowed) this.#recent = this.#recent.slice(-allowed);
-      const now = this.#clock.now();
+      const now = this.#monotonic();
       const oldest = this.#recent[0];
       if (this.#recent.length < allowed || oldest === undefined || now - oldest >= windowMs) {
         if (this.#recent.length >= allowed) this.#recent.shift();

@@ -19,6 +19,8 @@ export interface Snapshot {
   stores: string[];
   bookings: Record<string, string>;
   videos: Record<string, string>;
+  /** Per store number, the ids of its videos delivered; missing in older ones (they counted). */
+  videoIds?: Record<string, string[]>;
   /** The fingerprint of the API key the watcher ran with (never the key). */
   key?: string;
   /** The service's base URL (origin and path). */
@@ -63,6 +65,8 @@ const RECORDS: Record<StateRecord[0], Check[]> = {
   m: [month],
   r: [time],
 };
+/** The values a record of this kind may carry after those (a 'v' record: the video ids it delivers). */
+const MORE: Partial<Record<StateRecord[0], Check>> = { v: id };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const every = (values: unknown[], check: Check) => values.every(check);
@@ -76,6 +80,7 @@ const SNAPSHOT: Record<keyof Snapshot, { check: Check; optional?: boolean }> = {
   stores: { check: (v) => Array.isArray(v) && every(v, id) && new Set(v).size === v.length },
   bookings: { check: (v) => isObject(v) && every(Object.keys(v), id) && every(Object.values(v), packedBooking) },
   videos: { check: (v) => isObject(v) && every(Object.keys(v), (k) => /^(0|[1-9]\d*)$/.test(k as string)) && every(Object.values(v), packedVideos) },
+  videoIds: { check: (v) => isObject(v) && every(Object.values(v), (ids) => Array.isArray(ids) && every(ids, id)), optional: true },
   key: { check: (v) => typeof v === 'string' && /^[0-9a-f]{16}$/.test(v), optional: true },
   service: { check: (v) => typeof v === 'string' && v !== '', optional: true },
   seenAt: { check: nullOr(time), optional: true },
@@ -114,7 +119,9 @@ export function readLine(line: string, index: number): Line {
 function isRecord(record: unknown): record is StateRecord {
   if (!Array.isArray(record) || typeof record[0] !== 'string' || !Object.hasOwn(RECORDS, record[0])) return false;
   const checks = RECORDS[record[0] as StateRecord[0]];
-  return record.length === checks.length + 1 && checks.every((check, i) => check(record[i + 1]));
+  const more = MORE[record[0] as StateRecord[0]];
+  const fits = more ? record.length > checks.length && every(record.slice(checks.length + 1), more) : record.length === checks.length + 1;
+  return fits && checks.every((check, i) => check(record[i + 1]));
 }
 
 const preview = (value: unknown): string => {

@@ -37,7 +37,7 @@ export interface DetectorContext {
   state: WatchState;
   /** The service's time: every comparison with the service's data. */
   service: ServiceClock;
-  /** The client's clock: only to measure intervals. */
+  /** The client's monotonic reading: only to measure intervals. */
   local: () => number;
   signal: AbortSignal;
   onCall: () => void;
@@ -258,7 +258,12 @@ export class Detector {
     }
   }
 
-  /** A store's videos: those after the ones already delivered (the list is in publishing order) are new. */
+  /**
+   * A store's videos: those whose id was not delivered before are new, wherever the list puts them;
+   * a video listed twice counts once. A store an older version saved kept only how many it had
+   * delivered: the first that many listed count as delivered, as that version read them, and
+   * their ids are saved with the store's next record, so it is tracked by id from then on.
+   */
   async *#content(storeId: string): AsyncGenerator<Found> {
     const state = this.#c.state;
     const videos = [];
@@ -267,9 +272,15 @@ export class Detector {
     const records: StateRecord[] = [];
     const store = state.ensureStore(storeId, records);
     const known = state.videos(store);
+    const delivered = state.deliveredVideos(store);
+    const listed = new Set<string>();
+    /** Ids of a count-only store's first `known.seen` videos, not saved yet. */
+    const adopted: string[] = [];
     const tally = { seen: 0, cur: 0, prev: 0, edges: [] as string[] };
     const previous = previousMonth(state.month);
     for (const video of videos) {
+      if (listed.has(video.video_id)) continue;
+      listed.add(video.video_id);
       tally.seen++;
       const posted = Date.parse(video.posted_at);
       const month = monthOf(posted);
@@ -277,8 +288,11 @@ export class Detector {
       else if (month === previous) tally.prev++;
       const edge = edgeOf(posted);
       if (edge !== undefined && edge >= previous && !tally.edges.includes(edge)) tally.edges = [...tally.edges, edge];
-      if (tally.seen <= known.seen) continue;
-      state.setVideos(store, { ...tally }, records);
+      if (delivered === undefined ? listed.size <= known.seen : delivered.has(video.video_id)) {
+        if (delivered === undefined) adopted.push(video.video_id);
+        continue;
+      }
+      state.setVideos(store, { ...tally }, records, [...adopted.splice(0), video.video_id]);
       yield {
         event: {
           id: eventId(`v|${video.video_id}`),
@@ -291,8 +305,8 @@ export class Detector {
       };
     }
     // Nothing new, but the month's counts may need correcting (so billing stops pointing here).
-    if (tally.seen !== known.seen || tally.cur !== known.cur || tally.prev !== known.prev || tally.edges.join() !== known.edges.join()) {
-      if (tally.seen >= known.seen) state.setVideos(store, tally, records);
+    if (adopted.length > 0 || tally.seen !== known.seen || tally.cur !== known.cur || tally.prev !== known.prev || tally.edges.join() !== known.edges.join()) {
+      state.setVideos(store, tally, records, adopted);
     }
     if (records.length > 0) yield { records };
   }
@@ -334,16 +348,24 @@ export class Detector {
     return send();
   }
 
-  /** Pages of a list, each call inside the watcher's budget. */
+  /**
+   * Pages of a list, each call inside the watcher's budget. The list's own page walk, so a page
+   * that leads back to one already read ends the walk with its `UnexpectedResponseError`. With
+   * the client's `prefetchPages` a page is requested as the one before it is handed over, so its
+   * slot of the budget is taken one page late: never more than one call ahead of the share.
+   */
   async *#walk<T>(list: (cursor: string | undefined) => PagePromise<T>, start?: string): AsyncGenerator<Page<T>> {
-    let page = await this.#call(() => list(start));
-    this.#c.service.observe(page.response.headers);
-    yield page;
-    while (page.hasNextPage()) {
-      const current = page;
-      page = await this.#call(() => current.getNextPage());
-      this.#c.service.observe(page.response.headers);
-      yield page;
+    const pages = list(start).pages();
+    try {
+      for (;;) {
+        const next = await this.#call(() => pages.next());
+        if (next.done) return;
+        this.#c.service.observe(next.value.response.headers);
+        yield next.value;
+        if (!next.value.hasNextPage()) return;
+      }
+    } finally {
+      await pages.return();
     }
   }
 }

@@ -2,9 +2,10 @@
  * What a watcher remembers between runs, and how it is written to a checkpoint.
  *
  * Every booking seen (its store, status, acknowledged_kind and, while confirmed, the visit time),
- * each store's video count, the end of the account's booking list (a cursor and how many items of
- * its last page were seen) and when the last full reconciliation started. Bookings are packed
- * into one short string each (~20 bytes plus the id), stores are numbered.
+ * each store's videos delivered (their ids) and counts, the end of the account's booking list (a
+ * cursor and how many items of its last page were seen) and when the last full reconciliation
+ * started. Bookings are packed into one short string each (~20 bytes plus the id), stores are
+ * numbered.
  *
  * On the checkpoint: a snapshot (a JSON object, which also names the key's fingerprint and the
  * service it was written for) followed by journal lines, each a JSON array of records. A record
@@ -19,7 +20,7 @@ import { FORMAT, invalid, readLine, type Snapshot } from './checkpoint-format.js
 export type StateRecord =
   | ['s', string]
   | ['b', string, string]
-  | ['v', number, string]
+  | ['v', number, string, ...string[]]
   | ['t', string | null, number]
   | ['f', number]
   | ['m', string]
@@ -41,7 +42,10 @@ export interface BookingEntry {
 }
 
 export interface VideoEntry {
-  /** Videos of the store delivered, in list order. */
+  /**
+   * Of the videos the store's list showed when last read, how many are delivered (all of them once
+   * the read is done). Summed over stores, it is compared with the summary's `videos_published`.
+   */
   seen: number;
   /** Of those, posted in the state's month, and in the month before (UTC months). */
   cur: number;
@@ -137,6 +141,8 @@ export class WatchState {
   /** Bookings whose status can still change (pending, confirmed). */
   readonly open = new Set<string>();
   readonly #videos = new Map<number, string>();
+  /** Per store, the ids of the videos delivered (none for a store an older version saved by count). */
+  readonly #videoIds = new Map<number, Set<string>>();
   readonly counts: Counts = { pending: 0, confirmed: 0, completed: 0, no_show: 0, unacknowledged: 0 };
   videoTotal = 0;
   month = '';
@@ -164,6 +170,14 @@ export class WatchState {
 
   videos(store: number): VideoEntry {
     return unpackVideos(this.#videos.get(store));
+  }
+
+  /**
+   * The ids of the store's videos delivered; undefined for a store saved by an older version,
+   * which kept only how many (the first `seen` of its list, in list order).
+   */
+  deliveredVideos(store: number): ReadonlySet<string> | undefined {
+    return this.#videoIds.get(store);
   }
 
   storeIndex(id: string): number | undefined {
@@ -202,10 +216,16 @@ export class WatchState {
         else this.open.delete(record[1]);
         return;
       }
-      case 'v':
-        this.videoTotal += unpackVideos(record[2]).seen - this.videos(record[1]).seen;
-        this.#videos.set(record[1], record[2]);
+      case 'v': {
+        const [, store, packed, ...delivered] = record;
+        this.videoTotal += unpackVideos(packed).seen - this.videos(store).seen;
+        this.#videos.set(store, packed);
+        if (delivered.length === 0) return;
+        const ids = this.#videoIds.get(store) ?? new Set<string>();
+        for (const id of delivered) ids.add(id);
+        this.#videoIds.set(store, ids);
         return;
+      }
       case 't':
         this.tail = { cursor: record[1], seen: record[2] };
         return;
@@ -232,6 +252,7 @@ export class WatchState {
     this.#bookings.clear();
     this.open.clear();
     this.#videos.clear();
+    this.#videoIds.clear();
     for (const name of Object.keys(this.counts) as Array<keyof Counts>) this.counts[name] = 0;
     this.videoTotal = 0;
     this.month = '';
@@ -241,8 +262,9 @@ export class WatchState {
     this.resets++;
   }
 
-  setVideos(store: number, entry: VideoEntry, out: StateRecord[]): void {
-    this.record(['v', store, packVideos(entry)], out);
+  /** The store's video counts, and the ids of videos now delivered (added to those before). */
+  setVideos(store: number, entry: VideoEntry, out: StateRecord[], delivered: string[] = []): void {
+    this.record(['v', store, packVideos(entry), ...delivered], out);
   }
 
   /** A new month: this month's counts become last month's (or are dropped if months were skipped). */
@@ -272,6 +294,7 @@ export class WatchState {
       stores: this.stores,
       bookings: Object.fromEntries(this.#bookings),
       videos: Object.fromEntries(this.#videos),
+      videoIds: Object.fromEntries([...this.#videoIds].map(([store, ids]) => [store, [...ids]])),
       ...this.identity,
       seenAt: this.seenAt,
       resets: this.resets,
@@ -322,7 +345,7 @@ export class WatchState {
     }
     for (const [store, packed] of Object.entries(s.videos)) {
       if (Number(store) >= s.stores.length) throw invalid(`the snapshot counts videos of store number ${store}, which it does not list`);
-      this.apply(['v', Number(store), packed]);
+      this.apply(['v', Number(store), packed, ...(s.videoIds && Object.hasOwn(s.videoIds, store) ? (s.videoIds[store] as string[]) : [])]);
     }
     this.#snapshotBytes = text.length;
     this.#snapshotSaved = true;

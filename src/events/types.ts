@@ -119,7 +119,10 @@ export interface WatchStats {
   budgetWaitMs: number;
   /** The wait before the next poll, in milliseconds. */
   intervalMs: number;
-  /** Polls that failed (network, 5xx, 429 after retries); the watcher backs off and tries again. */
+  /**
+   * Polls that failed (network, 5xx, 429 after retries, a page whose `next_cursor` leads back to a
+   * page the walk already read); the watcher backs off and tries again.
+   */
   errors: number;
   /** Bookings and stores the watcher's state holds. */
   tracked: { reservations: number; stores: number };

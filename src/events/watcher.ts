@@ -3,6 +3,7 @@ import { CallBudget } from './call-budget.js';
 import type { Checkpoint, LockStatus } from './checkpoint.js';
 import { Detector } from './detector.js';
 import { intervalsOf } from './intervals.js';
+import { monotonicOf } from './monotonic.js';
 import { ServiceClock } from './service-clock.js';
 import { WatchState } from './state.js';
 import type { PartnerEvent, WatchOptions, WatchStats } from './types.js';
@@ -107,12 +108,15 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
       // The state's times (the last full pass, the month) are the service's: so is every comparison with them.
       const service = new ServiceClock(this.#clock);
+      // Intervals on the monotonic reading: on the wall clock, a clock set back 2 days would hold
+      // every reconciliation for 2 days.
+      const elapsed = monotonicOf(this.#clock);
       const detector = new Detector({
         client: this.#client,
         budget,
         state,
         service,
-        local: () => this.#clock.now(),
+        local: elapsed,
         signal,
         onCall: () => this.stats.calls++,
         videoScanSpacing: Math.min(60_000, maxInterval),
@@ -121,10 +125,11 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       // How long a full pass takes, so the next starts early enough to end within maxLag.
       let fullDuration = maxLag / 10;
       while (!signal.aborted) {
-        const startedLocal = this.#clock.now();
+        const startedLocal = elapsed();
         // Once the service's history went back, what exists now is new to the loop: never silent.
         const silent = state.fullAt === null && silentFirstSync && state.resets === 0;
         let found = 0;
+        let failed = false;
         try {
           // Once a poll too, so a watcher that lost its lease stops even when nothing changes.
           if (checkpoint.confirm) await checkpoint.confirm(signal);
@@ -148,7 +153,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
           this.stats.polls++;
           if (full) {
             this.stats.reconciliations++;
-            fullDuration = this.#clock.now() - startedLocal;
+            fullDuration = elapsed() - startedLocal;
             this.stats.lastReconciledAt = new Date(service.now()).toISOString();
           }
           await state.compact(checkpoint, silent);
@@ -156,6 +161,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
           if (signal.aborted) break;
           if (!transient(error)) throw error;
           this.stats.errors++;
+          failed = true;
         } finally {
           this.stats.budgetWaitMs = budget.waitedMs;
           this.stats.tracked = { reservations: state.bookingCount, stores: state.stores.length };
@@ -164,7 +170,9 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
         // While changes flow the wait stays short; each poll that finds nothing doubles it.
         if (found > 0) interval = minInterval;
         const untilFull = state.fullAt === null ? 0 : state.fullAt + maxLag - fullDuration - service.now();
-        const wait = Math.max(0, Math.min(interval, untilFull));
+        // A failed poll waits its interval even when a reconciliation is due: a failure that
+        // persists (a page that leads back to one already read) must not be retried at once.
+        const wait = failed ? interval : Math.max(0, Math.min(interval, untilFull));
         if (found === 0) interval = Math.min(interval * 2, maxInterval);
         this.stats.intervalMs = wait;
         if (wait > 0) {

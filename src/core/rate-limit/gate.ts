@@ -68,6 +68,11 @@ type Block = { until: number | undefined; pause: boolean };
 
 export class Gate {
   readonly #clock: Clock;
+  /**
+   * Every moment the gate keeps (a window's end, a pause's, a send's) is on the clock's monotonic
+   * reading: on the wall clock, a machine's clock set back two days would hold every call as long.
+   */
+  readonly #now: () => number;
   readonly #maxWaitMs: number;
   readonly #pacing: boolean;
   #sharing: Sharing | undefined;
@@ -76,6 +81,8 @@ export class Gate {
   readonly #queue: Ticket[] = [];
   #inFlight = 0;
   #latest: RateLimitState | undefined;
+  /** `#latest`'s reset, on the monotonic reading. */
+  #latestReset = Number.NEGATIVE_INFINITY;
   #limit: number | undefined;
   #tokens = 0;
   #window: Bounds | undefined;
@@ -91,6 +98,8 @@ export class Gate {
 
   constructor(options: GateOptions) {
     this.#clock = options.clock;
+    const monotonic = options.clock.monotonic;
+    this.#now = monotonic ? () => monotonic.call(options.clock) : () => options.clock.now();
     this.#maxWaitMs = options.maxWaitMs;
     this.#pacing = options.pacing;
   }
@@ -127,7 +136,7 @@ export class Gate {
   /** The budget another process saw: used only while we have seen none ourselves (no probe needed). */
   learn(state: RateLimitState): void {
     if (this.#limit !== undefined) return;
-    const now = this.#clock.now();
+    const now = this.#now();
     this.#observe({ rateLimit: state }, now, undefined, false);
     this.#pump();
   }
@@ -147,7 +156,7 @@ export class Gate {
 
   /** `task`, sent with a grant in hand; the gate learns from its answer. */
   async #send<T extends { signals?: Signals | undefined }>(call: object, task: () => Promise<T>): Promise<T> {
-    const sentAt = this.#clock.now();
+    const sentAt = this.#now();
     let answer: T | undefined;
     try {
       answer = await task();
@@ -163,7 +172,7 @@ export class Gate {
   #acquire(call: object, signal: AbortSignal | undefined, waited: ((reason: WaitReason, ms: number) => void) | undefined): Promise<void> | undefined {
     if (this.#closed) return Promise.reject(new GateClosed('closed'));
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const now = this.#clock.now();
+    const now = this.#now();
     if (this.#queue.length === 0 && this.#block(now) === undefined) {
       this.#grant();
       return undefined;
@@ -197,7 +206,7 @@ export class Gate {
   /** Let waiting calls go while the server allows; arm one timer for the next moment it will. */
   #pump(): void {
     if (this.#closed) return;
-    const now = this.#clock.now();
+    const now = this.#now();
     while (this.#queue.length > 0) {
       const block = this.#block(now);
       if (block === undefined) {
@@ -244,16 +253,21 @@ export class Gate {
   }
 
   #observe(signals: Signals, sentAt: number, call: object | undefined, ownAnswer = true): void {
-    const now = this.#clock.now();
+    const now = this.#now();
     if (signals.retryAfterMs !== undefined) {
       this.#pause(signals.retryAfterMs, call);
       this.#sharing?.announcePause(signals.retryAfterMs);
     }
     const state = signals.rateLimit;
     if (!state) return;
-    if (!this.#latest || state.resetAt.getTime() >= this.#latest.resetAt.getTime() - 1000) this.#latest = state;
+    // resetAt was read on the wall clock just now: the same moment on the monotonic reading.
+    const reset = state.resetAt.getTime() - this.#clock.now() + now;
+    if (!this.#latest || reset >= this.#latestReset - 1000) {
+      this.#latest = state;
+      this.#latestReset = reset;
+    }
     if (!this.#pacing) return;
-    const bounds = boundsOf(state.resetAt.getTime(), now, sentAt);
+    const bounds = boundsOf(reset, now, sentAt);
     let verdict = classify(this.#window, bounds);
     // A response matching a window we already refilled for, or sent before that refill, is late:
     // its Remaining counts requests of the old window and says nothing of the new one.
@@ -298,7 +312,7 @@ export class Gate {
   }
 
   #pause(ms: number, owner: object | undefined): void {
-    const until = this.#clock.now() + ms;
+    const until = this.#now() + ms;
     if (until > this.#pausedUntil) {
       this.#pausedUntil = until;
       this.#pauseOwner = owner;

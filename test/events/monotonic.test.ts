@@ -1,0 +1,70 @@
+/**
+ * The watcher's own clocks when the machine's clock is set (NTP, a VM restored from a snapshot):
+ * the service's time and the budget's window go by the clock's monotonic reading, so a wall clock
+ * set back or forward moves neither; a clock without a monotonic reading measures by `now()`.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/index.js';
+import { CallBudget } from '../../src/events/call-budget.js';
+import { monotonicOf } from '../../src/events/monotonic.js';
+import { ServiceClock } from '../../src/events/service-clock.js';
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-11-25T12:00:00Z');
+
+/** A clock whose wall reading can be set apart from its monotonic one; sleeps move both. */
+function settableClock(): Clock & { set(ms: number): void; sleeps: number[] } {
+  let elapsed = 0;
+  let wall = T0;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => wall,
+    monotonic: () => elapsed,
+    sleep: async (ms, signal) => {
+      if (signal?.aborted) throw signal.reason;
+      sleeps.push(ms);
+      elapsed += ms;
+      wall += ms;
+    },
+    set: (ms) => {
+      wall += ms;
+    },
+  };
+}
+
+describe('the watcher on a clock that is set', () => {
+  it.each([
+    ['back', -2 * DAY],
+    ['forward', 2 * DAY],
+  ])("keeps the service's time when the wall clock is set 2 days %s", async (_, jump) => {
+    const clock = settableClock();
+    const service = new ServiceClock(clock);
+    service.observe(new Headers({ date: new Date(T0).toUTCString() }));
+    await clock.sleep(60_000);
+    clock.set(jump);
+    expect(service.now()).toBe(T0 + 60_000);
+  });
+
+  it.each([
+    ['back', -2 * DAY],
+    ['forward', 2 * DAY],
+  ])('keeps the budget window when the wall clock is set 2 days %s', async (_, jump) => {
+    const clock = settableClock();
+    const budget = new CallBudget(clock, 0.01, () => ({ limit: 600, remaining: 600, resetAt: new Date(0), windowMs: 60_000 }));
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 6; i++) await budget.take(signal);
+    clock.set(jump);
+    await budget.take(signal);
+    // The share (6 a minute) is spent: the next call waits the minute out, not two days more or less.
+    expect(clock.sleeps).toEqual([60_000]);
+  });
+
+  it('measures by now() on a clock without a monotonic reading, and calls the reading on its clock', () => {
+    let wall = 5;
+    expect(monotonicOf({ now: () => wall, sleep: async () => {} })()).toBe(5);
+    wall = 7;
+    const clock = { base: 100, now: () => 0, sleep: async () => {}, monotonic(this: { base: number }) { return this.base + wall; } };
+    expect(monotonicOf(clock)()).toBe(107);
+  });
+});
