@@ -1,11 +1,12 @@
 /** `crp events tail`: bookings and videos as JSON lines, from `watchEvents()` of `@crp/partner-sdk/events`. */
-import { fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint } from '../events/index.js';
+import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint } from '../events/index.js';
 import { redisCheckpoint } from '../redis/index.js';
-import { COMMON_HELP, EXIT, UsageError, clientFrom, oneOf, parse, stopOnSignal, type Command } from './command.js';
+import { COMMON_HELP, EXIT, SetupError, UsageError, clientFrom, oneOf, parse, stopOnSignal, type Command } from './command.js';
 import { lineWriter } from './line-writer.js';
 
 export const events: Command = {
   usage: `Usage: crp events tail [--checkpoint FILE|redis://…] [--checkpoint-key NAME] [--standby] [--from now|beginning]
+                       [--previous-key FINGERPRINT]
 
 Every new booking, booking change and published video, one JSON object per line on stdout,
 until Ctrl-C. With --checkpoint the position is kept in FILE (or in Redis), so the next run goes
@@ -18,6 +19,8 @@ on where this one stopped (each event at least once); without it, a run starts f
                         or dies (instead of failing with checkpoint_locked)
   --from now|beginning  where a new checkpoint starts: only changes from now on (default without
                         --checkpoint), or first everything that exists (default with it)
+  --previous-key FP     after a key rotation: go on from a checkpoint saved under the old key,
+                        whose fingerprint the refusal names (repeatable; a fingerprint, not a key)
 
 ${COMMON_HELP}
 
@@ -30,12 +33,14 @@ Example:
       'checkpoint-key': { type: 'string' },
       standby: { type: 'boolean' },
       from: { type: 'string' },
+      'previous-key': { type: 'string', multiple: true },
     });
     const [verb, ...extra] = positionals;
     if (verb !== 'tail') throw new UsageError(`crp events takes one command: tail${verb ? ` (got ${verb})` : ''}.`);
     if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
     const inRedis = /^rediss?:\/\//i.test(values.checkpoint ?? '');
     if (values['checkpoint-key'] !== undefined && !inRedis) throw new UsageError('--checkpoint-key names a checkpoint in Redis: give --checkpoint redis://… too.');
+    if (values['previous-key'] && !values.checkpoint) throw new UsageError('--previous-key goes on from a checkpoint saved under an old key: give --checkpoint too.');
     if (values.standby && !values.checkpoint) throw new UsageError('--standby waits for a checkpoint another run holds: give --checkpoint too.');
     const from = oneOf('--from', values.from ?? (values.checkpoint ? 'beginning' : 'now'), ['now', 'beginning']);
     const client = clientFrom(values, io);
@@ -44,12 +49,18 @@ Example:
     const unhook = stopOnSignal(controller, io, 'watching');
     try {
       const checkpoint = checkpointOf(values.checkpoint, values['checkpoint-key']);
-      for await (const event of watchEvents(client, { checkpoint, startFrom: from, standby: values.standby ?? false, signal: controller.signal })) {
+      for await (const event of watchEvents(client, { checkpoint, startFrom: from, standby: values.standby ?? false, previousKeys: values['previous-key'] ?? [], signal: controller.signal })) {
         // id and type first: what a reader of the stream (or jq, or grep) looks at before the rest.
         const { id, type, ...rest } = event;
         await out.write(`${JSON.stringify({ id, type, ...rest })}\n`);
       }
       return EXIT.ok;
+    } catch (error) {
+      // The SDK's words name its option; an operator types the flag.
+      if (error instanceof CheckpointInvalidError && error.message.includes('previousKeys: [')) {
+        throw new SetupError(error.message.replace(/pass previousKeys: \['([0-9a-f]+)'\]/, 'run with --previous-key $1'), { cause: error });
+      }
+      throw error;
     } finally {
       unhook();
       await client.close();

@@ -304,18 +304,22 @@ export class WatchState {
 
   /**
    * The state a checkpoint holds, every line checked (`CheckpointInvalidError` for anything that is
-   * not a checkpoint of this watcher, or one of another key or service than `identity`).
+   * not a checkpoint of this watcher, or one of another key or service than `identity`; a key in
+   * `previousKeys` is taken as this one, a rotation).
    */
-  static async load(checkpoint: Checkpoint, identity?: StateIdentity): Promise<WatchState> {
+  static async load(checkpoint: Checkpoint, identity?: StateIdentity, previousKeys: readonly string[] = []): Promise<WatchState> {
     const state = new WatchState();
     const lines = await checkpoint.load();
     lines.forEach((line, i) => state.#restore(line, i));
     if (identity) {
-      for (const [field, what] of [['key', 'API key'], ['service', 'service (base URL)']] as const) {
-        const saved = state.identity?.[field];
-        if (saved !== undefined && saved !== identity[field]) throw foreign(what, field === 'service' ? ` (${saved}, this client: ${identity.service})` : '');
+      const saved = state.identity;
+      if (saved && saved.key !== identity.key && !previousKeys.includes(saved.key)) {
+        throw foreign('API key', ` (saved under the key with fingerprint ${saved.key}; this client's is ${identity.key})`, ` After a key rotation of the same account, pass previousKeys: ['${saved.key}'] to go on from it instead.`);
       }
+      if (saved && saved.service !== identity.service) throw foreign('service (base URL)', ` (${saved.service}, this client: ${identity.service})`);
       state.identity = identity;
+      // A rotation is written down at once, so the old key's fingerprint is needed only this once.
+      if (saved && saved.key !== identity.key) await state.compact(checkpoint, true);
     }
     return state;
   }
@@ -375,9 +379,9 @@ export class WatchState {
   }
 }
 
-function foreign(what: string, detail: string): CheckpointInvalidError {
+function foreign(what: string, detail: string, hint = ''): CheckpointInvalidError {
   return new CheckpointInvalidError(
     `The checkpoint belongs to another ${what}${detail}: its events and positions are not this one's. Nothing was changed. ` +
-      'Give this watcher a checkpoint of its own (a new path or key), or delete this one to sync from the start as set by startFrom.',
+      `Give this watcher a checkpoint of its own (a new path or key), or delete this one to sync from the start as set by startFrom.${hint}`,
   );
 }

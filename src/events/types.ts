@@ -103,6 +103,22 @@ export interface WatchOptions {
    * @default false
    */
   standby?: boolean;
+  /**
+   * Fingerprints of keys this watcher's checkpoint may have been saved under before, for a key
+   * rotation: a checkpoint of another key is refused (`CheckpointInvalidError`, whose message names
+   * the fingerprint it was saved under), except one of these, which the watcher goes on from and
+   * saves under the new key from then on. A fingerprint is `client.keyFingerprint` of a client
+   * with that key; it is not the key.
+   *
+   * @example
+   * ```ts
+   * // After rotating from the old key to the new one:
+   * const old = new PartnerClient({ apiKey: process.env.OLD_PARTNER_API_KEY }).keyFingerprint;
+   * watchEvents(client, { checkpoint, previousKeys: [old] });
+   * ```
+   * @default []
+   */
+  previousKeys?: readonly string[];
 }
 
 /** What a watcher has done so far (`watcher.stats`). */

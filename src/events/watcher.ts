@@ -24,6 +24,7 @@ interface Settings {
   minInterval: number;
   maxInterval: number;
   standby: boolean;
+  previousKeys: readonly string[];
 }
 
 /**
@@ -102,7 +103,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     try {
       release = await this.#lock(signal);
       if (signal.aborted) return; // stopped while standing by
-      const state = await WatchState.load(checkpoint, { key: this.#client.keyFingerprint, service: this.#client.baseUrl });
+      const state = await WatchState.load(checkpoint, { key: this.#client.keyFingerprint, service: this.#client.baseUrl }, this.#settings.previousKeys);
       const silentFirstSync = this.#settings.startFrom === 'now' && state.blank;
       const resetsBefore = state.resets;
       const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
@@ -213,7 +214,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
 
 function settingsOf(options: WatchOptions): Settings {
   const o = (options ?? {}) as Partial<WatchOptions>;
-  const known = new Set(['checkpoint', 'signal', 'startFrom', 'budgetShare', 'maxLag', 'minInterval', 'maxInterval', 'standby']);
+  const known = new Set(['checkpoint', 'signal', 'startFrom', 'budgetShare', 'maxLag', 'minInterval', 'maxInterval', 'standby', 'previousKeys']);
   for (const key of Object.keys(o)) {
     if (!known.has(key)) throw new ConfigurationError(`watchEvents() has no option ${JSON.stringify(key)}. Options: ${[...known].join(', ')}.`);
   }
@@ -230,10 +231,16 @@ function settingsOf(options: WatchOptions): Settings {
   if (o.startFrom !== undefined && o.startFrom !== 'beginning' && o.startFrom !== 'now') {
     throw new ConfigurationError(`The option startFrom must be 'beginning' or 'now'; got ${JSON.stringify(o.startFrom)}.`);
   }
+  const previousKeys = o.previousKeys ?? [];
+  if (!Array.isArray(previousKeys) || !previousKeys.every((k) => typeof k === 'string' && /^[0-9a-f]{16}$/.test(k))) {
+    throw new ConfigurationError(
+      `The option previousKeys lists key fingerprints (16 hex digits, client.keyFingerprint of a client with that key; never the key itself); got ${Array.isArray(previousKeys) ? `${previousKeys.length} item(s), not all fingerprints` : typeof previousKeys}.`,
+    );
+  }
   const budgetShare = o.budgetShare ?? 0.5;
   if (!(typeof budgetShare === 'number' && budgetShare > 0 && budgetShare <= 1)) {
     throw new ConfigurationError(`The option budgetShare must be a number above 0 and at most 1 (a share of the key's budget); got ${String(budgetShare)}.`);
   }
   const { maxLag, minInterval, maxInterval } = intervalsOf(o);
-  return { checkpoint, startFrom: o.startFrom ?? 'beginning', budgetShare, maxLag, minInterval, maxInterval, standby: o.standby ?? false };
+  return { checkpoint, startFrom: o.startFrom ?? 'beginning', budgetShare, maxLag, minInterval, maxInterval, standby: o.standby ?? false, previousKeys };
 }

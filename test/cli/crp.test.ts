@@ -268,7 +268,33 @@ describe('crp, as a child process against crp-sandbox', () => {
     for (const e of events) expect(e.type).toMatch(/^(reservation\.(created|updated)|video\.published)$/);
     expect(existsSync(checkpoint)).toBe(true);
     expectNoKey(run, sandbox.key);
-  }, 45_000);
+
+    // A rotated key of the same account: refused, naming the old key's fingerprint, until given it.
+    const issued = await fetch(`${sandbox.url}/_sandbox/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: sandbox.key }) });
+    const rotatedKey = ((await issued.json()) as { key: string }).key;
+    const rotatedEnv = { ...sandbox.env, PARTNER_API_KEY: rotatedKey };
+    const refused = await crp(['events', 'tail', '--checkpoint', checkpoint], rotatedEnv, dir);
+    expect(refused.code).not.toBe(0);
+    const oldFingerprint = /fingerprint ([0-9a-f]{16});/.exec(refused.stderr)?.[1];
+    expect(oldFingerprint, refused.stderr).toBeDefined();
+    expect(refused.stderr).toContain('--previous-key');
+    expectNoKey(refused, sandbox.key);
+    expectNoKey(refused, rotatedKey);
+    const resumed = spawnCrp(['events', 'tail', '--checkpoint', checkpoint, '--previous-key', oldFingerprint as string], rotatedEnv, dir);
+    let more = '';
+    await new Promise<void>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no event in 30 s after the rotation:\n${more}`)), 30_000);
+      resumed.stdout?.on('data', (chunk: Buffer) => {
+        more += chunk.toString();
+        if (more.includes('\n')) {
+          clearTimeout(timer);
+          done();
+        }
+      });
+    });
+    resumed.kill('SIGINT');
+    expect((await resumed.finished).code).toBe(0);
+  }, 90_000);
 
   it.runIf(existsSync('/usr/bin/script'))('enroll on a terminal: a bar redrawn in place with rate and ETA', async () => {
     const good = storesCsv('tty.csv', 30, 'tty');
