@@ -127,12 +127,14 @@ export class Detector {
     const withCompletedVisits = new Set<string>();
     let cursor: string | null = null;
     let last: Page<Reservation> | undefined;
+    let lastItems: Reservation[] = [];
     let listed = 0;
     for await (const page of this.#walk((c) => this.#c.client.reservations.list({ limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options))) {
       if (last?.nextCursor) cursor = last.nextCursor;
       last = page;
-      listed += page.items.length;
-      for (const item of page.items) {
+      lastItems = distinctBookings(page.items);
+      listed += lastItems.length;
+      for (const item of lastItems) {
         // Videos follow visits, so none is older than the oldest booking.
         const month = item.created_at.slice(0, 7);
         if (firstSync && month < earliest && /^\d{4}-\d{2}$/.test(month)) earliest = month;
@@ -143,7 +145,7 @@ export class Detector {
     // Every booking listed is in the state now: any more it holds are gone from the service.
     if (state.bookingCount > listed) this.rewound = REWOUND.bookings;
     const tail: Found = { records: [] };
-    state.record(['t', cursor, last?.items.length ?? 0], tail.records);
+    state.record(['t', cursor, lastItems.length], tail.records);
     yield tail;
     const recent = this.#recentMonths();
     const months = firstSync ? [...new Set([...monthsFrom(earliest, state.month), ...recent])] : recent;
@@ -182,15 +184,16 @@ export class Detector {
     const list = (c: string | undefined) => this.#c.client.reservations.list({ limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options);
     let first = true;
     for await (const page of this.#walk(list, cursor ?? undefined)) {
+      const items = distinctBookings(page.items);
       // The items after a position only grow while the history moves forward.
-      if (first && page.items.length < seen) {
+      if (first && items.length < seen) {
         this.rewound = REWOUND.list;
         return;
       }
       first = false;
-      for (const item of page.items.slice(seen)) yield* this.#diff(item);
+      for (const item of items.slice(seen)) yield* this.#diff(item);
       if (page.nextCursor) ({ cursor, seen } = { cursor: page.nextCursor, seen: 0 });
-      else seen = page.items.length;
+      else seen = items.length;
     }
     const found: Found = { records: [] };
     state.record(['t', cursor, seen], found.records);
@@ -368,6 +371,15 @@ export class Detector {
       await pages.return();
     }
   }
+}
+
+/**
+ * A page's bookings, each once. Positions in the booking list count bookings, not entries: a page
+ * that repeats one would otherwise leave a position past the end of the next, correct page, which
+ * reads as a history gone back.
+ */
+function distinctBookings(items: Reservation[]): Reservation[] {
+  return [...new Map(items.map((item) => [item.reservation_id, item])).values()];
 }
 
 function monthsFrom(first: string, last: string): string[] {

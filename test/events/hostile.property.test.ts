@@ -103,6 +103,12 @@ async function check(h: Hostile): Promise<void> {
 }
 
 describe('event stream property: hostile pages and clocks', () => {
+  // Shrunk counterexample: the first sync's page repeated its one booking, the position counted two
+  // entries, the next (correct) page looked shorter than it, and a history reset delivered it all again.
+  it('a booking repeated on the first sync\'s page is no history gone back', { timeout: 60_000 }, async () => {
+    await check({ stores: 1, bookings: 1, visitsPerWeek: 0, days: 1, duplicate: [0], reverse: [], repeat: [], jumps: [] });
+  });
+
   it('delivers every change exactly once and reports every repeated cursor, whatever the pages and the clock do', { timeout: Math.max(120_000, RUNS.numRuns * 5_000) }, async () => {
     await fc.assert(fc.asyncProperty(hostile, check), RUNS);
   });
