@@ -4,27 +4,16 @@
  * differs and what to do. Snapshots written before they named either are read, and name both from
  * the next snapshot on.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type PartnerEvent } from '../../src/events/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents } from '../../src/events/index.js';
 import { WatchState } from '../../src/events/state.js';
+import { checkpointFiles, take } from './checkpoint-files.js';
 import { startSimEnv, type SimEnv } from './support.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'crp-identity-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const fresh = () => join(dir, `checkpoint-${++n}.json`);
+const { fresh } = checkpointFiles('crp-identity-');
 
-async function take(iterable: AsyncIterable<PartnerEvent>, count: number): Promise<PartnerEvent[]> {
-  const out: PartnerEvent[] = [];
-  for await (const e of iterable) {
-    out.push(e);
-    if (out.length === count) break;
-  }
-  return out;
-}
 
 describe('the key and service a checkpoint belongs to', () => {
   let env: SimEnv;

@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, PartnerError } from '../../src/index.js';
 import {
   CheckpointInvalidError,
@@ -13,22 +11,11 @@ import {
   type Checkpoint,
   type PartnerEvent,
 } from '../../src/events/index.js';
+import { checkpointFiles, take } from './checkpoint-files.js';
 import { startSimEnv, type SimEnv } from './support.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'crp-checkpoint-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const fresh = () => join(dir, `checkpoint-${++n}.json`);
+const { fresh } = checkpointFiles('crp-checkpoint-');
 
-/** Take the first `count` events, then leave the loop. */
-async function take(iterable: AsyncIterable<PartnerEvent>, count: number): Promise<PartnerEvent[]> {
-  const out: PartnerEvent[] = [];
-  for await (const e of iterable) {
-    out.push(e);
-    if (out.length === count) break;
-  }
-  return out;
-}
 
 describe('fileCheckpoint', () => {
   it('adds one line per record and replaces them all atomically with a snapshot; a line cut short by a crash is not read', async () => {

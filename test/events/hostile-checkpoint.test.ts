@@ -5,27 +5,15 @@
  * shape from any checkpoint (file, memory, your own). Everything refused is refused with
  * CheckpointInvalidError before any request, and the file is left byte for byte as it was.
  */
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint, type PartnerEvent } from '../../src/events/index.js';
+import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint } from '../../src/events/index.js';
 import { packBooking } from '../../src/events/state.js';
+import { checkpointFiles, take } from './checkpoint-files.js';
 import { startSimEnv, type SimEnv } from './support.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'crp-hostile-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const fresh = () => join(dir, `checkpoint-${++n}.json`);
+const { dir, fresh } = checkpointFiles('crp-hostile-');
 
-async function take(iterable: AsyncIterable<PartnerEvent>, count: number): Promise<PartnerEvent[]> {
-  const out: PartnerEvent[] = [];
-  for await (const e of iterable) {
-    out.push(e);
-    if (out.length === count) break;
-  }
-  return out;
-}
 
 const REFUSED = /^The checkpoint is not one this version's event watcher can go on from: .+\. Nothing was changed\. .*give the watcher a checkpoint of its own.*delete it, and the watcher starts again as set by startFrom\.$/s;
 

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint, type PartnerEvent } from '../../src/events/index.js';
 import { fastCheckRuns } from '../helpers/fast-check-runs.js';
+import { take } from './checkpoint-files.js';
 import { startSimEnv, type SimEnv } from './support.js';
 
 const RUNS = fastCheckRuns(25);
@@ -60,14 +61,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function take(iterable: AsyncIterable<PartnerEvent>, count: number): Promise<PartnerEvent[]> {
-  const out: PartnerEvent[] = [];
-  for await (const e of iterable) {
-    out.push(e);
-    if (out.length === count) break;
-  }
-  return out;
-}
 
 /**
  * Events of a restart until every id there is was delivered (counting the `confirmed` ones), or
