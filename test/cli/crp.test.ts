@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,6 +17,21 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
+
+/** Resolves once the child has written a whole line to stdout; fails after 30 s with what it wrote. */
+function firstLine(child: ChildProcess, problem: string): Promise<void> {
+  let seen = '';
+  return new Promise<void>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${problem}:\n${seen}`)), 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes('\n')) {
+        clearTimeout(timer);
+        done();
+      }
+    });
+  });
+}
 const jsonLines = (path: string) => lines(readFileSync(path, 'utf8')).map((l) => JSON.parse(l) as Record<string, unknown>);
 function storesCsv(name: string, count: number, prefix: string): string {
   const path = join(dir, name);
@@ -246,17 +261,7 @@ describe('crp, as a child process against crp-sandbox', () => {
   it('events tail: JSON lines from watchEvents() until Ctrl-C, exit 0, the checkpoint kept', async () => {
     const checkpoint = join(dir, 'events.checkpoint');
     const child = spawnCrp(['events', 'tail', '--checkpoint', checkpoint], sandbox.env, dir);
-    let seen = '';
-    await new Promise<void>((done, fail) => {
-      const timer = setTimeout(() => fail(new Error(`no event in 30 s:\n${seen}`)), 30_000);
-      child.stdout?.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        if (seen.includes('\n')) {
-          clearTimeout(timer);
-          done();
-        }
-      });
-    });
+    await firstLine(child, 'no event in 30 s');
     child.kill('SIGINT');
     const run = await child.finished;
     expect(run.code).toBe(0);
@@ -281,17 +286,7 @@ describe('crp, as a child process against crp-sandbox', () => {
     expectNoKey(refused, sandbox.key);
     expectNoKey(refused, rotatedKey);
     const resumed = spawnCrp(['events', 'tail', '--checkpoint', checkpoint, '--previous-key', oldFingerprint as string], rotatedEnv, dir);
-    let more = '';
-    await new Promise<void>((done, fail) => {
-      const timer = setTimeout(() => fail(new Error(`no event in 30 s after the rotation:\n${more}`)), 30_000);
-      resumed.stdout?.on('data', (chunk: Buffer) => {
-        more += chunk.toString();
-        if (more.includes('\n')) {
-          clearTimeout(timer);
-          done();
-        }
-      });
-    });
+    await firstLine(resumed, 'no event in 30 s after the rotation');
     resumed.kill('SIGINT');
     expect((await resumed.finished).code).toBe(0);
   }, 90_000);

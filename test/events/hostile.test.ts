@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { memoryCheckpoint, watchEvents, type PartnerEvent, type Watcher } from '../../src/events/index.js';
 import { UnexpectedResponseError } from '../../src/index.js';
 import { coverage } from './coverage.js';
-import { BACK_TO_START, CONTENT, hostileFetch, jumpingClock, RESERVATIONS } from './hostile.js';
+import { BACK_TO_START, CONTENT, hostileFetch, jumpingClock, RESERVATIONS, runWhile } from './hostile.js';
 import { startSimEnv, type SimEnv } from './support.js';
 
 const DAY = 86_400_000;
@@ -15,18 +15,11 @@ const HOUR = 3_600_000;
 const OPTIONS = { minInterval: 60_000, maxInterval: 600_000, maxLag: HOUR } as const;
 
 /** Run the loop until simulated time passes `until` (the loop may idle: a timer stops it). */
-async function runUntil(env: SimEnv, watcher: Watcher, controller: AbortController, until: number, onTick: () => void = () => {}): Promise<PartnerEvent[]> {
-  const events: PartnerEvent[] = [];
-  const timer = setInterval(() => {
+function runUntil(env: SimEnv, watcher: Watcher, controller: AbortController, until: number, onTick: () => void = () => {}): Promise<PartnerEvent[]> {
+  return runWhile(watcher, controller, () => {
     onTick();
-    if (env.sandbox.clock.now().getTime() >= until) controller.abort();
-  }, 1);
-  try {
-    for await (const event of watcher) events.push(event);
-  } finally {
-    clearInterval(timer);
-  }
-  return events;
+    return env.sandbox.clock.now().getTime() < until;
+  });
 }
 
 /** Every change since `start` delivered exactly once, each within maxLag (plus one idle wait). */

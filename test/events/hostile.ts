@@ -3,6 +3,7 @@
  * every call to the sandbox and rewrites the list pages of the paths it is given (duplicate items,
  * another order, a `next_cursor` it already gave).
  */
+import type { PartnerEvent } from '../../src/events/index.js';
 import type { Clock } from '../../src/index.js';
 import type { SimEnv } from './support.js';
 
@@ -61,4 +62,18 @@ export function jumpingClock(env: SimEnv): Clock & { jump(ms: number): void } {
       offset += ms;
     },
   };
+}
+
+/** The watcher's events until `go` turns false (checked on a timer: the loop may idle). */
+export async function runWhile(watcher: AsyncIterable<PartnerEvent>, controller: AbortController, go: () => boolean): Promise<PartnerEvent[]> {
+  const events: PartnerEvent[] = [];
+  const timer = setInterval(() => {
+    if (!go()) controller.abort();
+  }, 1);
+  try {
+    for await (const event of watcher) events.push(event);
+  } finally {
+    clearInterval(timer);
+  }
+  return events;
 }

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { memoryCheckpoint, watchEvents, type Checkpoint, type PartnerEvent } from '../../src/events/index.js';
 import { WatchState } from '../../src/events/state.js';
 import { CheckpointInvalidError } from '../../src/index.js';
-import { CONTENT, hostileFetch } from './hostile.js';
+import { CONTENT, hostileFetch, runWhile } from './hostile.js';
 import { startSimEnv, type SimEnv } from './support.js';
 
 const HOUR = 3_600_000;
@@ -26,20 +26,6 @@ function olderSnapshot(state: WatchState, edit: (videos: Record<string, string>)
   delete snapshot.videoIds;
   edit(snapshot.videos);
   return JSON.stringify(snapshot);
-}
-
-/** The watcher's events until `go` turns false (checked on a timer: the loop may idle). */
-async function runWhile(watcher: AsyncIterable<PartnerEvent>, controller: AbortController, go: () => boolean): Promise<PartnerEvent[]> {
-  const events: PartnerEvent[] = [];
-  const timer = setInterval(() => {
-    if (!go()) controller.abort();
-  }, 1);
-  try {
-    for await (const event of watcher) events.push(event);
-  } finally {
-    clearInterval(timer);
-  }
-  return events;
 }
 
 describe('WatchState: delivered videos by id', () => {
