@@ -10,7 +10,9 @@ export type ReadOne = (partnerLocationId: string, options: RequestOptions) => Pr
 
 /**
  * The service may have acted before the failure: a 5xx of any kind (its own or a gateway's page),
- * a time-out, a connection that dropped after sending, an answer that could not be read.
+ * a time-out, a connection that dropped after sending, an answer that could not be read. Wider than
+ * the transport's rule for repeating a write (which trusts the service's own 503): here doubt costs
+ * one read, and a report that says "failed" of a store that exists costs an operator much more.
  */
 export function mayHaveActed(error: PartnerError): boolean {
   if (error instanceof PartnerApiError) return error.status >= 500;
