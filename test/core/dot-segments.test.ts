@@ -30,12 +30,24 @@ describe('client.request() refuses dot-segments in every spelling', () => {
   it.each([
     '/%2e%2e/x', '/%2E%2E/x', '/.%2e/x', '/%2e./x', '/%2e', '/a/%2E/b', '/%252e%252e/x', '/%25252e%25252E/x',
     '/..;/x', '/..;jsessionid=1/x', '/%2e%2e%3b/x', '/a%2f..%2fb', '/a%5c..%5cb', '/a%5C%2e%2e', '/%c0%ae%c0%ae/x',
-    '/%ef%bc%8e%ef%bc%8e/x', '/..%00/x', '/%2e%2e%2f_sandbox',
+    '/%ef%bc%8e%ef%bc%8e/x', '/..%00/x', '/%2e%2e%2f_sandbox', '/..%20/x', '/%2e%2e%09/x',
   ])('refuses %s before sending', async (path) => {
     const sent: string[] = [];
     const client = new PartnerClient({ apiKey: 'crp_test_dots-0123456789', baseUrl: 'https://api.test', fetch: async (input) => (sent.push(String(input)), new Response('{}')) });
     await expect(client.request({ method: 'GET', path })).rejects.toMatchObject({ code: 'configuration_error' });
     expect(sent).toEqual([]);
+  });
+
+  /** `A` (%41) percent-encoded `depth` times: `%2541` is two deep. */
+  const nested = (depth: number) => `/%${'25'.repeat(depth - 1)}41`;
+
+  it('decodes up to 8 rounds: a path encoded 8 deep goes out as given, one 9 deep is refused as unreadable', async () => {
+    const sent: string[] = [];
+    const client = new PartnerClient({ apiKey: 'crp_test_dots-0123456789', baseUrl: 'https://api.test', fetch: async (input) => (sent.push(input instanceof Request ? input.url : String(input)), new Response('{}', { headers: { 'content-type': 'application/json' } })) });
+    await expect(client.request({ method: 'GET', path: nested(8) })).resolves.toEqual({});
+    expect(new URL(sent[0] as string).pathname).toBe(`/partner/v1${nested(8)}`);
+    await expect(client.request({ method: 'GET', path: nested(9) })).rejects.toMatchObject({ code: 'configuration_error' });
+    expect(sent).toHaveLength(1);
   });
 
   it('refuses an id that a server decoding twice would read as ".." (fillRoute, the last guard)', async () => {

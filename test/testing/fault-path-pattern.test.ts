@@ -60,6 +60,13 @@ describe('PathGlob', () => {
     );
   });
 
+  it.each<[string, string, boolean]>([
+    ['*', '', true], ['a*', 'a', true], ['a**', 'a', true], ['*a*', 'a', true], ['a*b', 'a', false], ['a', '', false],
+  ])('%j against %j: %j (stars left once the path is used up match the empty rest)', (pattern, path, expected) => {
+    expect(new PathGlob(pattern).test(path)).toBe(expected);
+    expect(reference(pattern, path)).toBe(expected);
+  });
+
   it('stays fast on its worst case: many stars against a long path that does not match', () => {
     const glob = new PathGlob(`${'*a'.repeat(200)}*b`);
     const started = performance.now();
@@ -67,8 +74,9 @@ describe('PathGlob', () => {
     expect(performance.now() - started).toBeLessThan(500);
   });
 
-  it('refuses an empty pattern or one over 512 characters', () => {
+  it('refuses an empty pattern or one over 512 characters, saying how long one may be', () => {
     expect(() => new PathGlob('')).toThrow(RangeError);
-    expect(() => new PathGlob('x'.repeat(513))).toThrow(RangeError);
+    expect(() => new PathGlob('x'.repeat(513))).toThrow(new RangeError('pathPattern must be 1 to 512 characters'));
+    expect(new PathGlob('x'.repeat(512)).test('x'.repeat(512))).toBe(true);
   });
 });

@@ -159,6 +159,28 @@ describe('the control API refuses web pages (CSRF)', () => {
   });
 });
 
+describe('what a refused control call is told', () => {
+  const sandbox = createSandbox();
+  // Without a body: a Request given one and no type would say text/plain itself.
+  const refusal = async (headers: Record<string, string>) => {
+    const response = await sandbox.handle(new Request('https://sandbox.test/_sandbox/keys', { method: 'POST', headers }));
+    return ((await response.json()) as Reply['body']).error?.message;
+  };
+
+  it('names the browser header it came with, cut short', async () => {
+    expect(await refusal({ 'content-type': 'application/json', origin: `https://${'a'.repeat(120)}` })).toContain(`came with Origin "https://${'a'.repeat(92)}")`);
+    expect(await refusal({ 'content-type': 'application/json', origin: 'null', 'sec-fetch-site': 'cross-site' })).toContain('came with Origin "null")');
+    expect(await refusal({ 'content-type': 'application/json', 'sec-fetch-site': 'cross-site-and-then-some' })).toContain('came with Sec-Fetch-Site "cross-site-and-then-")');
+  });
+
+  it('names the content type it got, or says none was sent; the JSON type is taken with spaces and parameters', async () => {
+    expect(await refusal({ 'content-type': `text/${'p'.repeat(120)}` })).toContain(`(got "text/${'p'.repeat(95)}")`);
+    expect(await refusal({})).toMatch(/^A control POST must carry Content-Type: application\/json, even without a body \(none was sent\)\. With curl/);
+    const keys = await sandbox.handle(new Request('https://sandbox.test/_sandbox/keys', { method: 'POST', headers: { 'content-type': ' Application/JSON ; charset=utf-8' }, body: '{}' }));
+    expect(keys.status).toBe(201);
+  });
+});
+
 describe('crp-sandbox --allow-host', () => {
   it('takes names comma-separated (or CRP_SANDBOX_ALLOW_HOSTS) and refuses what is not a host', async () => {
     const { parseOptions, UsageError } = await import('../../src/testing/cli/options.js');

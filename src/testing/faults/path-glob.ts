@@ -45,9 +45,4 @@ export class PathGlob {
     while (p < pattern.length && pattern[p] === '*') p++;
     return p === pattern.length;
   }
-
-  /** The pattern, for logs and `JSON.stringify`. */
-  toJSON(): string {
-    return this.source;
-  }
 }
