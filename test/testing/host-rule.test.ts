@@ -26,9 +26,9 @@ describe('hostRule', () => {
     }
   });
 
-  it('refuses a name that only contains a local one, or a malformed port', () => {
+  it('refuses a name that only contains a local one, a malformed port, or an IPv6 address without brackets', () => {
     const rule = onLoopback();
-    for (const host of ['attacker:localhost', 'localhost:80x', 'localhost:123456', 'local[host', 'local]host', 'localhost:80:80', '[::1]x']) {
+    for (const host of ['attacker:localhost', 'localhost:80x', 'localhost:123456', 'local[host', 'local]host', 'localhost:80:80', '[::1]x', '::1', '::1:4010', '0:0:0:0:0:0:0:1']) {
       expect(rule.refusal(host), host).toMatch(/is not an address of this sandbox/);
     }
   });

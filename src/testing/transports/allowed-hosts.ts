@@ -18,7 +18,8 @@ export interface HostRule {
 export function hostRule(options: { boundHost: string; address: string; port: number; allowedHosts: readonly string[] }): HostRule {
   const local = new Set(['localhost', '127.0.0.1', '::1', bare(options.boundHost), bare(options.address)]);
   const wildcard = options.address === '0.0.0.0' || options.address === '::';
-  const allowed = options.allowedHosts.map(parseHost);
+  // createSandbox checked each entry's form, so every one parses.
+  const allowed = options.allowedHosts.map(parseHost).filter((a) => a !== undefined);
   const known = [...local].filter((name) => name !== '0.0.0.0' && name !== '::').map((name) => (name.includes(':') ? `[${name}]` : name));
   const names = [...known, ...options.allowedHosts];
 
@@ -35,10 +36,13 @@ export function hostRule(options: { boundHost: string; address: string; port: nu
   };
 }
 
-/** `name`, `name:port`, `[v6]` or `[v6]:port`, lower case, without a trailing dot. */
-function parseHost(text: string): { name: string; port: number | undefined } {
+/**
+ * `name`, `name:port`, `[v6]` or `[v6]:port`, lower case, without a trailing dot; undefined for
+ * anything else (an IPv6 address without brackets is no Host a client sends, so none is let through).
+ */
+function parseHost(text: string): { name: string; port: number | undefined } | undefined {
   const match = /^(\[[^\]]*\]|[^:]*)(?::(\d{1,5}))?$/.exec(text.trim().toLowerCase());
-  if (!match) return { name: text, port: -1 };
+  if (!match) return undefined;
   return { name: bare(match[1] as string), port: match[2] === undefined ? undefined : Number(match[2]) };
 }
 
