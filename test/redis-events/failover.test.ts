@@ -16,6 +16,15 @@ import { DAY, LEASE_MS, WATCH_OPTIONS, deliveryIntervals, leaderPid, overlaps, r
 const available = redisServerAvailable();
 if (!available) console.warn(REDIS_SKIP_MESSAGE);
 
+/** Stop everything a test started, whatever state it stopped in (the replicas are killed outright). */
+async function teardown(started: { replicas: Replica[]; world: { server: { close(): Promise<void> } }; fence?: { stop(): Promise<number[]> }; redis: { disconnect(): void }; redisServer: RedisServer }): Promise<void> {
+  for (const r of started.replicas) r.child.kill('SIGKILL');
+  await started.world.server.close();
+  await started.fence?.stop();
+  started.redis.disconnect();
+  await started.redisServer.stop();
+}
+
 const nonDecreasing = (values: number[]) => values.every((v, i) => i === 0 || v >= values[i - 1]!);
 
 describe.skipIf(!available)('the event stream as replicas on a redisCheckpoint', () => {
@@ -49,11 +58,7 @@ describe.skipIf(!available)('the event stream as replicas on a redisCheckpoint',
       const last = replicas.find((r) => !killed.includes(r)) as Replica;
       expect(await last.exited).toBe(0);
     } finally {
-      for (const r of replicas) r.child.kill('SIGKILL');
-      await world.server.close();
-      await fence.stop();
-      redis.disconnect();
-      await redisServer.stop();
+      await teardown({ replicas, world, fence, redis, redisServer });
     }
     const fences = await fence.stop();
 
@@ -98,11 +103,7 @@ describe.skipIf(!available)('the event stream as replicas on a redisCheckpoint',
       expect(paused.output()).toMatch(/"error":"checkpoint_locked"/);
       expect(await other.exited).toBe(0);
     } finally {
-      for (const r of replicas) r.child.kill('SIGKILL');
-      await world.server.close();
-      await fence.stop();
-      redis.disconnect();
-      await redisServer.stop();
+      await teardown({ replicas, world, fence, redis, redisServer });
     }
     const fences = await fence.stop();
     const deliveries = readDeliveries(record);
@@ -149,10 +150,7 @@ describe.skipIf(!available)('the event stream as replicas on a redisCheckpoint',
       const stats = JSON.parse(leader.output().trim().split('\n').at(-1) as string) as { stats: { lockOutages: number } };
       expect(stats.stats.lockOutages).toBeGreaterThanOrEqual(1);
     } finally {
-      for (const r of replicas) r.child.kill('SIGKILL');
-      redis.disconnect();
-      await world.server.close();
-      await redisServer.stop();
+      await teardown({ replicas, world, redis, redisServer });
     }
     const deliveries = readDeliveries(record);
     const changes = world.sandbox.inspect.changes(world.key).filter((c) => Date.parse(c.at) > world.start);
