@@ -60,6 +60,8 @@ describe.each(TRANSPORTS)('a repeated sample decision that met its own effect (%
     expect(ambiguous.repeat).toBeInstanceOf(ConflictError);
     expect(ambiguous.repeat.code).toBe('invalid_state');
     expect(ambiguous.attempts).toBe(2);
+    expect(ambiguous.message).toContain('the state read back is not what it produces');
+    expect(ambiguous.cause).toBeUndefined();
     expect(ambiguous.message).toMatch(/failed with 500 internal_error.*refused with 409 invalid_state.*Check the store's current sample batch \(client\.creators\.getSamples\("settle-\d+"\)\)/);
     expect(ambiguous.message).not.toContain(env.key);
   });
@@ -80,6 +82,16 @@ describe.each(TRANSPORTS)('a repeated sample decision that met its own effect (%
     const reads = env.sandbox.requestCount({ method: 'GET', path: `/partner/v1/locations/${id}/creator-samples` });
     const error = await client.creators.decideSamples(id, batch.batch_id, 'approve').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
+    expect(env.sandbox.requestCount({ method: 'GET', path: `/partner/v1/locations/${id}/creator-samples` })).toBe(reads);
+  });
+
+  it('a failure other than 409 once the retries ran out is that failure, with nothing read back', async () => {
+    const { id, batch } = await newStore();
+    actThen500(id);
+    env.sandbox.faults.next({ status: 500, times: 1, pathPattern: '*/decision' });
+    const reads = env.sandbox.requestCount({ method: 'GET', path: `/partner/v1/locations/${id}/creator-samples` });
+    const error = await env.client({ rateLimit: false, maxRetries: 1 }).creators.decideSamples(id, batch.batch_id, 'approve').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InternalServerError);
     expect(env.sandbox.requestCount({ method: 'GET', path: `/partner/v1/locations/${id}/creator-samples` })).toBe(reads);
   });
 
