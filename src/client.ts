@@ -1,5 +1,5 @@
 import type { APIPromise } from './core/api-promise.js';
-import { API_PREFIX, resolveConfig, type ClientOptions, type Clock, type Environment } from './core/config.js';
+import { API_PREFIX, resolveConfig, type ClientOptions, type ClientClock, type Environment } from './core/config.js';
 import type { RateLimitState } from './core/rate-limit/headers.js';
 import { rawSpec, type RawRequest } from './core/raw-request.js';
 import type { RequestOptions } from './core/request.js';
@@ -49,7 +49,7 @@ export class PartnerClient {
    * the client, such as `watchEvents` of `@crp/partner-sdk/events`, paces itself by the same clock,
    * so a test's simulated time drives the client's rate budget and that work alike.
    */
-  readonly clock: Clock;
+  readonly clock: ClientClock;
   /**
    * Aborts when `close()` is called. Long-running work built on the client (the watchers of
    * `watchEvents`, your own loops) listens to it to stop with the client.

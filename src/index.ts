@@ -1,5 +1,5 @@
 export { PartnerClient } from './client.js';
-export type { ClientOptions, Clock, Environment, RateLimitOptions } from './core/config.js';
+export type { ClientClock, ClientOptions, Clock, Environment, RateLimitOptions } from './core/config.js';
 export type { Logger } from './core/logger.js';
 export type { LogLevel } from './core/console-logger.js';
 export type { AfterResponseHook, BeforeRequestHook, ClientHooks } from './core/hooks.js';

@@ -5,27 +5,14 @@ import type { Telemetry } from './instrumentation.js';
 import type { Logger } from './logger.js';
 import { guardPartnerCode } from './guard.js';
 import { teeTelemetry } from './tee-telemetry.js';
+import { realClock, withMonotonic, type Clock, type ClientClock } from './clock.js';
 import { isSharedBudget, kindOf, type SharedBudget } from './rate-limit/shared.js';
 
 /** Which service a key belongs to: `production` (`crp_live_` keys) or `sandbox` (`crp_test_` keys). */
 export type Environment = 'production' | 'sandbox';
 
-/** Waiting and time, replaceable in tests so that retries and backoff run without real sleeping. */
-export interface Clock {
-  /** The current time in epoch milliseconds. */
-  now(): number;
-  /** Resolve after `ms`, or reject with the signal's reason as soon as it aborts. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** A number in [0, 1) for the backoff's jitter. @default Math.random */
-  random?(): number;
-  /**
-   * Milliseconds from an arbitrary start that only move on as time passes: what long-running work
-   * (`watchEvents`) measures intervals by, so setting the machine's clock (NTP, a VM restored from
-   * a snapshot) changes none of them. Only differences between readings mean anything.
-   * @default performance.now() for the real clock; a clock without it measures intervals by `now()`
-   */
-  monotonic?(): number;
-}
+export type { Clock, ClientClock } from './clock.js';
+export { realClock } from './clock.js';
 
 /** How the client paces its calls to stay within the key's budget (`rateLimit` in {@link ClientOptions}). */
 export interface RateLimitOptions {
@@ -133,7 +120,7 @@ export interface ResolvedConfig {
   maxResponseBytes: number;
   rateLimit: RateLimitOptions | false;
   prefetchPages: boolean;
-  clock: Clock;
+  clock: ClientClock;
 }
 
 /** The longest delay Node's timers can hold (2^31 - 1 ms, about 24.8 days). */
@@ -180,7 +167,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     maxResponseBytes: byteCount(options.maxResponseBytes),
     rateLimit: rateLimitOf(options.rateLimit),
     prefetchPages: options.prefetchPages ?? false,
-    clock: options.clock ?? realClock,
+    clock: withMonotonic(options.clock ?? realClock),
   };
 }
 
@@ -315,22 +302,3 @@ function readEnv(): Record<string, string | undefined> {
   const process = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
   return process?.env ?? {};
 }
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  monotonic: () => performance.now(),
-  random: Math.random,
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};

@@ -1,5 +1,4 @@
-import type { Clock, RateLimitState } from '../index.js';
-import { monotonicOf } from './monotonic.js';
+import type { ClientClock, RateLimitState } from '../index.js';
 
 const DEFAULT_LIMIT = 600;
 const DEFAULT_WINDOW_MS = 60_000;
@@ -11,17 +10,15 @@ const DEFAULT_WINDOW_MS = 60_000;
  * window is measured on its monotonic reading (a clock set back would otherwise hold every call).
  */
 export class CallBudget {
-  readonly #clock: Clock;
-  readonly #monotonic: () => number;
+  readonly #clock: ClientClock;
   readonly #share: number;
   readonly #limits: () => RateLimitState | undefined;
   /** Start times of the most recent calls, oldest first, at most `allowed` of them. */
   #recent: number[] = [];
   waitedMs = 0;
 
-  constructor(clock: Clock, share: number, limits: () => RateLimitState | undefined) {
+  constructor(clock: ClientClock, share: number, limits: () => RateLimitState | undefined) {
     this.#clock = clock;
-    this.#monotonic = monotonicOf(clock);
     this.#share = share;
     this.#limits = limits;
   }
@@ -33,7 +30,7 @@ export class CallBudget {
       const windowMs = state?.windowMs ?? DEFAULT_WINDOW_MS;
       const allowed = Math.max(1, Math.floor((state?.limit ?? DEFAULT_LIMIT) * this.#share));
       if (this.#recent.length > allowed) this.#recent = this.#recent.slice(-allowed);
-      const now = this.#monotonic();
+      const now = this.#clock.monotonic();
       const oldest = this.#recent[0];
       if (this.#recent.length < allowed || oldest === undefined || now - oldest >= windowMs) {
         if (this.#recent.length >= allowed) this.#recent.shift();

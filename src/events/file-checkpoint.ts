@@ -1,4 +1,5 @@
 import { CheckpointLockedError } from '../index.js';
+import { realClock } from '../core/clock.js';
 import type { Checkpoint } from './checkpoint.js';
 import { invalid } from './checkpoint-format.js';
 import { acquireFileLock } from './file-lock.js';
@@ -121,16 +122,7 @@ async function waitForLock(lockPath: string, signal: AbortSignal | undefined): P
     } catch (error) {
       if (!(error instanceof CheckpointLockedError)) throw error;
     }
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', abort);
-        resolve();
-      }, FILE_LOCK_POLL_MS);
-      const abort = () => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', abort, { once: true });
-    });
+    // Real time, whatever the client's clock: the lock's holder is a real process.
+    await realClock.sleep(FILE_LOCK_POLL_MS, signal);
   }
 }

@@ -1,4 +1,5 @@
 import { CheckpointLockedError } from '../index.js';
+import { realClock } from '../core/clock.js';
 import type { HolderState, LockFile, LockIo, LockOwner } from './file-lock.js';
 import { currentPid, nodeFs, nodeOs } from './node-modules.js';
 import { ownIdentity, stillRunning } from './process-identity.js';
@@ -51,7 +52,7 @@ export async function nodeLockIo(): Promise<LockIo> {
       if (held) heldHere.add(token);
       else heldHere.delete(token);
     },
-    pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    pause: (ms) => realClock.sleep(ms),
   };
 }
 

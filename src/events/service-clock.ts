@@ -1,5 +1,4 @@
-import type { Clock } from '../index.js';
-import { monotonicOf } from './monotonic.js';
+import type { ClientClock } from '../index.js';
 
 /**
  * A step this large between two readings is the service's clock (or the machine's) being set, not
@@ -19,14 +18,12 @@ const STEP_MS = 5_000;
  * only for a step (a clock being set).
  */
 export class ServiceClock {
-  readonly #local: Clock;
-  readonly #monotonic: () => number;
+  readonly #local: ClientClock;
   /** Service time minus the client's monotonic reading, in ms; undefined before the first response. */
   #offset: number | undefined;
 
-  constructor(local: Clock) {
+  constructor(local: ClientClock) {
     this.#local = local;
-    this.#monotonic = monotonicOf(local);
   }
 
   /** True once a response has told the service's time. */
@@ -36,14 +33,14 @@ export class ServiceClock {
 
   /** The service's time now (epoch ms): the client's until the first response. */
   now(): number {
-    return this.#offset === undefined ? this.#local.now() : this.#monotonic() + this.#offset;
+    return this.#offset === undefined ? this.#local.now() : this.#local.monotonic() + this.#offset;
   }
 
   /** Take the service's time from a response: its `Date` header, or a UTC time it reported. */
   observe(headers: Headers | undefined, reported?: string): void {
     const at = [headers?.get('date'), reported].map((v) => (v ? Date.parse(v) : Number.NaN)).filter((v) => Number.isFinite(v));
     if (at.length === 0) return;
-    const offset = Math.max(...at) - this.#monotonic();
+    const offset = Math.max(...at) - this.#local.monotonic();
     if (this.#offset === undefined || offset > this.#offset || offset < this.#offset - STEP_MS) this.#offset = offset;
   }
 }

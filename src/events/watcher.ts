@@ -1,9 +1,8 @@
-import { CheckpointLockedError, ConfigurationError, isPartnerApiError, isPartnerError, type Clock, type PartnerClient } from '../index.js';
+import { CheckpointLockedError, ConfigurationError, isPartnerApiError, isPartnerError, type ClientClock, type PartnerClient } from '../index.js';
 import { CallBudget } from './call-budget.js';
 import type { Checkpoint, LockStatus } from './checkpoint.js';
 import { Detector } from './detector.js';
 import { intervalsOf } from './intervals.js';
-import { monotonicOf } from './monotonic.js';
 import { ServiceClock } from './service-clock.js';
 import { WatchState } from './state.js';
 import type { PartnerEvent, WatchOptions, WatchStats } from './types.js';
@@ -58,7 +57,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     lastHistoryReset: null,
   };
   readonly #client: PartnerClient;
-  readonly #clock: Clock;
+  readonly #clock: ClientClock;
   readonly #settings: Settings;
   readonly #stop = new AbortController();
   #iterated = false;
@@ -111,7 +110,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       const service = new ServiceClock(this.#clock);
       // Intervals on the monotonic reading: on the wall clock, a clock set back 2 days would hold
       // every reconciliation for 2 days.
-      const elapsed = monotonicOf(this.#clock);
+      const clock = this.#clock;
+      const elapsed = () => clock.monotonic();
       const detector = new Detector({
         client: this.#client,
         budget,

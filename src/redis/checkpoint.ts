@@ -12,6 +12,7 @@
  */
 import type { Redis as IORedis } from 'ioredis';
 import { CheckpointLockedError, ConfigurationError, type Logger } from '../index.js';
+import { realClock } from '../core/clock.js';
 // Types only (erased from the build): the Checkpoint this file implements is the events entry's.
 import type { Checkpoint, LockOptions, LockStatus, SaveOptions } from '../events/index.js';
 import { ACQUIRE, RELEASE, RENEW, SAVE } from './lease-scripts.js';
@@ -94,7 +95,7 @@ export class RedisCheckpoint implements Checkpoint {
   async lock({ wait = false, signal, onStatus }: LockOptions = {}): Promise<() => Promise<void>> {
     while (this.#held) {
       if (!wait) throw new CheckpointLockedError(`This redisCheckpoint() (key ${this.#options.key}) is in use by another watcher in this process. Stop that watcher first, or give each watcher its own checkpoint.`);
-      await sleep(this.#pollMs, signal);
+      await realClock.sleep(this.#pollMs, signal);
     }
     const connection = await this.#connect();
     const id = `${Math.random().toString(36).slice(2, 10)} pid ${processId() ?? '?'}`;
@@ -115,7 +116,7 @@ export class RedisCheckpoint implements Checkpoint {
           );
         }
         // Look again when the lease would expire, and at least every poll interval (a holder that stopped frees it at once).
-        await sleep(Math.max(1, Math.min(answer[2] + 1, this.#pollMs)), signal);
+        await realClock.sleep(Math.max(1, Math.min(answer[2] + 1, this.#pollMs)), signal);
       }
     } catch (error) {
       connection.disconnect();
@@ -131,7 +132,7 @@ export class RedisCheckpoint implements Checkpoint {
     const held = this.#require('confirm');
     while (held.status !== 'lost' && now() >= held.validUntil) {
       await this.#renew(held);
-      if (held.status === 'unreachable') await sleep(this.#timeoutMs, signal);
+      if (held.status === 'unreachable') await realClock.sleep(this.#timeoutMs, signal);
     }
     if (held.status === 'lost') throw this.#lost(held);
   }
@@ -180,7 +181,7 @@ export class RedisCheckpoint implements Checkpoint {
         if (isAbort(error, held.signal)) throw error;
         this.#unreachable(held, error);
       }
-      await sleep(this.#timeoutMs, held.signal);
+      await realClock.sleep(this.#timeoutMs, held.signal);
     }
   }
 
@@ -277,20 +278,5 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
         reject(error);
       },
     );
-  });
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }, ms);
-    const abort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', abort, { once: true });
   });
 }

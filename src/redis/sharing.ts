@@ -15,6 +15,7 @@ import type { Redis as IORedis, RedisOptions } from 'ioredis';
 import { ConfigurationError } from '../index.js';
 import type { Sharing } from '../core/rate-limit/gate.js';
 import { cleanText } from '../core/sanitize.js';
+import { realClock } from '../core/clock.js';
 import type { SharedBudgetContext } from '../core/rate-limit/shared.js';
 
 /** An ioredis client (`new Redis(...)`). Structural, so our types do not require ioredis. */
@@ -88,7 +89,7 @@ export class RedisSharing implements Sharing {
     );
     this.#beat = setInterval(() => void this.#hello(), BEAT_MS);
     (this.#beat as { unref?: () => void }).unref?.();
-    this.ready = this.#hello().then((ok) => (ok ? sleep(SETTLE_MS) : undefined));
+    this.ready = this.#hello().then((ok) => (ok ? realClock.sleep(SETTLE_MS) : undefined));
   }
 
   sharers(): number {
@@ -244,10 +245,6 @@ export function within<T>(ms: number, promise: Promise<T>): Promise<T> {
       },
     );
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

@@ -4,16 +4,17 @@
  * every wait recorded.
  */
 import { describe, expect, it } from 'vitest';
-import type { Clock, RateLimitState } from '../../src/index.js';
+import type { ClientClock, Clock, RateLimitState } from '../../src/index.js';
 import { CallBudget } from '../../src/events/call-budget.js';
 
 /** A clock whose sleeps move it on, recording each wait. */
-function simClock(): Clock & { sleeps: number[] } {
+function simClock(): ClientClock & { sleeps: number[] } {
   let now = 1_000_000;
   const sleeps: number[] = [];
   return {
     sleeps,
     now: () => now,
+    monotonic: () => now,
     sleep: async (ms, signal) => {
       if (signal?.aborted) throw signal.reason;
       sleeps.push(ms);

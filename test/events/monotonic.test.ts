@@ -4,16 +4,16 @@
  * set back or forward moves neither; a clock without a monotonic reading measures by `now()`.
  */
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/index.js';
+import { PartnerClient, type ClientClock, type Clock } from '../../src/index.js';
 import { CallBudget } from '../../src/events/call-budget.js';
-import { monotonicOf } from '../../src/events/monotonic.js';
 import { ServiceClock } from '../../src/events/service-clock.js';
 
 const DAY = 86_400_000;
+const KEY = { apiKey: 'crp_test_monotonic', baseUrl: 'https://partner.crp.test' };
 const T0 = Date.parse('2026-11-25T12:00:00Z');
 
 /** A clock whose wall reading can be set apart from its monotonic one; sleeps move both. */
-function settableClock(): Clock & { set(ms: number): void; sleeps: number[] } {
+function settableClock(): ClientClock & { set(ms: number): void; sleeps: number[] } {
   let elapsed = 0;
   let wall = T0;
   const sleeps: number[] = [];
@@ -60,11 +60,21 @@ describe('the watcher on a clock that is set', () => {
     expect(clock.sleeps).toEqual([60_000]);
   });
 
-  it('measures by now() on a clock without a monotonic reading, and calls the reading on its clock', () => {
+  it("fills in a clock's missing monotonic reading with now(), and keeps a clock that has one as it is", async () => {
     let wall = 5;
-    expect(monotonicOf({ now: () => wall, sleep: async () => {} })()).toBe(5);
+    const sleeps: number[] = [];
+    const bare: Clock = { now: () => wall, sleep: async (ms) => void sleeps.push(ms), random: () => 0.25 };
+    const filled = new PartnerClient({ ...KEY, clock: bare }).clock;
+    expect(filled.monotonic()).toBe(5);
     wall = 7;
-    const clock = { base: 100, now: () => 0, sleep: async () => {}, monotonic(this: { base: number }) { return this.base + wall; } };
-    expect(monotonicOf(clock)()).toBe(107);
+    expect([filled.now(), filled.monotonic(), filled.random?.()]).toEqual([7, 7, 0.25]);
+    await filled.sleep(30);
+    expect(sleeps).toEqual([30]);
+    expect(new PartnerClient({ ...KEY, clock: { now: () => 0, sleep: async () => {} } }).clock.random).toBeUndefined();
+
+    const own = { base: 100, now: () => 0, sleep: async () => {}, monotonic(this: { base: number }) { return this.base + wall; } };
+    const kept = new PartnerClient({ ...KEY, clock: own }).clock;
+    expect(kept).toBe(own);
+    expect(kept.monotonic()).toBe(107);
   });
 });

@@ -17,7 +17,7 @@
  * its part of what the server reports left (how the parts move as processes come and go: `Parts`,
  * in shared.ts; alone, a part is the whole).
  */
-import type { Clock } from '../config.js';
+import { withMonotonic, type Clock, type ClientClock } from '../clock.js';
 import type { WaitReason } from '../instrumentation.js';
 import type { RateLimitState } from './headers.js';
 import { Parts, type Sharing } from './shared.js';
@@ -67,7 +67,7 @@ interface Ticket {
 type Block = { until: number | undefined; pause: boolean };
 
 export class Gate {
-  readonly #clock: Clock;
+  readonly #clock: ClientClock;
   /**
    * Every moment the gate keeps (a window's end, a pause's, a send's) is on the clock's monotonic
    * reading: on the wall clock, a machine's clock set back two days would hold every call as long.
@@ -97,9 +97,9 @@ export class Gate {
   readonly #parts = new Parts();
 
   constructor(options: GateOptions) {
-    this.#clock = options.clock;
-    const monotonic = options.clock.monotonic;
-    this.#now = monotonic ? () => monotonic.call(options.clock) : () => options.clock.now();
+    const clock = withMonotonic(options.clock);
+    this.#clock = clock;
+    this.#now = () => clock.monotonic();
     this.#maxWaitMs = options.maxWaitMs;
     this.#pacing = options.pacing;
   }
