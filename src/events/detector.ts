@@ -14,11 +14,13 @@
  * "Now" is the service's time (`ServiceClock`), read from every response: the month billing is
  * read for, whether a visit is due and when a change was found are all compared with the service's
  * data. Near a month's first moment the next month's counts are read too, and a store with a video
- * posted that close to it is read whatever its counts say: the spec does not say whether billing
+ * posted that close to it is read until billing's count for it is one its content explains
+ * (`BilledCounts`), then again only when that count moves: the spec does not say whether billing
  * counts months in UTC or in the store's time zone, and either way no video is missed.
  */
 import { ValidationError, type Page, type PagePromise, type PartnerClient, type RequestOptions, type Reservation, type Summary } from '../index.js';
 import { eventId } from './event-id.js';
+import { BilledCounts } from './billed-counts.js';
 import { clockWentBack, REWOUND } from './history.js';
 import { edgeOf, entryOf, monthOf, nextMonth, packBooking, previousMonth, ZONE_REACH_MS, type StateRecord, type WatchState } from './state.js';
 import type { CallBudget } from './call-budget.js';
@@ -54,6 +56,7 @@ export class Detector {
   /** A video total that billing could not explain; not chased again until the total moves. */
   #unexplainedVideos: number | undefined;
   #videoScanAt = Number.NEGATIVE_INFINITY;
+  readonly #billed = new BilledCounts();
   /** Counts still differed from the summary after a quick poll: something only a full pass finds. */
   mismatch = false;
   /** The saved end of the list was refused: only a full pass can find it again. */
@@ -118,6 +121,7 @@ export class Detector {
     if (this.rewound) {
       const forget: Found = { records: [] };
       state.record(['r', startedAt], forget.records);
+      this.#billed.clear();
       this.rewound = undefined;
       yield forget;
     }
@@ -172,6 +176,7 @@ export class Detector {
   async *#rollMonth(): AsyncGenerator<Found> {
     const month = monthOf(this.#c.service.now());
     if (month === this.#c.state.month) return;
+    this.#billed.forgetBefore(previousMonth(month));
     const found: Found = { records: [] };
     this.#c.state.record(['m', month], found.records);
     yield found;
@@ -240,6 +245,8 @@ export class Detector {
   async *#videos(months: string[], enough: () => boolean = () => false, alsoStores?: Set<string>): AsyncGenerator<Found> {
     const state = this.#c.state;
     const stale = new Set<string>(alsoStores);
+    /** Billing's counts our own cannot check, per store: kept once the store's content explains them. */
+    const inDoubt = new Map<string, Map<string, number>>();
     for (const month of months) {
       const known = month === state.month ? 'cur' : month === previousMonth(state.month) ? 'prev' : undefined;
       const list = (c: string | undefined) => this.#c.client.reports.billingMonthly(month, { limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options);
@@ -248,15 +255,23 @@ export class Detector {
           const index = state.storeIndex(row.partner_location_id);
           const entry = index === undefined ? undefined : state.videos(index);
           const have = entry === undefined || known === undefined ? 0 : entry[known];
-          // Near a month's first moment the count depends on billing's time zone: only the content tells.
+          const store = row.partner_location_id;
+          // Near a month's first moment the count depends on billing's time zone, and a month the
+          // state does not count has nothing to compare with: only the content tells, and then
+          // billing's count read with it, until that count moves.
           const zoneDependent = entry?.edges.some((edge) => edge === month || edge === nextMonth(month)) ?? false;
-          if (row.videos_published > have || zoneDependent) stale.add(row.partner_location_id);
-          else if (row.videos_published < have && known !== undefined) stale.add(row.partner_location_id);
+          if (zoneDependent || (known === undefined && row.videos_published > 0)) {
+            if (this.#billed.unchanged(store, month, row.videos_published)) continue;
+            stale.add(store);
+            inDoubt.set(store, (inDoubt.get(store) ?? new Map<string, number>()).set(month, row.videos_published));
+          } else if (row.videos_published > have || (row.videos_published < have && known !== undefined)) stale.add(store);
         }
       }
     }
     for (const id of stale) {
-      yield* this.#content(id);
+      const postedAt = yield* this.#content(id);
+      const counts = inDoubt.get(id);
+      if (counts) this.#billed.explained(id, counts, postedAt);
       if (enough()) return;
     }
   }
@@ -266,8 +281,9 @@ export class Detector {
    * a video listed twice counts once. A store an older version saved kept only how many it had
    * delivered: the first that many listed count as delivered, as that version read them, and
    * their ids are saved with the store's next record, so it is tracked by id from then on.
+   * Returns when each listed video was posted (each video once).
    */
-  async *#content(storeId: string): AsyncGenerator<Found> {
+  async *#content(storeId: string): AsyncGenerator<Found, number[]> {
     const state = this.#c.state;
     const videos = [];
     const list = (c: string | undefined) => this.#c.client.content.list(storeId, { limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options);
@@ -280,12 +296,14 @@ export class Detector {
     /** Ids of a count-only store's first `known.seen` videos, not saved yet. */
     const adopted: string[] = [];
     const tally = { seen: 0, cur: 0, prev: 0, edges: [] as string[] };
+    const postedAt: number[] = [];
     const previous = previousMonth(state.month);
     for (const video of videos) {
       if (listed.has(video.video_id)) continue;
       listed.add(video.video_id);
       tally.seen++;
       const posted = Date.parse(video.posted_at);
+      postedAt.push(posted);
       const month = monthOf(posted);
       if (month === state.month) tally.cur++;
       else if (month === previous) tally.prev++;
@@ -312,6 +330,7 @@ export class Detector {
       state.setVideos(store, tally, records, adopted);
     }
     if (records.length > 0) yield { records };
+    return postedAt;
   }
 
   /** The event (if any) that `item` makes against the state, with its records. */

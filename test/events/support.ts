@@ -40,3 +40,23 @@ export async function startSimEnv(kind: TransportKind, options: SandboxOptions =
   const clock = simulatedClock(env.sandbox, clientOffsetMs);
   return { sandbox: env.sandbox, key: env.key, clock, client: (extra = {}) => env.client({ clock, ...extra }), close: () => env.close() };
 }
+
+/**
+ * A service that counts billing months in each store's time zone: `/billing/monthly` answered from
+ * the sandbox's own records, every other call passed on.
+ */
+export function billingInStoreZone(env: SimEnv): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    if (!url.pathname.endsWith('/billing/monthly')) return fetch(request);
+    const month = url.searchParams.get('month');
+    const items = env.sandbox.inspect.stores(env.key).map((store) => {
+      const format = new Intl.DateTimeFormat('en-CA', { timeZone: store.time_zone ?? 'UTC', year: 'numeric', month: '2-digit' });
+      const videos = env.sandbox.inspect.videos(env.key, store.partner_location_id).filter((v) => format.format(new Date(v.posted_at)).slice(0, 7) === month);
+      return { partner_location_id: store.partner_location_id, videos_published: videos.length, completed_visits: 0, no_shows: 0 };
+    });
+    const headers = { 'content-type': 'application/json', date: env.sandbox.clock.now().toUTCString() };
+    return new Response(JSON.stringify({ items, next_cursor: null }), { status: 200, headers });
+  };
+}
