@@ -46,5 +46,12 @@ describe('the cost of the watcher reads', () => {
     expect(fromStart.length - watcher.stats.reconciliations).toBeLessThanOrEqual(1);
     expect(bookingList.length - fromStart.length).toBeGreaterThan(2 * watcher.stats.reconciliations);
     expect(events.filter((e) => e.type !== 'reservation.created').length).toBeGreaterThan(10);
+
+    // After the first sync, billing is read for this month and the last only: the run is ten
+    // days from any month end.
+    const secondPass = urls.indexOf(fromStart[1] as URL);
+    const billed = urls.slice(secondPass).filter((u) => u.pathname.endsWith('/billing/monthly'));
+    expect(billed.length).toBeGreaterThan(0);
+    expect([...new Set(billed.map((u) => u.searchParams.get('month')))].sort()).toEqual(['2026-10', '2026-11']);
   });
 });
