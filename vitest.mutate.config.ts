@@ -11,12 +11,14 @@
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
+// One flat run, without the default and slow projects of `npm test`.
+const { projects: _projects, ...shared } = base.test ?? {};
 const only = process.env.MUTATE_TESTS?.split(',').map((glob) => glob.trim()).filter(Boolean);
 
 export default defineConfig({
   ...base,
   test: {
-    ...base.test,
+    ...shared,
     // Type tests belong to `npm test`; per mutant they would only cost time.
     typecheck: { enabled: false },
     include: only?.length ? only : ['test/transport/**/*.test.ts', 'test/rate-limit/**/*.test.ts', 'test/sdk/**/*.test.ts'],

@@ -178,7 +178,6 @@ function environmentOf(apiKey: string | undefined): Environment {
     );
   }
   // undici would echo the whole header value, key included, in its error message.
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(apiKey)) {
     throw new ConfigurationError(
       'The API key contains a line break, NUL or other control character, so it cannot be sent in a header. ' +

@@ -4,9 +4,7 @@
  * a terminal or forge a log line), length capped, and the client's own key redacted in case a
  * proxy echoes the Authorization header back.
  */
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]|\u009b[0-?]*[ -/]*[@-~]/g;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
 
 export const REDACTED = '[redacted]';

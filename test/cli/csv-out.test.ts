@@ -76,7 +76,7 @@ describe('any record', () => {
         const escaped = csvRecord(false)(cells);
         const starts = cellStarts(raw);
         expect(starts).toHaveLength(cells.length);
-        const expected = starts.filter((start, i) => typeof cells[i] === 'string' && startsFormula(cells[i] as string)).map((start) => start.at);
+        const expected = starts.filter((_start, i) => typeof cells[i] === 'string' && startsFormula(cells[i] as string)).map((start) => start.at);
         expect(insertedQuotes(escaped, raw)).toEqual(expected);
       }),
       { numRuns: NUM_RUNS },

@@ -120,7 +120,7 @@ describe('crp enroll and the bytes of the stores file', () => {
 
   it('a CRLF file with a quoted line break: the report names each later row by its own line', async () => {
     const path = join(env.dir, 'crlf.csv');
-    writeFileSync(path, [HEADER, row('crlf-0', '"Upstairs\r\nDowntown"', 0), row('crlf-1', 'Fine', 1), 'crlf-2,Bad,USA-row', row('crlf-3', 'Bad country', 3).replace(',US', ',USA')].join('\r\n') + '\r\n');
+    writeFileSync(path, `${[HEADER, row('crlf-0', '"Upstairs\r\nDowntown"', 0), row('crlf-1', 'Fine', 1), 'crlf-2,Bad,USA-row', row('crlf-3', 'Bad country', 3).replace(',US', ',USA')].join('\r\n')}\r\n`);
     const run = await crp(['enroll', 'crlf.csv', '--report', 'crlf.jsonl'], env.sandbox.env, env.dir);
     expect(run.code).toBe(2);
     const lines = readFileSync(join(env.dir, 'crlf.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { line: number; partner_location_id: string });

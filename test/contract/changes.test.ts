@@ -167,7 +167,7 @@ describe('the change log of populated data', () => {
     const h = await openSandbox('http', { seed: 4 });
     h.sandbox.clock.advance({ hours: 1 });
     const result = h.sandbox.populate(h.key, { locations: 5, reservationsPerLocation: 40 });
-    const now = h.sandbox.clock.now().toISOString().slice(0, 19) + 'Z';
+    const now = `${h.sandbox.clock.now().toISOString().slice(0, 19)}Z`;
     const changes = h.sandbox.inspect.changes(h.key);
     const videos = (await Promise.all(result.locationIds.map((id) => pageThrough(h, `/locations/${id}/content`)))).flat();
     expect(changes.filter((c) => c.type === 'reservation.created')).toHaveLength(result.reservations);

@@ -5,7 +5,6 @@
  * the next snapshot on.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents } from '../../src/events/index.js';
 import { WatchState } from '../../src/events/state.js';

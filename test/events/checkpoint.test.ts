@@ -9,7 +9,6 @@ import {
   memoryCheckpoint,
   watchEvents,
   type Checkpoint,
-  type PartnerEvent,
 } from '../../src/events/index.js';
 import { checkpointFiles, take } from './checkpoint-files.js';
 import { startSimEnv, type SimEnv } from './support.js';

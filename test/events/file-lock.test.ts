@@ -123,10 +123,10 @@ describe('file lock: a lock path holding something else', () => {
   });
 
   it('judges a lock whose token is not a plain word by its pid, and names no file after that token', async () => {
-    const escape = '../../../escape';
-    await refused(lockFile({ pid: 1, token: escape }), 1, /process 1 on /);
+    const outside = '../../../escape';
+    await refused(lockFile({ pid: 1, token: outside }), 1, /process 1 on /);
     const { pid } = spawnSync(process.execPath, ['-e', '']);
-    await takesOver(lockFile({ pid, token: escape }));
+    await takesOver(lockFile({ pid, token: outside }));
     expect(existsSync(join(dir, '..', '..', 'escape'))).toBe(false);
   });
 

@@ -95,7 +95,7 @@ describe('watch options', () => {
       fc.property(given, (g) => {
         const clash = clashing(g);
         let error: unknown;
-        let result;
+        let result: ReturnType<typeof intervalsOf> | undefined;
         try {
           result = intervalsOf(g);
         } catch (e) {

@@ -5,7 +5,7 @@
  * the store by id.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryCheckpoint, watchEvents, type Checkpoint, type PartnerEvent } from '../../src/events/index.js';
+import { memoryCheckpoint, watchEvents, type Checkpoint } from '../../src/events/index.js';
 import { WatchState } from '../../src/events/state.js';
 import { CheckpointInvalidError } from '../../src/index.js';
 import { CONTENT, hostileFetch, runWhile } from './hostile.js';

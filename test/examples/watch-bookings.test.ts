@@ -59,12 +59,9 @@ describe('examples/watch-bookings.ts', () => {
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         let out = '';
-        let timer: NodeJS.Timeout | undefined;
-        child.stdout.on('data', (d: Buffer) => {
-          out += d;
-          // Stop it a moment after its first event, as an operator would.
-          timer ??= setTimeout(() => child.kill('SIGTERM'), 1_500);
-        });
+        child.stdout.on('data', (d: Buffer) => (out += d));
+        // Stop it a moment after its first event, as an operator would.
+        child.stdout.once('data', () => setTimeout(() => child.kill('SIGTERM'), 1_500));
         child.stderr.on('data', (d: Buffer) => (out += d));
         child.on('close', (code) => done({ code, out }));
       });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/testing/index.js';
 import document from '../../src/testing/http/openapi.json' with { type: 'json' };
 import { ResponseChecker, type Recorded } from './support/response-checker.js';

@@ -124,7 +124,7 @@ describe.each(TRANSPORTS)('OpenTelemetry with real clients (%s)', (kind) => {
     expect(budgetWaits.length).toBeGreaterThanOrEqual(1);
     expect(Number(budgetWaits.at(-1)?.attributes?.['crp.wait.duration_ms'])).toBeGreaterThan(100);
     const waited = points((await otel.metrics()).get('crp.client.wait.duration')).find((p) => p.attributes['crp.wait.reason'] === 'rate_budget');
-    expect((waited?.value as { sum: number }).sum).toBeGreaterThan(0.1);
+    expect((waited!.value as { sum: number }).sum).toBeGreaterThan(0.1);
     expect(env.sandbox.requestCount({ status: 429 })).toBe(limitedBefore);
   });
 

@@ -112,7 +112,7 @@ describe('one span per call', () => {
     expect(points(recorded.get('crp.client.calls'))).toEqual([{ attributes: outcome, value: 1 }]);
     const duration = points(recorded.get('crp.client.call.duration'));
     expect(duration.map((p) => p.attributes)).toEqual([outcome]);
-    expect((duration[0]?.value as { sum: number }).sum).toBeCloseTo(0.02);
+    expect((duration[0]!.value as { sum: number }).sum).toBeCloseTo(0.02);
   });
 
   it("a failure's request id and status as the outcome gives them win over the last attempt's", () => {

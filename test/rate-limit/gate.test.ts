@@ -270,7 +270,7 @@ describe('Gate: the budget, response by response', () => {
     // 8 at once (the new window's count stands), the 9th at the new window's end.
     expect(started.length).toBe(1 + 9);
     expect(clock.sleeps).toEqual(sleeps);
-    names('c', 9).forEach((name) => answer(name));
+    for (const name of names('c', 9)) answer(name);
     await Promise.all(calls);
   });
 
@@ -361,7 +361,7 @@ describe('Gate: the budget, response by response', () => {
     await flush();
     expect(h.started.length).toBe(10);
     // Answers say this window is spent; at its end the key is ours alone: the other 15 go at once.
-    h.started.slice().forEach((name) => h.answer(name, budget(0, 2000, 40)));
+    for (const name of h.started.slice()) h.answer(name, budget(0, 2000, 40));
     await flush();
     expect(h.started.length).toBe(10);
     clock.armed()[0]?.fire();

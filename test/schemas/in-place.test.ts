@@ -87,7 +87,7 @@ describe('what the in-place check leaves to zod', () => {
     const result = parseResponse(item, body);
     expect(result.success).toBe(true);
     expect(result.data).not.toBe(body);
-    expect(Object.prototype.hasOwnProperty.call(result.data, '__proto__')).toBe(false);
+    expect(Object.hasOwn(result.data!, '__proto__')).toBe(false);
   });
 
   it('fields with checks are left to zod, which still applies them', () => {

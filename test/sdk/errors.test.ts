@@ -6,7 +6,7 @@ import {
   ForbiddenIpError,
   InternalServerError,
   PartnerApiError,
-  PartnerClient,
+  type PartnerClient,
   PartnerError,
   RateLimitError,
   TimeoutError,
