@@ -13,7 +13,8 @@ import type { EnrollLocationBody } from '../../src/index.js';
 import { PartnerClient } from '../../src/index.js';
 import { enrollMany, type EnrollOutcome, type EnrollStatus } from '../../src/bulk/index.js';
 import { createSandbox } from '../../src/testing/index.js';
-import { address, instantClock } from '../helpers/sdk-env.js';
+import { address } from '../helpers/sdk-env.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 import { overlapping, watchedFetch, type Call } from './calls.js';
 import { fastCheckRuns } from '../helpers/fast-check-runs.js';
 
@@ -66,7 +67,7 @@ const ENROLLED: ReadonlySet<EnrollStatus> = new Set(['created', 'already_enrolle
 /** Run enrollMany over a watched in-process fetch; the outcomes by index, and every call. */
 async function runOnce(sandbox: ReturnType<typeof createSandbox>, key: string, rows: EnrollLocationBody[], options: Parameters<typeof enrollMany>[2], maxRetries?: number) {
   const watched = watchedFetch((request) => sandbox.handle(request));
-  const client = new PartnerClient({ apiKey: key, baseUrl: 'https://sandbox.crp.test', clock: instantClock(), fetch: watched.fetch, ...(maxRetries === undefined ? {} : { maxRetries }) });
+  const client = new PartnerClient({ apiKey: key, baseUrl: 'https://sandbox.crp.test', clock: fakeClock(), fetch: watched.fetch, ...(maxRetries === undefined ? {} : { maxRetries }) });
   const outcomes: EnrollOutcome[] = [];
   try {
     const summary = await enrollMany(client, rows, { ...options, onOutcome: async (o) => { outcomes.push(o); await options?.onOutcome?.(o); } });

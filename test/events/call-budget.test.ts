@@ -4,24 +4,12 @@
  * every wait recorded.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClientClock, Clock, RateLimitState } from '../../src/index.js';
+import type { Clock, RateLimitState } from '../../src/index.js';
 import { CallBudget } from '../../src/events/call-budget.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
-/** A clock whose sleeps move it on, recording each wait. */
-function simClock(): ClientClock & { sleeps: number[] } {
-  let now = 1_000_000;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    monotonic: () => now,
-    sleep: async (ms, signal) => {
-      if (signal?.aborted) throw signal.reason;
-      sleeps.push(ms);
-      now += ms;
-    },
-  };
-}
+/** The fake clock at a fixed start. */
+const simClock = () => fakeClock({ start: 1_000_000 });
 
 const limits = (limit: number, windowMs?: number): RateLimitState => ({ limit, remaining: limit, resetAt: new Date(0), ...(windowMs === undefined ? {} : { windowMs }) });
 const signal = new AbortController().signal;

@@ -4,15 +4,15 @@
  * reconciliation; a quick poll goes on from the saved end. A change that only spends calls (a page
  * size lost, a saved cursor dropped) delivers the same events and fails only here.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryCheckpoint, watchEvents, type PartnerEvent } from '../../src/events/index.js';
-import { startSimEnv, type SimEnv } from './support.js';
+import { useSimEnv, type SimEnv } from './support.js';
 
 const HOUR = 3_600_000;
 
 describe('the cost of the watcher reads', () => {
   let env: SimEnv;
-  afterEach(() => env?.close());
+  const startSimEnv = useSimEnv();
 
   it('reads every list in pages of 200, and the booking list from its start once per reconciliation', { timeout: 60_000 }, async () => {
     env = await startSimEnv('msw', { now: '2026-11-10T00:00:00Z', visitsPerWeek: 20 });

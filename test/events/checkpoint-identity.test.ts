@@ -5,18 +5,18 @@
  * the next snapshot on.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents } from '../../src/events/index.js';
 import { WatchState } from '../../src/events/state.js';
 import { checkpointFiles, take } from './checkpoint-files.js';
-import { startSimEnv, type SimEnv } from './support.js';
+import { useSimEnv, type SimEnv } from './support.js';
 
 const { fresh } = checkpointFiles('crp-identity-');
 
 
 describe('the key and service a checkpoint belongs to', () => {
   let env: SimEnv;
-  afterEach(() => env?.close());
+  const startSimEnv = useSimEnv();
 
   it("names the key's fingerprint (never the key) and the service in its snapshot", async () => {
     env = await startSimEnv('msw', { visitsPerWeek: 0 });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigurationError, PartnerError } from '../../src/index.js';
 import {
   CheckpointInvalidError,
@@ -11,7 +11,7 @@ import {
   type Checkpoint,
 } from '../../src/events/index.js';
 import { checkpointFiles, take } from './checkpoint-files.js';
-import { startSimEnv, type SimEnv } from './support.js';
+import { useSimEnv, type SimEnv } from './support.js';
 
 const { fresh } = checkpointFiles('crp-checkpoint-');
 
@@ -61,7 +61,7 @@ describe('fileCheckpoint', () => {
 
 describe('watchers and checkpoints', () => {
   let env: SimEnv;
-  afterEach(() => env?.close());
+  const startSimEnv = useSimEnv();
 
   it('a second watcher on the same checkpoint refuses (file, memory or your own), while the first goes on', async () => {
     env = await startSimEnv('msw', { visitsPerWeek: 0 });

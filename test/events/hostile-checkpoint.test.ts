@@ -6,11 +6,11 @@
  * CheckpointInvalidError before any request, and the file is left byte for byte as it was.
  */
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint } from '../../src/events/index.js';
 import { packBooking } from '../../src/events/state.js';
 import { checkpointFiles, take } from './checkpoint-files.js';
-import { startSimEnv, type SimEnv } from './support.js';
+import { startSimEnv, useSimEnv, type SimEnv } from './support.js';
 
 const { dir, fresh } = checkpointFiles('crp-hostile-');
 
@@ -19,10 +19,10 @@ const REFUSED = /^The checkpoint is not one this version's event watcher can go 
 
 describe('a torn last line', () => {
   let env: SimEnv;
-  afterEach(() => env?.close());
+  const startEach = useSimEnv();
 
   it('is cut off before the next start adds a line, so every later start goes on with nothing lost and nothing repeated', async () => {
-    env = await startSimEnv('msw', { visitsPerWeek: 0 });
+    env = await startEach('msw', { visitsPerWeek: 0 });
     env.sandbox.populate(env.key, { locations: 3, reservationsPerLocation: 5 });
     const client = env.client();
     const total = env.sandbox.inspect.reservations(env.key).length + env.sandbox.inspect.stores(env.key).reduce((sum, s) => sum + env.sandbox.inspect.videos(env.key, s.partner_location_id).length, 0);

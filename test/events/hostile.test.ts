@@ -3,12 +3,12 @@
  * walk already followed, the same video twice on a page, a store's videos in another order, and
  * the client's clock set back or forward mid-run. Each against the sandbox's ground-truth change log.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryCheckpoint, watchEvents, type PartnerEvent, type Watcher } from '../../src/events/index.js';
 import { UnexpectedResponseError } from '../../src/index.js';
 import { coverage } from './coverage.js';
 import { BACK_TO_START, CONTENT, hostileFetch, jumpingClock, RESERVATIONS, runWhile } from './hostile.js';
-import { startSimEnv, type SimEnv } from './support.js';
+import { useSimEnv, type SimEnv } from './support.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -35,7 +35,7 @@ function expectEveryChangeOnce(env: SimEnv, start: number, events: PartnerEvent[
 
 describe('the watcher against hostile pages and clocks', () => {
   let env: SimEnv;
-  afterEach(() => env?.close());
+  const startSimEnv = useSimEnv();
 
   it('a next_cursor the walk already followed ends each poll with UnexpectedResponseError, counted in stats.errors, never a loop', { timeout: 30_000 }, async () => {
     env = await startSimEnv('msw', { visitsPerWeek: 0 });

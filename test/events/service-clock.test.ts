@@ -4,25 +4,13 @@
  * replaces it (a step of more than 5 s, a clock being set) or is taken for latency (kept).
  */
 import { describe, expect, it } from 'vitest';
-import type { ClientClock } from '../../src/index.js';
 import { ServiceClock } from '../../src/events/service-clock.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 const T0 = Date.parse('2026-11-25T12:00:00Z');
 
-/** A client clock that moves only when told. */
-function localClock(start: number): ClientClock & { advance(ms: number): void } {
-  let now = start;
-  return {
-    now: () => now,
-    monotonic: () => now,
-    sleep: async (ms) => {
-      now += ms;
-    },
-    advance: (ms) => {
-      now += ms;
-    },
-  };
-}
+/** A client clock that moves only when told (or when it sleeps). */
+const localClock = (start: number) => fakeClock({ start });
 
 const dated = (ms: number) => new Headers({ date: new Date(ms).toUTCString() });
 const iso = (ms: number) => new Date(ms).toISOString();

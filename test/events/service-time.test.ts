@@ -3,10 +3,10 @@
  * across a month end where billing counts months in the store's time zone (a server written apart
  * from ours; the sandbox counts in UTC), each against the sandbox's ground-truth change log.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryCheckpoint, watchEvents, type PartnerEvent, type Watcher } from '../../src/events/index.js';
 import { coverage } from './coverage.js';
-import { billingInStoreZone, startSimEnv, type SimEnv } from './support.js';
+import { billingInStoreZone, useSimEnv, type SimEnv } from './support.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -36,7 +36,7 @@ function expectEveryChange(env: SimEnv, start: number, events: PartnerEvent[]) {
 
 describe('the watcher on the service clock', () => {
   let env: SimEnv;
-  afterEach(() => env?.close());
+  const startSimEnv = useSimEnv();
 
   it.each([
     ['40 days ahead of', 40 * DAY],

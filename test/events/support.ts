@@ -4,42 +4,29 @@
  * on the same simulated time, so the budget the service reports and enforces is the one the
  * watcher paces itself against.
  */
-import type { ClientOptions, Clock, PartnerClient } from '../../src/index.js';
+import type { ClientOptions, PartnerClient } from '../../src/index.js';
+import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import { startSdkEnv, type Sandbox, type SandboxOptions, type TransportKind } from '../helpers/sdk-env.js';
+import { closedAfterEach } from '../helpers/teardown.js';
 
 export interface SimEnv {
   sandbox: Sandbox;
   key: string;
-  clock: Clock & { sleeps: number[] };
+  /** Sleeping advances the sandbox's clock; `sleeps` records each wait. */
+  clock: FakeClock;
   client(options?: ClientOptions): PartnerClient;
   close(): Promise<void>;
 }
 
-/**
- * Sleeping advances the sandbox's clock; `sleeps` records each wait. `offsetMs` sets the client's
- * clock that far from the service's (a machine whose clock is wrong, a sandbox on its own date).
- */
-export function simulatedClock(sandbox: Sandbox, offsetMs = 0): Clock & { sleeps: number[] } {
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => sandbox.clock.now().getTime() + offsetMs,
-    sleep: async (ms, signal) => {
-      if (signal?.aborted) throw signal.reason;
-      sleeps.push(ms);
-      sandbox.clock.advance({ ms });
-      // Let other tasks (an abort, the app's own calls) run, as a real wait would.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-}
-
+/** `clientOffsetMs` sets the client's clock that far from the service's (a machine whose clock is wrong). */
 export async function startSimEnv(kind: TransportKind, options: SandboxOptions = {}, clientOffsetMs = 0): Promise<SimEnv> {
   const env = await startSdkEnv(kind, { seed: 11, rateLimitClock: 'simulated', ...options });
-  const clock = simulatedClock(env.sandbox, clientOffsetMs);
+  const clock = fakeClock({ sandbox: env.sandbox, offsetMs: clientOffsetMs });
   return { sandbox: env.sandbox, key: env.key, clock, client: (extra = {}) => env.client({ clock, ...extra }), close: () => env.close() };
 }
+
+/** In a `describe`: `startSimEnv`, each environment it starts closed after each test. */
+export const useSimEnv = () => closedAfterEach(startSimEnv);
 
 /**
  * A service that counts billing months in each store's time zone: `/billing/monthly` answered from

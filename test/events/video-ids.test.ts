@@ -4,12 +4,12 @@
  * checkpoint takes the first `seen` listed videos as delivered, as that version did, then tracks
  * the store by id.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryCheckpoint, watchEvents, type Checkpoint } from '../../src/events/index.js';
 import { WatchState } from '../../src/events/state.js';
 import { CheckpointInvalidError } from '../../src/index.js';
 import { CONTENT, hostileFetch, runWhile } from './hostile.js';
-import { startSimEnv, type SimEnv } from './support.js';
+import { useSimEnv, type SimEnv } from './support.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -79,7 +79,7 @@ describe('WatchState: delivered videos by id', () => {
 
 describe('a watcher on a checkpoint that counted videos', () => {
   let env: SimEnv;
-  afterEach(() => env?.close());
+  const startSimEnv = useSimEnv();
 
   it('takes the first `seen` listed videos as delivered, delivers the rest, then goes by id', { timeout: 60_000 }, async () => {
     env = await startSimEnv('msw', { now: '2026-11-02T00:00:00Z', visitsPerWeek: 10 });

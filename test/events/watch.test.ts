@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventId } from '../../src/events/event-id.js';
 import { memoryCheckpoint, watchEvents, type PartnerEvent, type Watcher } from '../../src/events/index.js';
 import { TRANSPORTS } from '../helpers/sdk-env.js';
 import { coverage } from './coverage.js';
-import { startSimEnv, type SimEnv } from './support.js';
+import { useSimEnv, type SimEnv } from './support.js';
 
 const DAY = 86_400_000;
 
@@ -20,7 +20,7 @@ async function runUntil(env: SimEnv, watcher: Watcher, until: number, onEvent: (
 
 describe.each(TRANSPORTS)('watchEvents() over %s', (kind) => {
   let env: SimEnv;
-  afterEach(() => env?.close());
+  const startSimEnv = useSimEnv();
 
   it('first delivers what exists (every booking as reservation.created, every video as video.published), with deterministic ids', async () => {
     env = await startSimEnv(kind, { visitsPerWeek: 0 });
@@ -154,7 +154,7 @@ describe.each(TRANSPORTS)('watchEvents() over %s', (kind) => {
 
 describe('watchEvents() pacing', () => {
   let env: SimEnv;
-  afterEach(() => env?.close());
+  const startSimEnv = useSimEnv();
 
   it('keeps its calls within budgetShare of the key budget in every window, leaving the rest to the app', async () => {
     env = await startSimEnv('msw', { visitsPerWeek: 0 });

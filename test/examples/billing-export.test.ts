@@ -1,12 +1,12 @@
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BILLING_COLUMNS, exportBilling, previousMonth } from '../../examples/billing-export.js';
 import { parseCsv } from '../../examples/support/csv.js';
-import { startExampleEnv, type ExampleEnv } from './sandbox.js';
+import { useExampleEnv, type ExampleEnv } from './sandbox.js';
 
 describe('examples/billing-export.ts', () => {
   let env: ExampleEnv;
-  afterEach(() => env?.close());
+  const startExampleEnv = useExampleEnv();
 
   it('writes one CSV line per store with the service’s counts, across pages, and returns the totals', async () => {
     env = await startExampleEnv();

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EnrollProgress } from '@crp/partner-sdk/bulk';
 import { SAMPLE_CSV, bulkEnroll, failuresCsv, formatReport } from '../../examples/bulk-enroll.js';
 import { parseCsv } from '../../examples/support/csv.js';
-import { startExampleEnv, type ExampleEnv } from './sandbox.js';
+import { useExampleEnv, type ExampleEnv } from './sandbox.js';
 
 describe('examples/bulk-enroll.ts', () => {
   let env: ExampleEnv;
-  afterEach(() => env?.close());
+  const startExampleEnv = useExampleEnv();
 
   it('enrolls the good rows of the sample CSV through enrollMany and reports every bad row with its line, code and field', async () => {
     env = await startExampleEnv();

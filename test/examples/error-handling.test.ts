@@ -1,13 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adviseOn, attempt, errorTour } from '../../examples/error-handling.js';
-import { instantClock, startExampleEnv, type ExampleEnv } from './sandbox.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { useExampleEnv, type ExampleEnv } from './sandbox.js';
 
 describe('examples/error-handling.ts', () => {
   let env: ExampleEnv;
-  afterEach(() => env?.close());
+  const startExampleEnv = useExampleEnv();
 
   it('tells each error apart by class and code and says what to do, without the key', async () => {
-    env = await startExampleEnv({}, { clock: instantClock });
+    env = await startExampleEnv({}, { clock: fakeClock() });
     const lines: string[] = [];
     const seen = await errorTour(env.client, (line) => lines.push(line));
 
@@ -21,7 +22,7 @@ describe('examples/error-handling.ts', () => {
   });
 
   it('advises a later retry for server failures the SDK already retried, and for a long Retry-After', async () => {
-    env = await startExampleEnv({}, { clock: instantClock });
+    env = await startExampleEnv({}, { clock: fakeClock() });
     env.sandbox.faults.next({ status: 503, times: 3, path: '/partner/v1/summary' });
     const failed = await attempt(() => env.client.reports.summary());
     expect(failed.ok).toBe(false);

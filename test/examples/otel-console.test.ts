@@ -9,16 +9,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openTelemetry } from '@crp/partner-sdk/otel';
 import { startOpenTelemetry, tracedJob } from '../../examples/otel-console.js';
 import { address, weekly } from '../helpers/sdk-env.js';
-import { instantClock, startExampleEnv, type ExampleEnv } from './sandbox.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { useExampleEnv, type ExampleEnv } from './sandbox.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
 describe('examples/otel-console.ts', () => {
   let env: ExampleEnv | undefined;
-  afterEach(async () => {
-    await env?.close();
-    vi.restoreAllMocks();
-  });
+  const startExampleEnv = useExampleEnv();
+  afterEach(() => vi.restoreAllMocks());
 
   it('prints a span per call under the job span, the retry and its wait, and the metrics at shutdown', async () => {
     env = await startExampleEnv({ seed: 4, visitsPerWeek: 8 });
@@ -28,7 +27,7 @@ describe('examples/otel-console.ts', () => {
     vi.spyOn(console, 'dir').mockImplementation((value: unknown) => void printed.push(inspect(value, { depth: 8, breakLength: Infinity })));
     vi.spyOn(console, 'log').mockImplementation((value: unknown) => void printed.push(String(value)));
     const otel = startOpenTelemetry();
-    const client = env.newClient({ telemetry: openTelemetry(), clock: instantClock });
+    const client = env.newClient({ telemetry: openTelemetry(), clock: fakeClock() });
     env.sandbox.faults.next({ status: 503, times: 1, path: '/partner/v1/summary' });
     const lines: string[] = [];
     await tracedJob(client, (line) => lines.push(line));

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runQuickstart } from '../../examples/quickstart.js';
-import { startExampleEnv, type ExampleEnv } from './sandbox.js';
+import { useExampleEnv, type ExampleEnv } from './sandbox.js';
 
 describe('examples/quickstart.ts', () => {
   let env: ExampleEnv;
-  afterEach(() => env?.close());
+  const startExampleEnv = useExampleEnv();
 
   it('enrolls three stores, acknowledges every booking of a simulated week and shows typed errors', async () => {
     env = await startExampleEnv({ seed: 42, visitsPerWeek: 8 });

@@ -1,6 +1,7 @@
 /** A sandbox on a real loopback port and a client for it, as the examples are run by partners. */
 import { PartnerClient, type ClientOptions } from '@crp/partner-sdk';
 import { createSandbox, type Sandbox, type SandboxOptions } from '@crp/partner-sdk/testing';
+import { closedAfterEach } from '../helpers/teardown.js';
 
 export interface ExampleEnv {
   sandbox: Sandbox;
@@ -11,9 +12,6 @@ export interface ExampleEnv {
   newClient(options?: ClientOptions): PartnerClient;
   close(): Promise<void>;
 }
-
-/** Retries without real waiting: the sandbox's faults are instant too. */
-export const instantClock = { now: () => Date.now(), sleep: () => Promise.resolve() };
 
 export async function startExampleEnv(options: SandboxOptions = {}, clientOptions: ClientOptions = {}): Promise<ExampleEnv> {
   const sandbox = createSandbox({ seed: 21, ...options });
@@ -37,3 +35,6 @@ export async function startExampleEnv(options: SandboxOptions = {}, clientOption
     },
   };
 }
+
+/** In a `describe`: `startExampleEnv`, each environment it starts closed after each test. */
+export const useExampleEnv = () => closedAfterEach(startExampleEnv);

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileCheckpoint, syncBookings } from '../../examples/sync-bookings.js';
-import { startExampleEnv, type ExampleEnv } from './sandbox.js';
+import { useExampleEnv, type ExampleEnv } from './sandbox.js';
 
 describe('examples/sync-bookings.ts', () => {
   let env: ExampleEnv;
   let dir: string;
-  afterEach(async () => {
-    await env?.close();
+  const startExampleEnv = useExampleEnv();
+  afterEach(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -6,15 +6,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '@crp/partner-sdk';
 import { fileCheckpoint, memoryCheckpoint } from '@crp/partner-sdk/events';
 import { watchBookings } from '../../examples/watch-bookings.js';
-import { startExampleEnv, type ExampleEnv } from './sandbox.js';
+import { useExampleEnv, type ExampleEnv } from './sandbox.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
 describe('examples/watch-bookings.ts', () => {
   let env: ExampleEnv;
   let dir: string | undefined;
-  afterEach(async () => {
-    await env?.close();
+  const startExampleEnv = useExampleEnv();
+  afterEach(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

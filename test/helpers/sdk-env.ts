@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node';
 import { PartnerClient, type ClientOptions } from '../../src/index.js';
 import { createSandbox } from '../../src/testing/index.js';
+import { fakeClock } from './fake-clock.js';
 
 export type Sandbox = ReturnType<typeof createSandbox>;
 export type SandboxOptions = NonNullable<Parameters<typeof createSandbox>[0]>;
@@ -18,25 +19,6 @@ export type TransportKind = 'msw' | 'http';
 export const TRANSPORTS: TransportKind[] = ['msw', 'http'];
 
 const MSW_BASE = 'https://sandbox.crp.test';
-
-/**
- * No real waiting in tests: time stands still except that each sleep, recorded, moves it forward
- * by its length and resolves at once (so a wait until a moment reaches exactly that moment).
- */
-export function instantClock(sleeps: number[] = []) {
-  const start = Date.now();
-  let offset = 0;
-  return {
-    sleeps,
-    now: () => start + offset,
-    sleep: (ms: number, signal?: AbortSignal) => {
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      sleeps.push(ms);
-      offset += ms;
-      return Promise.resolve();
-    },
-  };
-}
 
 /**
  * A sandbox reached through msw in-process or over a real loopback port, with one key and
@@ -63,7 +45,7 @@ export async function startSdkEnv(kind: TransportKind, options: SandboxOptions =
     key,
     baseUrl,
     client(extra: ClientOptions = {}) {
-      const client = new PartnerClient({ apiKey: key, baseUrl, clock: instantClock(), ...extra });
+      const client = new PartnerClient({ apiKey: key, baseUrl, clock: fakeClock(), ...extra });
       clients.push(client);
       return client;
     },

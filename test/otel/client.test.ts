@@ -6,7 +6,8 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, type ClientOptions, type PartnerClient } from '../../src/index.js';
 import { openTelemetry } from '../../src/otel/index.js';
-import { address, instantClock, TRANSPORTS } from '../helpers/sdk-env.js';
+import { address, TRANSPORTS } from '../helpers/sdk-env.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 import { createHarness, events, points, registerGlobals, unregisterGlobals, type OtelHarness } from './harness.js';
 import { startRecordingEnv, type RecordingEnv } from './recording-env.js';
 
@@ -72,7 +73,7 @@ describe.each(TRANSPORTS)('OpenTelemetry with real clients (%s)', (kind) => {
   });
 
   it('a retried call: one span, two attempts, a retry event with the failed attempt, the backoff wait', async () => {
-    const clock = instantClock();
+    const clock = fakeClock();
     const client = traced({ clock });
     env.sandbox.faults.next({ status: 503, times: 1, path: SUMMARY });
     await client.reports.summary();

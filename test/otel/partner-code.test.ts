@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NotFoundError, type CallObserver, type ClientOptions, type Logger, type Telemetry } from '../../src/index.js';
-import { instantClock, startSdkEnv, TRANSPORTS, type SdkEnv } from '../helpers/sdk-env.js';
+import { startSdkEnv, TRANSPORTS, type SdkEnv } from '../helpers/sdk-env.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 const SUMMARY = '/partner/v1/summary';
 const HOOKS = ['startCall', 'attemptStart', 'attemptEnd', 'waited', 'retrying', 'end'] as const;
@@ -40,7 +41,7 @@ describe.each(TRANSPORTS)('a throwing telemetry or logger never changes a call (
 
   /** A call retried once after a 503 (backoff), as seen by the client and the server. */
   async function retriedCall(options: ClientOptions) {
-    const clock = { ...instantClock(), random: () => 0.5 };
+    const clock = { ...fakeClock(), random: () => 0.5 };
     const client = env.client({ clock, ...options });
     const before = env.sandbox.requestCount({ path: SUMMARY });
     env.sandbox.faults.next({ status: 503, times: 1, path: SUMMARY });

@@ -6,26 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Gate, type Signals } from '../../src/core/rate-limit/gate.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 const DAY = 86_400_000;
 
-function settableClock() {
-  const clock = {
-    elapsed: 0,
-    wall: Date.parse('2026-11-25T12:00:00Z'),
-    sleeps: [] as number[],
-    now: () => clock.wall,
-    monotonic: () => clock.elapsed,
-    sleep: (ms: number, signal?: AbortSignal) => {
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      clock.sleeps.push(ms);
-      clock.elapsed += ms;
-      clock.wall += ms;
-      return Promise.resolve();
-    },
-  };
-  return clock;
-}
+const settableClock = () => fakeClock({ start: Date.parse('2026-11-25T12:00:00Z') });
 
 /** The budget as a response read at `wall` tells it: `remaining` left until `inMs` from then. */
 const budget = (remaining: number, wall: number, inMs: number): Signals => ({ rateLimit: { limit: 3, remaining, resetAt: new Date(wall + inMs) } });
@@ -37,8 +22,8 @@ describe('Gate on a clock that is set', () => {
   ])('waits out the window as the server set it when the wall clock is set 2 days %s', async (_, jump) => {
     const clock = settableClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
-    await gate.run({}, undefined, async () => ({ signals: budget(0, clock.wall, 1_000) }));
-    clock.wall += jump;
+    await gate.run({}, undefined, async () => ({ signals: budget(0, clock.now(), 1_000) }));
+    clock.shiftWall(jump);
     let sent = 0;
     await gate.run({}, undefined, async () => (sent++, {}));
     expect(sent).toBe(1);
@@ -50,9 +35,9 @@ describe('Gate on a clock that is set', () => {
   it('keeps taking the newest budget after the wall clock is set back', async () => {
     const clock = settableClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
-    await gate.run({}, undefined, async () => ({ signals: budget(2, clock.wall, 1_000) }));
-    clock.wall -= 2 * DAY;
-    await gate.run({}, undefined, async () => ({ signals: budget(1, clock.wall, 900) }));
+    await gate.run({}, undefined, async () => ({ signals: budget(2, clock.now(), 1_000) }));
+    clock.shiftWall(-2 * DAY);
+    await gate.run({}, undefined, async () => ({ signals: budget(1, clock.now(), 900) }));
     expect(gate.state?.remaining).toBe(1);
   });
 });

@@ -5,22 +5,9 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { Gate, GateClosed, WaitTooLong, type Sharing, type Signals } from '../../src/core/rate-limit/gate.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
-function manualClock() {
-  const sleeps: number[] = [];
-  const clock = {
-    t: 0,
-    sleeps,
-    now: () => clock.t,
-    sleep: (ms: number, signal?: AbortSignal) => {
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      sleeps.push(ms);
-      clock.t += ms;
-      return Promise.resolve();
-    },
-  };
-  return clock;
-}
+const manualClock = () => fakeClock({ start: 0 });
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 const budget = (remaining: number, resetAt: number, limit = 10): Signals => ({ rateLimit: { limit, remaining, resetAt: new Date(resetAt) } });
@@ -133,7 +120,7 @@ describe('Gate', () => {
     gate.share({ sharers: () => 2, announcePause: (ms) => void announced.push(ms), close: async () => undefined });
     await gate.run({}, undefined, async () => ({ signals: { retryAfterMs: 1500 } }));
     expect(announced).toEqual([1500]);
-    clock.t += 1500;
+    clock.advance(1500);
     gate.pauseFromElsewhere(2500);
     const reasons: string[] = [];
     await gate.run({}, undefined, async () => ({}), (reason, ms) => void reasons.push(`${reason} ${ms}`));

@@ -6,19 +6,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/index.js';
 import { fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint } from '../../src/events/index.js';
-import { startSimEnv, type SimEnv } from '../events/support.js';
+import { useSimEnv, type SimEnv } from '../events/support.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('watchEvents({ standby: true })', () => {
   let env: SimEnv;
   const dir = mkdtempSync(join(tmpdir(), 'crp-standby-'));
-  afterEach(async () => {
-    await env?.close();
-  });
+  const startSimEnv = useSimEnv();
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('refuses a checkpoint without a lock, and a standby that is not a boolean', async () => {

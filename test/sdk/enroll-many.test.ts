@@ -12,7 +12,8 @@ import {
   type EnrollLocationBody,
 } from '../../src/index.js';
 import { enrollMany, type EnrollOutcome, type EnrollProgress } from '../../src/bulk/index.js';
-import { TRANSPORTS, address, instantClock, startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
+import { TRANSPORTS, address, startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 const POST = { method: 'POST', path: '/partner/v1/locations' };
 
@@ -193,7 +194,7 @@ describe('enrollMany under the key budget', () => {
 
     // Resumed from the first run's outcomes, as read back from a JSON-lines report, on a fresh budget.
     const key = env.sandbox.issueKey({ account: env.key, rateLimit: { limit: 100, windowMs: 60_000 } });
-    const second = new PartnerClient({ apiKey: key, baseUrl: env.baseUrl, clock: instantClock() });
+    const second = new PartnerClient({ apiKey: key, baseUrl: env.baseUrl, clock: fakeClock() });
     try {
       const report = first.map((o) => JSON.parse(JSON.stringify(o)) as { partner_location_id: string; status: string });
       const outcomes: EnrollOutcome[] = [];
@@ -226,7 +227,7 @@ describe('enrollMany under the key budget', () => {
 describe('enrollMany when the run itself fails', () => {
   it('rejects with AuthenticationError when the key is refused, without trying every row', async () => {
     env = await startSdkEnv('msw');
-    const client = new PartnerClient({ apiKey: 'crp_test_not-a-key', baseUrl: env.baseUrl, clock: instantClock() });
+    const client = new PartnerClient({ apiKey: 'crp_test_not-a-key', baseUrl: env.baseUrl, clock: fakeClock() });
     try {
       const outcomes: EnrollOutcome[] = [];
       const error = await enrollMany(client, stores(0, 50), { onOutcome: (o) => void outcomes.push(o) }).catch((e: unknown) => e);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbortedError, ConnectionError, PartnerClient, TimeoutError } from '../../src/index.js';
 import { createSandbox } from '../../src/testing/index.js';
-import { address, instantClock } from '../helpers/sdk-env.js';
+import { address } from '../helpers/sdk-env.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 /** A fetch that fails the first `n` calls as if the connection was refused, then passes through. */
 function refusingFirst(n: number, calls: string[] = []): typeof fetch {
@@ -26,7 +27,7 @@ describe('network failures', () => {
   afterAll(() => close());
 
   const client = (options: ConstructorParameters<typeof PartnerClient>[0] = {}) =>
-    new PartnerClient({ apiKey: key, baseUrl: url, rateLimit: false, clock: instantClock(), ...options });
+    new PartnerClient({ apiKey: key, baseUrl: url, rateLimit: false, clock: fakeClock(), ...options });
 
   it('repeats the creator-samples decision after a connection refused before sending', async () => {
     const setup = client();

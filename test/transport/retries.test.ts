@@ -7,7 +7,8 @@ import {
   TimeoutError,
   type PartnerClient,
 } from '../../src/index.js';
-import { address, instantClock, startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
+import { address, startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 const SUMMARY = '/partner/v1/summary';
 
@@ -23,7 +24,7 @@ describe('retries over a real HTTP port', () => {
   }
 
   function clientWithClock(options: Parameters<SdkEnv['client']>[0] = {}) {
-    const clock = instantClock();
+    const clock = fakeClock();
     return { client: env.client({ clock, rateLimit: false, ...options }), sleeps: clock.sleeps };
   }
 

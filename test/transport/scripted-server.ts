@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { PartnerClient, type ClientOptions } from '../../src/index.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 export interface Scripted {
   status?: number;
@@ -155,20 +156,5 @@ export function useScriptedServer(key: string, defaults: ClientOptions = {}): Sc
   };
 }
 
-/** A clock that stands still except for its sleeps, which move it on and resolve at once; `random` fixed. */
-export function steppingClock(random = 1) {
-  const sleeps: number[] = [];
-  let now = Date.UTC(2026, 10, 23, 12);
-  return {
-    sleeps,
-    now: () => now,
-    random: () => random * 0.999_999,
-    advance: (ms: number) => void (now += ms),
-    sleep: (ms: number, signal?: AbortSignal) => {
-      if (signal?.aborted) return Promise.reject(signal.reason);
-      sleeps.push(ms);
-      now += ms;
-      return Promise.resolve();
-    },
-  };
-}
+/** The fake clock at a fixed date, `random` fixed. */
+export const steppingClock = (random = 1) => fakeClock({ start: Date.UTC(2026, 10, 23, 12), random });
