@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, TSX, crp, spawnCrp, startCrpSandbox, type CrpSandbox, type Finished } from './processes.js';
+import { ROOT, bundled, crp, spawnCrp, startCrpSandbox, type CrpSandbox, type Finished } from './processes.js';
 
 const SAMPLE = join(ROOT, 'examples/data/stores.csv');
 const HEADER = 'partner_location_id,name,line1,city,state,postal_code,country';
@@ -294,7 +294,7 @@ describe('crp, as a child process against crp-sandbox', () => {
   it.runIf(existsSync('/usr/bin/script'))('enroll on a terminal: a bar redrawn in place with rate and ETA', async () => {
     const good = storesCsv('tty.csv', 30, 'tty');
     // script(1) gives the command a pseudo-terminal; its output comes back through script's stdout.
-    const command = [process.execPath, ...TSX, join(ROOT, 'src/cli/crp.ts'), 'enroll', good].map((a) => `'${a}'`).join(' ');
+    const command = [process.execPath, bundled('src/cli/crp.ts'), 'enroll', good].map((a) => `'${a}'`).join(' ');
     const run = await new Promise<Finished>((done) => {
       const child = spawn('script', ['-qfec', command, '/dev/null'], { env: sandbox.env, cwd: dir });
       let stdout = '';
