@@ -1,9 +1,9 @@
 /** Rows of one id in one enrollMany run: file order, the first decides, never two calls at once. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { realClock } from '../../src/core/config.js';
 import { ConflictError, type EnrollLocationBody } from '../../src/index.js';
 import { enrollMany, type EnrollOutcome, type EnrollRows } from '../../src/bulk/index.js';
-import { TRANSPORTS, address, startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
+import { TRANSPORTS, address, useSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
 import { SameIdRows } from '../../src/bulk/same-id.js';
 import { overlapping, watchedFetch } from './calls.js';
 
@@ -16,7 +16,7 @@ const store = (n: number, name = `Store ${n}`, extra: Partial<EnrollLocationBody
 });
 
 let env: SdkEnv;
-afterEach(() => env?.close());
+const startSdkEnv = useSdkEnv();
 
 async function run(rows: EnrollRows, options: Parameters<typeof enrollMany>[2] = {}) {
   const watched = watchedFetch();

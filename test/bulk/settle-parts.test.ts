@@ -1,14 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isTheRowsStore, mayHaveActed, readBack } from '../../src/bulk/settle.js';
 import { AbortedError, ConfigurationError, TimeoutError, UnexpectedResponseError, type Location } from '../../src/index.js';
-import { address, startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
+import { address, useSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
 
 /**
  * The parts settle.test.ts drives through enrollMany, at their edges: which failures leave the
  * write open, what a read-back gives when it is stopped or breaks, and what counts as the row's store.
  */
 let env: SdkEnv;
-afterEach(() => env?.close());
+const startSdkEnv = useSdkEnv();
 
 describe('mayHaveActed', () => {
   it('is true for a time-out or an unreadable answer, false for a failure that happened before sending', () => {

@@ -3,16 +3,16 @@
  * write, then answers 5xx, a gateway page, drops the connection or never answers, on every attempt):
  * the store is read back, and the outcome says what is true.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConnectionError, InternalServerError, NotFoundError, TimeoutError, type EnrollLocationBody, type PartnerClient } from '../../src/index.js';
 import { enrollMany, type EnrollOutcome, type EnrollRows } from '../../src/bulk/index.js';
-import { TRANSPORTS, address, startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
+import { TRANSPORTS, address, useSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
 
 const POST = { method: 'POST', path: '/partner/v1/locations' };
 const store = (n: number, name = `Store ${n}`): EnrollLocationBody => ({ partner_location_id: `settle-${n}`, name, address: address(n) });
 
 let env: SdkEnv;
-afterEach(() => env?.close());
+const startSdkEnv = useSdkEnv();
 
 async function run(client: PartnerClient, rows: EnrollRows) {
   const outcomes: EnrollOutcome[] = [];

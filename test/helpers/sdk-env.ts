@@ -2,6 +2,7 @@ import { setupServer } from 'msw/node';
 import { PartnerClient, type ClientOptions } from '../../src/index.js';
 import { createSandbox } from '../../src/testing/index.js';
 import { fakeClock } from './fake-clock.js';
+import { closedAfterEach } from './teardown.js';
 
 export type Sandbox = ReturnType<typeof createSandbox>;
 export type SandboxOptions = NonNullable<Parameters<typeof createSandbox>[0]>;
@@ -55,6 +56,9 @@ export async function startSdkEnv(kind: TransportKind, options: SandboxOptions =
     },
   };
 }
+
+/** In a `describe` or at a file's top: `startSdkEnv`, each environment it starts closed after each test. */
+export const useSdkEnv = () => closedAfterEach(startSdkEnv);
 
 export const address = (n: number) => ({
   line1: `${n} Market St`,

@@ -1,5 +1,5 @@
 import { realClock } from '../../src/core/config.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AbortedError,
   AuthenticationError,
@@ -12,7 +12,7 @@ import {
   type EnrollLocationBody,
 } from '../../src/index.js';
 import { enrollMany, type EnrollOutcome, type EnrollProgress } from '../../src/bulk/index.js';
-import { TRANSPORTS, address, startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
+import { TRANSPORTS, address, useSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 
 const POST = { method: 'POST', path: '/partner/v1/locations' };
@@ -31,7 +31,7 @@ function expectOneOutcomePerRow(outcomes: EnrollOutcome[], rows: number): void {
 }
 
 let env: SdkEnv;
-afterEach(() => env?.close());
+const startSdkEnv = useSdkEnv();
 
 describe.each(TRANSPORTS)('enrollMany over %s', (kind) => {
   it('ends every row in exactly one outcome: created, already enrolled, invalid, prohibited, conflict, failed', async () => {
