@@ -7,19 +7,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { NotFoundError, type ClientOptions, type PartnerClient } from '../../src/index.js';
 import { openTelemetry } from '../../src/otel/index.js';
 import { address, TRANSPORTS } from '../helpers/sdk-env.js';
+import { realClock } from '../../src/core/clock.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { createHarness, events, points, registerGlobals, unregisterGlobals, type OtelHarness } from './harness.js';
 import { startRecordingEnv, type RecordingEnv } from './recording-env.js';
 
 const SUMMARY = '/partner/v1/summary';
-/** Waits for real: the rate budget's window is real time. */
-const realTime = {
-  now: () => Date.now(),
-  sleep: (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  }),
-};
 
 describe.each(TRANSPORTS)('OpenTelemetry with real clients (%s)', (kind) => {
   let env: RecordingEnv;
@@ -119,7 +112,7 @@ describe.each(TRANSPORTS)('OpenTelemetry with real clients (%s)', (kind) => {
   it('a wait for the rate budget: a rate_budget wait event and time waited in the histogram', async () => {
     const key = env.sandbox.issueKey({ rateLimit: { limit: 2, windowMs: 400 } });
     const limitedBefore = env.sandbox.requestCount({ status: 429 });
-    const client = traced({ apiKey: key, clock: realTime });
+    const client = traced({ apiKey: key, clock: realClock });
     for (let i = 0; i < 3; i++) await client.reports.summary();
     const budgetWaits = otel.spans().flatMap((s) => events(s)).filter((e) => e.name === 'crp.wait' && e.attributes?.['crp.wait.reason'] === 'rate_budget');
     expect(budgetWaits.length).toBeGreaterThanOrEqual(1);
