@@ -5,12 +5,11 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createSandbox, DIALECT_NAMES } from '../../src/testing/index.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 import { openSandbox, TRANSPORTS } from './support/harness.js';
 
-function manualClock(start = 1_795_000_000_250) {
-  let now = start;
-  return { now: () => now, move: (ms: number) => void (now += ms) };
-}
+/** The sandbox's rate-limit windows on the fake clock, moved by hand: no sleeping. */
+const manualClock = (start = 1_795_000_000_250) => fakeClock({ start });
 
 /** A structured-field List of Strings with parameters (RFC 9651, the subset draft-10 uses). */
 function sfList(text: string | null): Array<{ name: string; params: Record<string, string> }> {
@@ -38,7 +37,7 @@ describe.each(TRANSPORTS)('dialects (%s)', (transport) => {
     expect(sfList(first.headers.get('ratelimit-policy'))).toEqual([{ name: 'default', params: { q: '2', w: '10' } }]);
     expect(sfList(first.headers.get('ratelimit'))).toEqual([{ name: 'default', params: { r: '1', t: '10' } }]);
     for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(first.headers.get(name)).toBeNull();
-    clock.move(3_200);
+    clock.advance(3_200);
     await h.call('GET', '/summary');
     const refused = await h.call('GET', '/summary');
     expect(refused.status).toBe(429);
@@ -55,7 +54,7 @@ describe.each(TRANSPORTS)('dialects (%s)', (transport) => {
     expect(ok.headers.get('ratelimit-remaining')).toBe('0');
     expect(ok.headers.get('ratelimit-policy')).toBeNull();
     expect(Date.parse(ok.headers.get('date') as string)).toBe(Math.floor(clock.now() / 1000) * 1000);
-    clock.move(10_000);
+    clock.advance(10_000);
     const refused = await h.call('GET', '/summary');
     expect(refused.status).toBe(429);
     const retryAt = Date.parse(refused.headers.get('retry-after') as string);
@@ -77,14 +76,14 @@ describe.each(TRANSPORTS)('dialects (%s)', (transport) => {
     expect(refused.headers.get('retry-after')).toBe('1');
     // Nine more full seconds use up the long window (60 in 10 s); then it is the one refusing.
     for (let s = 0; s < 9; s++) {
-      clock.move(1_000);
+      clock.advance(1_000);
       for (let i = 0; i < 6; i++) expect((await h.call('GET', '/summary')).status).toBe(200);
     }
-    clock.move(1_000);
+    clock.advance(1_000);
     const long = await h.call('GET', '/summary');
     expect(long.status).toBe(429);
     expect([long.headers.get('ratelimit-limit'), long.headers.get('ratelimit-remaining'), long.headers.get('retry-after')]).toEqual(['60', '0', '50']);
-    clock.move(50_000);
+    clock.advance(50_000);
     expect((await h.call('GET', '/summary')).status).toBe(200);
   });
 
@@ -92,13 +91,13 @@ describe.each(TRANSPORTS)('dialects (%s)', (transport) => {
     const clock = manualClock();
     const h = await openSandbox(transport, { dialect: 'burst', rateLimitClock: clock.now });
     for (let i = 0; i < 10; i++) expect((await h.call('GET', '/summary')).status).toBe(200);
-    clock.move(500);
+    clock.advance(500);
     const refused = await h.call('GET', '/summary');
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('rate_limited');
     expect(refused.headers.get('retry-after')).toBe('2');
     expect(refused.headers.get('ratelimit-remaining')).toBe('590');
-    clock.move(1_500);
+    clock.advance(1_500);
     const after = await h.call('GET', '/summary');
     expect(after.status).toBe(200);
     expect(after.headers.get('ratelimit-remaining')).toBe('589');

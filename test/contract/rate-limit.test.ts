@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { fakeClock } from '../helpers/fake-clock.js';
 import { openSandbox, TRANSPORTS } from './support/harness.js';
 
-/** A hand-moved real clock for rate-limit windows: no sleeping. */
-function manualClock(start = 1_000_000) {
-  let now = start;
-  return { now: () => now, move: (ms: number) => void (now += ms) };
-}
+/** The sandbox's rate-limit windows on the fake clock, moved by hand: no sleeping. */
+const manualClock = (start = 1_000_000) => fakeClock({ start });
 
 describe.each(TRANSPORTS)('rate limits (%s)', (transport) => {
   it('sends RateLimit headers on every authenticated response, errors included', async () => {
@@ -24,7 +22,7 @@ describe.each(TRANSPORTS)('rate limits (%s)', (transport) => {
     const clock = manualClock();
     const h = await openSandbox(transport, { rateLimitClock: clock.now }, { rateLimit: { limit: 3, windowMs: 10_000 } });
     for (let i = 0; i < 3; i++) expect((await h.call('GET', '/summary')).status).toBe(200);
-    clock.move(2_500);
+    clock.advance(2_500);
     const refused = await h.call('GET', '/summary');
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('rate_limited');
@@ -34,7 +32,7 @@ describe.each(TRANSPORTS)('rate limits (%s)', (transport) => {
     expect(refused.headers.get('x-request-id')).toMatch(/^req_/);
     expect((await h.call('GET', '/summary')).status).toBe(429);
     // The window started at the first request; refused requests did not extend or use it.
-    clock.move(7_500);
+    clock.advance(7_500);
     const next = await h.call('GET', '/summary');
     expect(next.status).toBe(200);
     expect(next.headers.get('ratelimit-remaining')).toBe('2');
@@ -45,10 +43,10 @@ describe.each(TRANSPORTS)('rate limits (%s)', (transport) => {
     const clock = manualClock();
     const h = await openSandbox(transport, { rateLimitClock: clock.now }, { rateLimit: { limit: 1, windowMs: 60_000 } });
     await h.call('GET', '/summary');
-    clock.move(58_001);
+    clock.advance(58_001);
     const refused = await h.call('GET', '/summary');
     expect(refused.headers.get('retry-after')).toBe('2');
-    clock.move(1_999);
+    clock.advance(1_999);
     expect((await h.call('GET', '/summary')).status).toBe(200);
   });
 
