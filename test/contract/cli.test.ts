@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPTION_NAMES } from '../../src/testing/cli/options.js';
+import { bundled } from '../cli/processes.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = join(root, 'src/testing/cli.ts');
@@ -41,7 +42,7 @@ afterEach(() => {
 });
 
 function run(args: string[], env: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: root, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [bundled('src/testing/cli.ts'), ...args], { cwd: root, env: { ...process.env, ...env } });
   running.push(child);
   let out = '';
   let err = '';
