@@ -4,7 +4,8 @@ import { enrollMany, type EnrollCounts } from '../bulk/index.js';
 import { COMMON_HELP, EXIT, SetupError, UsageError, clientFrom, parse, stopOnSignal, type Command, type Io } from './command.js';
 import { RAW_CSV_HELP, RAW_CSV_OPTION } from './csv-out.js';
 import { refuseSharedFiles, openAll } from './enroll-files.js';
-import { isProblem, openReport, readResume, recordOf, reportFormat, type ReportRecord, type RunLines } from './enroll-report.js';
+import { isProblem, openReport, recordOf, reportFormat, type ReportRecord, type RunLines } from './enroll-report.js';
+import { readResume } from './enroll-resume.js';
 import { progress } from './progress.js';
 import { STORE_COLUMNS, countStores, readStores } from './store-csv.js';
 
