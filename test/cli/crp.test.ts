@@ -251,7 +251,9 @@ describe('crp, as a child process against crp-sandbox', () => {
       const run = runs[i] as Finished;
       expect(run, args.join(' ')).toMatchObject({ code: 1, stdout: '' });
       expect(run.stderr, args.join(' ')).toContain(`crp: ${says}`);
-      expect(run.stderr, args.join(' ')).toContain('Usage: crp ');
+      // The error stays on screen: one line pointing to the help, not the help itself.
+      expect(run.stderr, args.join(' ')).toMatch(new RegExp(`\\nRun crp ${args[0]} --help for the usage\\.\\n$`));
+      expect(run.stderr, args.join(' ')).not.toContain('Usage:');
     }
     expect(existsSync(out)).toBe(false);
     const json = await crp(['bookings', 'export', '--status', 'nope', '--json'], sandbox.env);
@@ -273,6 +275,9 @@ describe('crp, as a child process against crp-sandbox', () => {
     for (const e of events) expect(e.type).toMatch(/^(reservation\.(created|updated)|video\.published)$/);
     expect(existsSync(checkpoint)).toBe(true);
     expectNoKey(run, sandbox.key);
+    // stderr: where it started, and what it did.
+    expect(run.stderr.split('\n')[0]).toBe(`crp: watching from the beginning (first everything that exists); ${checkpoint} holds no position yet and keeps it from here on. Events go to stdout; Ctrl-C stops.`);
+    expect(run.stderr).toMatch(new RegExp(`\\ncrp: watched for \\d+s: ${events.length} events, \\d+ calls, \\d+ polls \\(\\d+ failed\\), \\d+ full reconciliations\\.\\n$`));
 
     // A rotated key of the same account: refused, naming the old key's fingerprint, until given it.
     const issued = await fetch(`${sandbox.url}/_sandbox/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: sandbox.key }) });
@@ -288,7 +293,9 @@ describe('crp, as a child process against crp-sandbox', () => {
     const resumed = spawnCrp(['events', 'tail', '--checkpoint', checkpoint, '--previous-key', oldFingerprint as string], rotatedEnv, dir);
     await firstLine(resumed, 'no event in 30 s after the rotation');
     resumed.kill('SIGINT');
-    expect((await resumed.finished).code).toBe(0);
+    const again = await resumed.finished;
+    expect(again.code).toBe(0);
+    expect(again.stderr.split('\n')[0]).toBe(`crp: watching from the position saved in ${checkpoint}. Events go to stdout; Ctrl-C stops.`);
   }, 90_000);
 
   it.runIf(existsSync('/usr/bin/script'))('enroll on a terminal: a bar redrawn in place with rate and ETA', async () => {
