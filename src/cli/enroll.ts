@@ -25,12 +25,14 @@ first decides: a later line with other content is a conflict, not sent.
                         never the stores file or the --resume report; all are opened
                         before the first call
   --resume REPORT.jsonl skip the rows an earlier run's report lists as enrolled with the
-                        same content; a row whose id it lists with other content is a conflict
+                        same content; a row whose id it lists with other content is a conflict.
+                        A last line a crash cut short is left out (and told)
   --concurrency N       rows handed to the client at once (default 16)
 ${RAW_CSV_HELP}
 
 Ctrl-C stops: calls still waiting are cancelled, the rows not done are reported as
-not_attempted, and the reports are written; --resume with the .jsonl report goes on.
+not_attempted, the reports are written, and the command that goes on is printed
+(--resume with the .jsonl report).
 Exit code: 0 every row enrolled, 2 some rows not (the report says which and why), 1 could not run.
 
 ${COMMON_HELP}
