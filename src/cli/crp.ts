@@ -30,7 +30,7 @@ Run it as npx -p @crp/partner-sdk crp …, or node_modules/.bin/crp … where th
 (npx without -p would fetch whatever other package has that name).
 
 Example:
-  npx -p @crp/partner-sdk crp-sandbox --port 4010 &      # prints PARTNER_API_BASE_URL and PARTNER_API_KEY to export
+  npx -p @crp/partner-sdk crp-sandbox --port 4010 &   # prints the two variables to export
   crp enroll stores.csv --report failures.csv`;
 
 export async function main(argv: string[], io: Io): Promise<number> {
