@@ -1,7 +1,7 @@
 /**
  * Bulk enrollment from a CSV file with `enrollMany()` of `@crp/partner-sdk/bulk`, and a report of each row
  * that did not enroll (line, store, code, field, message), also written as a CSV.
- * (Operators get the same without code: `npx crp enroll stores.csv --report failures.csv`.)
+ * (Operators get the same without code: `npx -p @crp/partner-sdk crp enroll stores.csv --report failures.csv`.)
  *
  *   PARTNER_API_KEY=crp_test_… PARTNER_API_BASE_URL=http://127.0.0.1:4010 \
  *     npx tsx examples/bulk-enroll.ts [examples/data/stores.csv] [failures.csv]

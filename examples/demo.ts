@@ -13,7 +13,7 @@ console.log(`Sandbox emulator listening at ${url} (a simulated service; nothing 
 const client = new PartnerClient({ apiKey, baseUrl: url });
 try {
   await runQuickstart(client, { letTimePass: (days) => void sandbox.clock.advance({ days }) });
-  console.log('\nDone. Next: read README.md, or run `npx crp-sandbox` and point your own code at it.');
+  console.log('\nDone. Next: read README.md, or run `npx -p @crp/partner-sdk crp-sandbox` and point your own code at it.');
 } finally {
   await client.close();
   await close();

@@ -1,6 +1,6 @@
 /**
  * Runs an example on its own: `npx tsx examples/<name>.ts` with PARTNER_API_KEY and
- * PARTNER_API_BASE_URL set (e.g. from `npx crp-sandbox`). Creates the client from the
+ * PARTNER_API_BASE_URL set (e.g. from `npx -p @crp/partner-sdk crp-sandbox`). Creates the client from the
  * environment, runs `body`, closes the client, and prints a typed error safely (no key) on failure.
  */
 import { pathToFileURL } from 'node:url';

@@ -10,6 +10,7 @@ import {
   type Location,
   type WithResponse,
 } from '../index.js';
+import type { EnrolledRow } from './same-id.js';
 import { isTheRowsStore, mayHaveActed, type ReadBack } from './settle.js';
 import type { EnrollConflict, EnrollNotAttempted, EnrollOutcome, EnrollOutcomeBase, EnrollResumeRecord } from './types.js';
 
@@ -26,7 +27,12 @@ export function baseOf(row: EnrollLocationBody, index: number, contentHash: stri
 export function succeeded(base: EnrollOutcomeBase, { data, response }: WithResponse<Location>): EnrollOutcome {
   // The contract answers 201 for a new store and 200 for the same store again.
   const status = response.status === 201 ? 'created' : 'already_enrolled';
-  return { ...base, status, location: data, requestId: response.requestId, confirmedAfter: undefined };
+  return { ...base, status, location: data, requestId: response.requestId, confirmedAfter: undefined, sameAs: undefined };
+}
+
+/** A row identical to an earlier row of the run that enrolled its id: that answer, without a call. */
+export function sameAsEarlier(base: EnrollOutcomeBase, earlier: EnrolledRow): EnrollOutcome {
+  return { ...base, status: 'already_enrolled', location: earlier.location, requestId: undefined, confirmedAfter: undefined, sameAs: earlier.index };
 }
 
 /** The outcome of a row whose enrollment failed after the service may have acted, once the store was read. */
@@ -34,7 +40,7 @@ export function settledOutcome(base: EnrollOutcomeBase, error: PartnerError, rea
   const id = base.partner_location_id ?? '';
   if ('found' in read) {
     const { data, response } = read.found;
-    if (isTheRowsStore(data, base.row)) return { ...base, status: 'already_enrolled', location: data, requestId: response.requestId, confirmedAfter: error };
+    if (isTheRowsStore(data, base.row)) return { ...base, status: 'already_enrolled', location: data, requestId: response.requestId, confirmedAfter: error, sameAs: undefined };
     const message =
       `${id} is enrolled with a different name or address, so this row was not enrolled (its own call failed: ${error.message}). ` +
       `To change the store, use client.locations.update(${JSON.stringify(id)}, { name, address }).`;

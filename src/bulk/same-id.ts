@@ -4,7 +4,13 @@
  * What is kept: for every id seen, its first row's index and content hash (what deciding a later
  * row needs; about 200 bytes an id, so some 20 MB for 100,000 ids), and, for the ids with a row in
  * flight or waiting (at most the run's concurrency), the promise the next row of that id waits on.
+ * The stores that rows of this run enrolled are kept for the last {@link ENROLLED_KEPT} ids only: a
+ * later identical row of one of them takes that answer without a call (a file that repeats one
+ * store 100,000 times costs one call, not 100,000); past that, a later identical row is sent, and
+ * the service answers that it is already enrolled.
  */
+import type { Location } from '../index.js';
+
 export interface FirstRow {
   index: number;
   contentHash: string;
@@ -18,9 +24,23 @@ export interface Turn {
 
 const NO_WAIT: Turn = { ready: Promise.resolve(), end: () => undefined };
 
+/** A row of this run that enrolled its id (or found it enrolled): its index and the store. */
+export interface EnrolledRow {
+  index: number;
+  location: Location;
+}
+
+/** How many ids' stores {@link SameIdRows} keeps for later identical rows (the most recent ones). */
+export const ENROLLED_KEPT = 1024;
+
 export class SameIdRows {
   private readonly firsts = new Map<string, FirstRow>();
   private readonly tails = new Map<string, Promise<void>>();
+  /** Most recently enrolled last (a Map keeps insertion order). */
+  private readonly enrolled = new Map<string, EnrolledRow>();
+
+  /** @param kept how many ids' stores to keep for later identical rows. */
+  constructor(private readonly kept = ENROLLED_KEPT) {}
 
   /** Take the row's place behind the earlier rows of `id`; call in file order, before any await. */
   turn(id: string | undefined): Turn {
@@ -45,5 +65,17 @@ export class SameIdRows {
     if (first) return first;
     this.firsts.set(id, row);
     return row;
+  }
+
+  /** A row of `id` with the first row's content enrolled it: later identical rows may take its answer. */
+  enrolledBy(id: string, row: EnrolledRow): void {
+    if (this.enrolled.has(id)) return;
+    this.enrolled.set(id, row);
+    if (this.enrolled.size > this.kept) this.enrolled.delete(this.enrolled.keys().next().value as string);
+  }
+
+  /** The earlier row of this run that enrolled `id` with the first row's content, if it is still kept. */
+  enrolledRow(id: string): EnrolledRow | undefined {
+    return this.enrolled.get(id);
   }
 }

@@ -13,8 +13,8 @@ import type {
 /**
  * How one row of `enrollMany()` ended:
  * - `created`: enrolled now (201);
- * - `already_enrolled`: the same store was already there (200, same id, name and address), or the
- *   enrollment failed in a way that leaves open whether the service acted and a read of the store
+ * - `already_enrolled`: the same store was already there (200, same id, name and address), or an
+ *   earlier identical row of this run had enrolled it (`sameAs`, nothing sent), or the enrollment failed in a way that leaves open whether the service acted and a read of the store
  *   found it there with the row's name and address (`confirmedAfter` holds that failure);
  * - `skipped`: an earlier run's outcomes (`resume`) say it is enrolled; nothing was sent;
  * - `invalid`: refused for its content, before sending or by the service (`ValidationError`,
@@ -59,6 +59,12 @@ export interface EnrollSuccess<S extends 'created' | 'already_enrolled' = 'creat
    * whether this call or an earlier one created the store cannot be told.
    */
   confirmedAfter: PartnerError | undefined;
+  /**
+   * Set when nothing was sent for this row: an earlier row of `rows` (this index) with the same id
+   * and content had enrolled the store in this run, and this row takes its answer
+   * (`already_enrolled`, `requestId` undefined).
+   */
+  sameAs?: number | undefined;
 }
 
 /** A row that an earlier run already enrolled (see `resume`); nothing was sent. */

@@ -14,7 +14,7 @@ export interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-/** A command-line mistake: the message and the command's usage are printed, exit 1. */
+/** A command-line mistake: the message and a line pointing to the command's --help are printed, exit 1. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
@@ -58,13 +58,41 @@ export interface Command {
   run(args: string[], io: Io): Promise<number>;
 }
 
-/** parseArgs with the common options; unknown options and missing values become a UsageError. */
+/** parseArgs with the common options; unknown options (with the closest known one) and missing values become a UsageError. */
 export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  const all = { ...COMMON_OPTIONS, ...options };
   try {
-    return parseArgs({ args, options: { ...COMMON_OPTIONS, ...options }, allowPositionals: true, strict: true });
+    return parseArgs({ args, options: all, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    const unknown = (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec((error as Error).message)?.[1] : undefined;
+    if (unknown === undefined) throw new UsageError((error as Error).message);
+    const near = closest(unknown.replace(/^-+/, '').split('=')[0] as string, Object.keys(all));
+    throw new UsageError(`unknown option ${unknown}${near ? `; did you mean --${near}?` : ''}`);
   }
+}
+
+/** The candidate nearest to `word` by edit distance, if it is near enough to be a slip of the fingers. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of candidates) {
+    const distance = editDistance(word.toLowerCase(), name.toLowerCase());
+    if (distance <= Math.max(1, Math.floor(name.length / 3)) && distance < (best?.distance ?? Infinity)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+/** Levenshtein distance, with a swap of two neighbours counted as one edit. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] as number[];
+      const up = d[i - 1] as number[];
+      row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
 }
 
 /** The client, from the flags or the environment. Its own ConfigurationError says what is missing (never the key). */
@@ -76,8 +104,12 @@ export function clientFrom(values: { 'api-key'?: string | undefined; 'base-url'?
   return new PartnerClient({ apiKey, baseUrl });
 }
 
-/** Tell a failure that stopped the command, and return the exit code for it. */
-export function reportFailure(failure: unknown, io: Io, json: boolean, usage?: string): number {
+/**
+ * Tell a failure that stopped the command, and return the exit code for it. `help`: the command
+ * that shows the usage (`crp enroll --help`), pointed to after a usage error (the usage itself
+ * would scroll the error away).
+ */
+export function reportFailure(failure: unknown, io: Io, json: boolean, help?: string): number {
   const error = fileProblem(failure) ?? failure;
   if (json) {
     const record = isPartnerError(error) ? error.toJSON() : { name: (error as Error)?.name ?? 'Error', message: messageOf(error) };
@@ -88,7 +120,7 @@ export function reportFailure(failure: unknown, io: Io, json: boolean, usage?: s
     const id = isPartnerError(error) && 'requestId' in error ? error.requestId : undefined;
     const requestId = id && !message.includes(id) ? ` (request id ${id})` : '';
     io.stderr.write(`crp: ${message}${requestId}\n`);
-    if (error instanceof UsageError && usage) io.stderr.write(`\n${usage}\n`);
+    if (error instanceof UsageError && help) io.stderr.write(`Run ${help} for the usage.\n`);
   }
   return EXIT.couldNotRun;
 }

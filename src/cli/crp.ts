@@ -3,7 +3,8 @@
  * crp: the Partner API for operators, from a shell. `crp --help` lists the commands; each has
  * its own `--help` with an example. Exit codes: 0 done, 2 some rows failed, 1 could not run.
  */
-import { COMMON_HELP, EXIT, UsageError, reportFailure, type Command, type Io } from './command.js';
+import { createRequire } from 'node:module';
+import { COMMON_HELP, EXIT, UsageError, closest, reportFailure, type Command, type Io } from './command.js';
 import { enroll } from './enroll.js';
 import { events } from './events.js';
 import { billing, bookings } from './exports.js';
@@ -18,14 +19,18 @@ const USAGE = `Usage: crp COMMAND [options]
   crp billing export YYYY-MM [--format csv|jsonl] [--out FILE]
   crp events tail [--checkpoint FILE]                              bookings and videos as JSON lines
   crp summary                                                      the account at a glance
+  crp --version                                                    the version of @crp/partner-sdk
 
 The key and the service address come from PARTNER_API_KEY and PARTNER_API_BASE_URL (or the
 flags below); the key is never printed. \`crp COMMAND --help\` tells more, with an example.
 
 ${COMMON_HELP}
 
+Run it as npx -p @crp/partner-sdk crp …, or node_modules/.bin/crp … where the SDK is installed
+(npx without -p would fetch whatever other package has that name).
+
 Example:
-  npx crp-sandbox --port 4010 &      # prints PARTNER_API_BASE_URL and PARTNER_API_KEY to export
+  npx -p @crp/partner-sdk crp-sandbox --port 4010 &   # prints the two variables to export
   crp enroll stores.csv --report failures.csv`;
 
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -34,8 +39,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
     (name === undefined ? io.stderr : io.stdout).write(`${USAGE}\n`);
     return name === undefined ? EXIT.couldNotRun : EXIT.ok;
   }
-  const command = COMMANDS[name];
-  if (!command) return reportFailure(new UsageError(`unknown command ${JSON.stringify(name)}`), io, args.includes('--json'), USAGE);
+  if (name === '--version' || name === '-V') {
+    io.stdout.write(`crp ${version()}\n`);
+    return EXIT.ok;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    const near = closest(name, Object.keys(COMMANDS));
+    return reportFailure(new UsageError(`unknown command ${JSON.stringify(name)}${near ? `; did you mean ${near}?` : ''}`), io, args.includes('--json'), 'crp --help');
+  }
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout.write(`${command.usage}\n`);
     return EXIT.ok;
@@ -45,8 +57,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (error) {
     // The reader of stdout went away (\`crp bookings export | head\`): what it wanted was written.
     if ((error as { code?: unknown } | null)?.code === 'EPIPE') return EXIT.ok;
-    return reportFailure(error, io, args.includes('--json'), command.usage);
+    return reportFailure(error, io, args.includes('--json'), `crp ${name} --help`);
   }
+}
+
+/** The package's version: its package.json is two folders up, from src/cli and from dist/cli alike. */
+function version(): string {
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 }
 
 // Set the exit code and let the process end by itself, so that stdout and the reports are flushed.

@@ -19,6 +19,8 @@ export interface LineCounter {
    * Offsets only ever grow from one call to the next; bytes before `to` are let go.
    */
   lineOf(from: number, to: number): number;
+  /** The line of the first byte from `from` on that is not a space, a tab or a line break, among the bytes read so far. */
+  lineFrom(from: number): number;
 }
 
 /** A pass-through for the file's bytes that refuses invalid UTF-8, and the line counter it feeds. */
@@ -28,6 +30,7 @@ export function watchBytes(path: string): { tap: Transform; lines: LineCounter }
   let cursor = 0; // the next byte to count
   let line = 1; // the line of the byte at `cursor`
   let afterCr = false;
+  let received = 0; // bytes passed through so far
   const at = (offset: number): number | undefined => {
     let base = first;
     for (const chunk of chunks) {
@@ -50,6 +53,9 @@ export function watchBytes(path: string): { tap: Transform; lines: LineCounter }
       while (chunks[0] && first + chunks[0].length <= cursor) first += (chunks.shift() as Buffer).length;
       return found;
     },
+    lineFrom(from) {
+      return lines.lineOf(from, Math.max(from, received));
+    },
   };
 
   const utf8 = utf8Check(path);
@@ -61,6 +67,7 @@ export function watchBytes(path: string): { tap: Transform; lines: LineCounter }
         return done(error as Error);
       }
       chunks.push(chunk);
+      received += chunk.length;
       done(null, chunk);
     },
     flush(done) {

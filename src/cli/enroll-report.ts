@@ -3,10 +3,9 @@
  * `.jsonl` (or `.ndjson`): every row, JSON lines, the input of a later `--resume`.
  * `.csv`: only the rows not enrolled, for a person to fix (formulas escaped unless `--raw-csv`).
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import type { EnrollConflict, EnrollOutcome, EnrollResumeRecord, EnrollStatus } from '../bulk/index.js';
-import { SetupError, UsageError } from './command.js';
+import { createWriteStream } from 'node:fs';
+import type { EnrollConflict, EnrollOutcome, EnrollStatus } from '../bulk/index.js';
+import { UsageError } from './command.js';
 import { csvRecord } from './csv-out.js';
 import type { OpenFile } from './enroll-files.js';
 import { streamWriter, type LineWriter } from './line-writer.js';
@@ -24,6 +23,8 @@ export interface ReportRecord {
   request_id?: string;
   /** The row's `contentHash`: `--resume` skips a row only when its own is the same. Absent from older reports. */
   content_hash?: string;
+  /** Enrolled by an earlier identical line of the same file in this run: that line (nothing was sent for this one). */
+  same_as_line?: number;
   /** For a conflict with an earlier line of the same file: that line. */
   conflicts_with_line?: number;
   /** Enrolled, but its call failed after the service acted: that failure's code; a read of the store confirmed it (the message says so). */
@@ -51,6 +52,10 @@ export function recordOf(outcome: EnrollOutcome, run: RunLines): ReportRecord {
   const record: ReportRecord = { line, partner_location_id: outcome.partner_location_id, status: outcome.status, content_hash: outcome.contentHash };
   if (outcome.status === 'created' || outcome.status === 'already_enrolled') {
     if (outcome.requestId) record.request_id = outcome.requestId;
+    if (outcome.sameAs !== undefined) {
+      record.same_as_line = run.lineOf(outcome.sameAs);
+      record.message = `Same id and content as line ${record.same_as_line}, which enrolled the store in this run: not sent again.`;
+    }
     if (outcome.confirmedAfter) {
       record.confirmed_after = outcome.confirmedAfter.code;
       record.message = `Its call failed (${outcome.confirmedAfter.message}), after the service had acted: reading the store found it enrolled with this line's name and address.`;
@@ -121,26 +126,4 @@ export function openReport(file: OpenFile, rawCsv?: boolean): ReportWriter {
       await out.close();
     },
   };
-}
-
-/**
- * The records of an earlier `.jsonl` report, for `enrollMany({ resume })`. A record written before
- * reports had `content_hash` has none: enrollMany then skips nothing for it, and sends its row again.
- */
-export async function* readResume(path: string): AsyncGenerator<EnrollResumeRecord> {
-  if (!/\.(jsonl|ndjson)$/i.test(path)) throw new UsageError(`--resume ${path}: give the .jsonl report of an earlier run (a .csv report lists only the rows not enrolled).`);
-  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
-  let n = 0;
-  for await (const text of lines) {
-    n += 1;
-    if (!text.trim()) continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(text);
-    } catch {
-      throw new SetupError(`--resume ${path}: line ${n} is not JSON; give the .jsonl report that crp enroll wrote.`);
-    }
-    const { partner_location_id, status, content_hash } = (record ?? {}) as Partial<ReportRecord>;
-    yield { partner_location_id, status: status ?? '', contentHash: content_hash };
-  }
 }

@@ -4,7 +4,9 @@ import { enrollMany, type EnrollCounts } from '../bulk/index.js';
 import { COMMON_HELP, EXIT, SetupError, UsageError, clientFrom, parse, stopOnSignal, type Command, type Io } from './command.js';
 import { RAW_CSV_HELP, RAW_CSV_OPTION } from './csv-out.js';
 import { refuseSharedFiles, openAll } from './enroll-files.js';
-import { isProblem, openReport, readResume, recordOf, reportFormat, type ReportRecord, type RunLines } from './enroll-report.js';
+import { isProblem, openReport, recordOf, reportFormat, type ReportRecord, type RunLines } from './enroll-report.js';
+import { readResume } from './enroll-resume.js';
+import { resumeCommand, wasSent } from './enroll-resume-command.js';
 import { progress } from './progress.js';
 import { STORE_COLUMNS, countStores, readStores } from './store-csv.js';
 
@@ -23,12 +25,14 @@ first decides: a later line with other content is a conflict, not sent.
                         never the stores file or the --resume report; all are opened
                         before the first call
   --resume REPORT.jsonl skip the rows an earlier run's report lists as enrolled with the
-                        same content; a row whose id it lists with other content is a conflict
+                        same content; a row whose id it lists with other content is a conflict.
+                        A last line a crash cut short is left out (and told)
   --concurrency N       rows handed to the client at once (default 16)
 ${RAW_CSV_HELP}
 
 Ctrl-C stops: calls still waiting are cancelled, the rows not done are reported as
-not_attempted, and the reports are written; --resume with the .jsonl report goes on.
+not_attempted, the reports are written, and the command that goes on is printed
+(--resume with the .jsonl report).
 Exit code: 0 every row enrolled, 2 some rows not (the report says which and why), 1 could not run.
 
 ${COMMON_HELP}
@@ -58,7 +62,12 @@ async function run(args: string[], io: Io): Promise<number> {
   for (const path of paths) reportFormat(path);
   // Everything that can refuse the run comes before the reports are opened (which empties them).
   const total = await countStores(file);
-  if (values.resume) for await (const _ of readResume(values.resume));
+  const resume = values.resume;
+  if (resume) {
+    const onTornLine = (line: number) =>
+      io.stderr.write(`crp: --resume ${resume}: its last line (line ${line}) was cut short, as by a run that crashed while writing it. The ${line - 1} lines before it are used; the row of that line is sent again.\n`);
+    for await (const _ of readResume(resume, { onTornLine }));
+  }
   await refuseSharedFiles({ stores: file, resume: values.resume, reports: paths });
   const client = clientFrom(values, io);
   const opened = await openAll(paths).catch(async (error: unknown) => {
@@ -69,14 +78,17 @@ async function run(args: string[], io: Io): Promise<number> {
 
   const tally: Tally = { total: 0, confirmed: 0, created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
   const problems: ReportRecord[] = [];
-  const bar = progress(io.stderr, !json, { unit: 'rows', total });
-  const record = async (entry: ReportRecord) => {
+  const bar = progress(io.stderr, !json, { unit: 'rows', total, budget: () => client.rateLimit });
+  let sent = 0;
+  const record = async (entry: ReportRecord, called: boolean) => {
     tally.total += 1;
     tally[entry.status] += 1;
+    if (called) sent += 1;
     if (entry.confirmed_after) tally.confirmed += 1;
     if (isProblem(entry.status) && problems.length < 20) problems.push(entry);
     for (const report of reports) await report.writer.write(entry);
-    bar.update(tally.total, tally.total - tally.created - tally.already_enrolled - tally.skipped);
+    // Rows a stop left unsent are not progress: after Ctrl-C the bar stays where the run was.
+    bar.update({ done: tally.total - tally.not_attempted, sent, notEnrolled: tally.invalid + tally.conflict + tally.failed });
   };
 
   // The line of every row handed to enrollMany, by its index: its outcomes, a conflict's earlier row
@@ -86,7 +98,7 @@ async function run(args: string[], io: Io): Promise<number> {
   async function* bodies(): AsyncGenerator<EnrollLocationBody> {
     for await (const row of readStores(file as string)) {
       if ('problem' in row) {
-        await record({ line: row.line, partner_location_id: row.partner_location_id, status: 'invalid', code: 'bad_row', message: row.problem });
+        await record({ line: row.line, partner_location_id: row.partner_location_id, status: 'invalid', code: 'bad_row', message: row.problem }, false);
         continue;
       }
       lines.push(row.line);
@@ -101,24 +113,26 @@ async function run(args: string[], io: Io): Promise<number> {
     const summary = await enrollMany(client, bodies(), {
       signal: controller.signal,
       ...(concurrency === undefined ? {} : { concurrency }),
-      ...(values.resume ? { resume: readResume(values.resume) } : {}),
-      onOutcome: (outcome) => record(recordOf(outcome, run)),
+      ...(resume ? { resume: readResume(resume) } : {}),
+      onOutcome: (outcome) => record(recordOf(outcome, run), wasSent(outcome)),
     });
     aborted = summary.aborted;
   } finally {
     unhook();
-    bar.stop();
+    bar.stop(controller.signal.aborted);
     // Written even when the run failed: every row that finished is in them.
     for (const report of reports) await report.writer.close();
     await client.close();
   }
 
   const notDone = tally.total - tally.created - tally.already_enrolled - tally.skipped;
+  const goOn = tally.not_attempted > 0 ? resumeCommand(file, paths, values) : undefined;
   if (json) {
     const { total: rows, confirmed: _, ...counts } = tally;
-    io.stdout.write(`${JSON.stringify({ rows, counts, aborted, reports: reports.map((r) => r.path) })}\n`);
+    io.stdout.write(`${JSON.stringify({ rows, counts, aborted, reports: reports.map((r) => r.path), ...(goOn ? { resume_command: goOn.command } : {}) })}\n`);
   } else {
     io.stdout.write(describe(tally, notDone, aborted, problems, reports.map((r) => r.path)));
+    if (goOn) io.stdout.write(`${goOn.resumes ? 'To go on where it stopped' : 'To go on (no .jsonl report to resume from: rows already enrolled are sent again and answer already enrolled)'}:\n  ${goOn.command}\n`);
   }
   return notDone > 0 ? EXIT.someFailed : EXIT.ok;
 }
@@ -128,6 +142,7 @@ function describe(t: Tally, notDone: number, aborted: boolean, problems: ReportR
     `${aborted ? 'Stopped. ' : ''}${t.total} rows: ${t.created} enrolled, ${t.already_enrolled} already enrolled, ${t.skipped} skipped (resumed), ` +
       `${t.invalid} invalid, ${t.conflict} conflicts, ${t.failed} failed, ${t.not_attempted} not attempted`,
   ];
+  if (t.not_attempted) out.push(`  ${t.not_attempted} not attempted: the stop came before ${t.not_attempted === 1 ? 'this row was' : 'these rows were'} sent (or answered); enrolling them again is safe`);
   if (t.confirmed) out.push(`  ${t.confirmed} already enrolled ${t.confirmed === 1 ? 'row was' : 'rows were'} confirmed by reading the store: the call failed after the service had acted (confirmed_after in the .jsonl report)`);
   for (const p of problems) out.push(`  line ${p.line}  ${p.partner_location_id ?? '(no id)'}  ${p.status}${p.code ? ` ${p.code}` : ''}${p.field ? ` ${p.field}` : ''}: ${p.message ?? ''}`);
   if (notDone > problems.length) out.push(`  … and ${notDone - problems.length} more${reports.length ? '' : ' (write them all with --report failures.csv)'}`);

@@ -1,7 +1,9 @@
 /** `crp events tail`: bookings and videos as JSON lines, from `watchEvents()` of `@crp/partner-sdk/events`. */
-import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint } from '../events/index.js';
+import { stat } from 'node:fs/promises';
+import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint, type Watcher } from '../events/index.js';
 import { redisCheckpoint } from '../redis/index.js';
 import { COMMON_HELP, EXIT, SetupError, UsageError, clientFrom, oneOf, parse, stopOnSignal, type Command } from './command.js';
+import { startingPoint, tailNotices, type TailNotices } from './events-notices.js';
 import { lineWriter } from './line-writer.js';
 
 export const events: Command = {
@@ -11,6 +13,8 @@ export const events: Command = {
 Every new booking, booking change and published video, one JSON object per line on stdout,
 until Ctrl-C. With --checkpoint the position is kept in FILE (or in Redis), so the next run goes
 on where this one stopped (each event at least once); without it, a run starts from now.
+stderr says where it starts from, a line while no event comes (at most one a minute), and
+what it did when it ends.
 
   --checkpoint FILE     keep the position there (created if missing); a redis:// or rediss://
                         URL keeps it in Redis, locked by a lease, for replicas on several hosts
@@ -47,12 +51,19 @@ Example:
     const out = lineWriter(undefined, io.stdout);
     const controller = new AbortController();
     const unhook = stopOnSignal(controller, io, 'watching');
+    let watcher: Watcher | undefined;
+    let notices: TailNotices | undefined;
     try {
       const checkpoint = checkpointOf(values.checkpoint, values['checkpoint-key']);
-      for await (const event of watchEvents(client, { checkpoint, startFrom: from, standby: values.standby ?? false, previousKeys: values['previous-key'] ?? [], signal: controller.signal })) {
+      const hasPosition = values.checkpoint && !inRedis ? await stat(values.checkpoint).then((s) => s.size > 0, () => false) : undefined;
+      watcher = watchEvents(client, { checkpoint, startFrom: from, standby: values.standby ?? false, previousKeys: values['previous-key'] ?? [], signal: controller.signal });
+      const running = watcher;
+      notices = tailNotices(io.stderr, startingPoint(values.checkpoint, from, hasPosition, values['checkpoint-key']), { stats: () => running.stats });
+      for await (const event of watcher) {
         // id and type first: what a reader of the stream (or jq, or grep) looks at before the rest.
         const { id, type, ...rest } = event;
         await out.write(`${JSON.stringify({ id, type, ...rest })}\n`);
+        notices.event();
       }
       return EXIT.ok;
     } catch (error) {
@@ -63,6 +74,7 @@ Example:
       throw error;
     } finally {
       unhook();
+      notices?.end(watcher?.stats);
       await client.close();
     }
   },

@@ -65,7 +65,8 @@ async function exportList<T>(io: Io, what: string, list: (signal: AbortSignal) =
     if (format === 'csv') await out.write(record(table.columns));
     for (; !next.done; next = await items.next()) {
       await out.write(format === 'csv' ? record(table.cells(next.value)) : `${JSON.stringify(next.value)}\n`);
-      counter.update(++count, 0);
+      count += 1;
+      counter.update({ done: count, sent: count, notEnrolled: 0 });
     }
   } finally {
     unhook();

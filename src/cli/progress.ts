@@ -1,13 +1,18 @@
 /**
  * Progress on stderr: a bar redrawn in place with rate and ETA on a terminal (cli-progress), a
- * plain line at most every `everyMs` otherwise (logs, CI), nothing with --json.
+ * plain line at most every `everyMs` otherwise (logs, CI), nothing with --json. The figures are
+ * computed for each frame (progress-figures.ts), so a frame drawn while the run waits shows the wait.
  */
 import cliProgress from 'cli-progress';
+import type { RateLimitState } from '../index.js';
+import { figures, type Counts, type Figures } from './progress-figures.js';
+
+export type { Counts } from './progress-figures.js';
 
 export interface Progress {
-  update(done: number, problems: number): void;
-  /** The last figures, then release the terminal line. */
-  stop(): void;
+  update(counts: Counts): void;
+  /** The last figures, then release the terminal line. `stopped`: the run was stopped (Ctrl-C) before its end. */
+  stop(stopped?: boolean): void;
 }
 
 export interface ProgressOptions {
@@ -19,21 +24,25 @@ export interface ProgressOptions {
   /** Plain mode: the longest gap between two lines. @default 5000 */
   everyMs?: number;
   now?: () => number;
+  /** The key's budget as the service last told it (`client.rateLimit`), for the ETA. */
+  budget?: () => RateLimitState | undefined;
 }
+
+/** What the bar and the lines call the rows that ended without being enrolled (a stop's unsent rows are not among them). */
+export const NOT_ENROLLED = 'not enrolled';
 
 export function progress(stream: NodeJS.WriteStream, enabled: boolean, options: ProgressOptions): Progress {
   if (!enabled) return { update: () => undefined, stop: () => undefined };
   return stream.isTTY && !options.plain ? bar(stream, options) : plainLines(stream, options);
 }
 
-function bar(stream: NodeJS.WriteStream, { unit, total }: ProgressOptions): Progress {
-  const started = Date.now();
+function bar(stream: NodeJS.WriteStream, { unit, total, now = Date.now, budget }: ProgressOptions): Progress {
+  const figured = figures({ total, now, budget });
   const display = new cliProgress.SingleBar(
     {
       stream,
-      format: `{bar} {percentage}% | {value}/{total} ${unit} | {rate} ${unit}/s | ETA {eta_formatted} | {problems} not done`,
+      format: `{bar} {percentage}% | {value}/{total} ${unit} | {rate} ${unit}/s sent | {left} | {notEnrolled} ${NOT_ENROLLED}`,
       hideCursor: true,
-      etaBuffer: 100,
       fps: 5,
       // A line someone else wrote clears the bar (below); the next frame must draw it again.
       forceRedraw: true,
@@ -45,17 +54,36 @@ function bar(stream: NodeJS.WriteStream, { unit, total }: ProgressOptions): Prog
   const terminal = (display as unknown as { terminal: { cursorSave(): void; cursorRestore(): void } }).terminal;
   terminal.cursorSave = () => undefined;
   terminal.cursorRestore = () => undefined;
-  display.start(total ?? 0, 0, { rate: '0', problems: 0 });
+  const payload = (stopped = false) => {
+    const f = figured.at();
+    return { rate: f.rate.toFixed(1), left: stopped ? 'stopped' : etaText(f), notEnrolled: figured.counts().notEnrolled };
+  };
+  // Every frame cli-progress draws (five a second, also between two outcomes, while the run waits
+  // for the budget) gets the figures of its own moment, not those of the last update.
+  const internals = display as unknown as { payload: Record<string, unknown>; render(force?: boolean): void };
+  const render = internals.render.bind(display);
+  let final: boolean | undefined;
+  internals.render = (force) => {
+    internals.payload = payload(final);
+    render(force);
+  };
+  display.start(total ?? 0, 0, payload());
   const release = keepLinesOffTheBar(stream, display);
   return {
-    update(done, problems) {
-      display.update(done, { rate: rateOf(done, Date.now() - started), problems });
+    update(counts) {
+      figured.record(counts);
+      display.update(counts.done);
     },
-    stop() {
+    stop(stopped = false) {
+      final = stopped;
       release();
       display.stop();
     },
   };
+}
+
+function etaText(f: Figures): string {
+  return f.etaMs === undefined ? 'ETA ?' : `ETA ${duration(f.etaMs)}`;
 }
 
 /**
@@ -96,32 +124,27 @@ function keepLinesOffTheBar(stream: NodeJS.WriteStream, display: cliProgress.Sin
   };
 }
 
-function plainLines(stream: NodeJS.WriteStream, { unit, total, everyMs = 5000, now = Date.now }: ProgressOptions): Progress {
-  const started = now();
-  let lastAt = started;
-  let last = { done: 0, problems: 0 };
-  const line = () => {
-    const elapsed = now() - started;
-    const rate = Number(rateOf(last.done, elapsed));
-    const share = total ? ` (${Math.floor((last.done / total) * 100)}%)` : '';
-    const eta = total && rate > 0 && last.done < total ? `, ETA ${duration(((total - last.done) / rate) * 1000)}` : '';
-    const problems = last.problems > 0 ? `, ${last.problems} not done` : '';
-    stream.write(`${last.done}${total ? `/${total}` : ''} ${unit}${share}, ${rate.toFixed(1)} ${unit}/s${problems}${eta}\n`);
+function plainLines(stream: NodeJS.WriteStream, { unit, total, everyMs = 5000, now = Date.now, budget }: ProgressOptions): Progress {
+  const figured = figures({ total, now, budget });
+  let lastAt = now();
+  const line = (stopped: boolean) => {
+    const { done, notEnrolled } = figured.counts();
+    const f = figured.at();
+    const share = total ? ` (${Math.floor((done / total) * 100)}%)` : '';
+    const eta = stopped ? ', stopped' : total && f.etaMs !== undefined && done < total ? `, ETA ${duration(f.etaMs)}` : '';
+    const problems = notEnrolled > 0 ? `, ${notEnrolled} ${NOT_ENROLLED}` : '';
+    stream.write(`${done}${total ? `/${total}` : ''} ${unit}${share}, ${f.rate.toFixed(1)} ${unit}/s${problems}${eta}\n`);
   };
   return {
-    update(done, problems) {
-      last = { done, problems };
+    update(counts) {
+      figured.record(counts);
       if (now() - lastAt >= everyMs) {
         lastAt = now();
-        line();
+        line(false);
       }
     },
-    stop: line,
+    stop: (stopped = false) => line(stopped),
   };
-}
-
-function rateOf(done: number, elapsedMs: number): string {
-  return elapsedMs > 0 ? ((done * 1000) / elapsedMs).toFixed(1) : '0';
 }
 
 /** `1h02m`, `4m10s`, `12s`. */

@@ -1,9 +1,9 @@
 /** Stores from a CSV file (csv-parse, streamed): a header row names the columns, one store per row. */
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
-import { parse } from 'csv-parse';
+import { CsvError, parse, type Options } from 'csv-parse';
 import type { EnrollLocationBody } from '../schemas/locations.js';
-import { UsageError, fileProblem } from './command.js';
+import { SetupError, UsageError, fileProblem } from './command.js';
 import { watchBytes } from './enroll-csv-bytes.js';
 
 const REQUIRED = ['partner_location_id', 'name', 'line1', 'city', 'state', 'postal_code', 'country'] as const;
@@ -19,18 +19,44 @@ interface Parsed {
   line: number;
 }
 
-/** The file's records; a file that is not UTF-8 throws a SetupError naming the line and byte offset. */
+/**
+ * csv-parse's options for the stores file. A UTF-8 BOM (spreadsheet exports) is dropped; blank
+ * lines are skipped. Every line break ends a record, whichever kind it is: left to itself csv-parse
+ * takes the first one it meets as the file's only kind, so in a CRLF file with lines appended in an
+ * editor (LF) every LF line would melt into its neighbour and a store would go missing.
+ */
+export const STORES_CSV_OPTIONS = {
+  bom: true,
+  relax_column_count: true,
+  skip_empty_lines: true,
+  info: true,
+  trim: true,
+  record_delimiter: ['\r\n', '\n', '\r'],
+} as const satisfies Options;
+
+/**
+ * The file's records; a file that is not UTF-8, or that csv-parse cannot read (a quote not closed),
+ * throws a SetupError naming the line where the record it could not read starts.
+ */
 async function* records(path: string): AsyncGenerator<Parsed> {
-  // A UTF-8 BOM (spreadsheet exports) is dropped; blank lines are skipped.
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true, trim: true });
+  const parser = parse({ ...STORES_CSV_OPTIONS, record_delimiter: [...STORES_CSV_OPTIONS.record_delimiter] });
   const { tap, lines } = watchBytes(path);
   // pipeline (not pipe) hands a read error (no such file, not UTF-8) to the parser, so the loop reading it throws.
   pipeline(createReadStream(path), tap, parser, () => undefined);
   let end = 0;
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
-    const line = lines.lineOf(end, info.bytes);
-    end = info.bytes;
-    yield { record, line };
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
+      const line = lines.lineOf(end, info.bytes);
+      end = info.bytes;
+      yield { record, line };
+    }
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    // csv-parse's own line number counts a CRLF inside quotes twice: the line is counted from the
+    // bytes. Its `bytes` is where the last record it read ended (one it had not handed over yet included).
+    const line = lines.lineFrom(Math.max(end, Number(error.bytes ?? end)));
+    const reason = error.message.replace(/ at line \d+/, '').replace(/[.:]$/, '');
+    throw new SetupError(`${path}: line ${line} cannot be read as CSV (${reason}). Nothing was sent. Fix that line (a quote opened and not closed?), then run crp enroll again.`, { cause: error });
   }
 }
 

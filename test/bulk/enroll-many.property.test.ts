@@ -98,6 +98,16 @@ async function check(s: Scenario): Promise<void> {
     }
     expect(overlapping(calls)).toEqual([]);
     for (const call of calls) expect(call.name).toBe(rows[firstOf.get(call.id) as number]?.name);
+    // Once a row of an id has enrolled it in this run, every later identical row takes that answer, unsent.
+    const byIndex = [...outcomes].sort((a, b) => a.index - b.index);
+    const enrolledBy = new Map<string, number>();
+    for (const o of byIndex) {
+      const id = o.partner_location_id as string;
+      const by = enrolledBy.get(id);
+      if (by !== undefined && content[o.index] === content[by]) expect(o).toMatchObject({ status: 'already_enrolled', sameAs: by, requestId: undefined });
+      else if ((o.status === 'created' || o.status === 'already_enrolled') && o.sameAs === undefined) enrolledBy.set(id, o.index);
+      else if (o.status === 'created' || o.status === 'already_enrolled') throw new Error(`rows[${o.index}] took the answer of rows[${o.sameAs}], which did not enroll ${id}`);
+    }
   };
   /** The first row decides: a store, when there is one, is its id's first row. */
   const stored = () => {

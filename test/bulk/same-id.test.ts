@@ -1,10 +1,10 @@
 /** Rows of one id in one enrollMany run: file order, the first decides, never two calls at once. */
 import { describe, expect, it } from 'vitest';
 import { realClock } from '../../src/core/config.js';
-import { ConflictError, type EnrollLocationBody } from '../../src/index.js';
+import { ConflictError, type EnrollLocationBody, type Location } from '../../src/index.js';
 import { enrollMany, type EnrollOutcome, type EnrollRows } from '../../src/bulk/index.js';
 import { TRANSPORTS, address, useSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
-import { SameIdRows } from '../../src/bulk/same-id.js';
+import { ENROLLED_KEPT, SameIdRows } from '../../src/bulk/same-id.js';
 import { overlapping, watchedFetch } from './calls.js';
 
 const POST = { method: 'POST', path: '/partner/v1/locations' };
@@ -55,17 +55,17 @@ describe.each(TRANSPORTS)('rows with the same partner_location_id, over %s', (ki
     expect(overlapping(calls)).toEqual([]);
   });
 
-  it('a later identical row waits for the earlier one to end, and is sent in its turn: created after a failure, already_enrolled after a success', async () => {
+  it('a later identical row waits for the earlier one to end: sent in its turn after a failure, and once one has enrolled the store, the rest take its answer unsent', async () => {
     env = await startSdkEnv(kind);
     // The first row of bulk-0 fails for good (its three attempts); the later ones may start at once (three lanes).
     env.sandbox.faults.next({ ...POST, status: 500, times: 3 });
-    const { byIndex, calls } = await run([store(0), store(0), store(0)], { concurrency: 3 });
+    const { byIndex, calls } = await run([store(0), store(0), store(0), store(0)], { concurrency: 3 });
 
     expect(byIndex.get(0)).toMatchObject({ status: 'failed', error: { status: 500, attempts: 3 } });
-    expect(byIndex.get(1)?.status).toBe('created'); // tried in its turn: the first row had enrolled nothing
-    expect(byIndex.get(2)?.status).toBe('already_enrolled');
+    expect(byIndex.get(1)).toMatchObject({ status: 'created', sameAs: undefined }); // tried in its turn: the first row had enrolled nothing
+    for (const i of [2, 3]) expect(byIndex.get(i)).toMatchObject({ status: 'already_enrolled', sameAs: 1, requestId: undefined, location: { partner_location_id: 'bulk-0' } });
     // In file order, one at a time: each row's call starts after the earlier row's calls ended.
-    expect(calls.map((c) => c.status)).toEqual([500, 500, 500, 201, 200]);
+    expect(calls.map((c) => c.status)).toEqual([500, 500, 500, 201]);
     expect(overlapping(calls)).toEqual([]);
   });
 
@@ -91,6 +91,28 @@ describe.each(TRANSPORTS)('rows with the same partner_location_id, over %s', (ki
     expect(byIndex.get(2)).toMatchObject({ status: 'conflict', conflictsWith: 0 });
     expect(byIndex.get(3)).toMatchObject({ status: 'conflict', conflictsWith: 0 });
     expect(byIndex.get(0)?.contentHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('one store repeated on every row', () => {
+  it('100,000 identical rows of one id: one call; every row has its own outcome, the later ones already_enrolled from the first', async () => {
+    env = await startSdkEnv('msw');
+    const row = store(0);
+    const { summary, outcomes, calls } = await run((function* () { for (let i = 0; i < 100_000; i++) yield { ...row, address: { ...row.address } }; })());
+    expect(calls.map((c) => c.status)).toEqual([201]);
+    expect(summary.counts).toMatchObject({ created: 1, already_enrolled: 99_999, failed: 0, conflict: 0 });
+    expect(outcomes.map((o) => o.index)).toEqual(Array.from({ length: 100_000 }, (_, i) => i));
+    expect(outcomes[99_999]).toMatchObject({ status: 'already_enrolled', sameAs: 0, requestId: undefined });
+  }, 120_000);
+
+  it('the stores enrolled are kept for the most recent ids only: an id past them is sent again (the service answers already enrolled)', () => {
+    const ids = new SameIdRows(2);
+    const location = (id: string) => ({ partner_location_id: id }) as unknown as Location;
+    for (const [i, id] of ['a', 'b', 'a', 'c'].entries()) ids.enrolledBy(id, { index: i, location: location(id) });
+    expect(ids.enrolledRow('a')).toBeUndefined();
+    expect(ids.enrolledRow('b')).toEqual({ index: 1, location: location('b') });
+    expect(ids.enrolledRow('c')).toEqual({ index: 3, location: location('c') });
+    expect(ENROLLED_KEPT).toBe(1024);
   });
 });
 

@@ -140,7 +140,7 @@ describe('crp, as a child process against crp-sandbox', () => {
     expect(run.stdout).toMatch(/^12 rows: 7 enrolled, 0 already enrolled, 0 skipped \(resumed\), 4 invalid, 1 conflicts, 0 failed, 0 not attempted/);
     expect(run.stdout).toMatch(/line 7 {2}pdx-alberta-06 {2}invalid validation_error address\.country: /);
     // Not a terminal: plain lines, no bar redrawn in place.
-    expect(run.stderr).toMatch(/^12\/12 rows \(100%\), [\d.]+ rows\/s, 5 not done$/m);
+    expect(run.stderr).toMatch(/^12\/12 rows \(100%\), [\d.]+ rows\/s, 5 not enrolled$/m);
     expect(run.stderr).not.toMatch(ESCAPES);
 
     const csvRows = parse(readFileSync(failures, 'utf8'), { columns: true }) as Array<Record<string, string>>;
@@ -251,7 +251,9 @@ describe('crp, as a child process against crp-sandbox', () => {
       const run = runs[i] as Finished;
       expect(run, args.join(' ')).toMatchObject({ code: 1, stdout: '' });
       expect(run.stderr, args.join(' ')).toContain(`crp: ${says}`);
-      expect(run.stderr, args.join(' ')).toContain('Usage: crp ');
+      // The error stays on screen: one line pointing to the help, not the help itself.
+      expect(run.stderr, args.join(' ')).toMatch(new RegExp(`\\nRun crp ${args[0]} --help for the usage\\.\\n$`));
+      expect(run.stderr, args.join(' ')).not.toContain('Usage:');
     }
     expect(existsSync(out)).toBe(false);
     const json = await crp(['bookings', 'export', '--status', 'nope', '--json'], sandbox.env);
@@ -273,6 +275,9 @@ describe('crp, as a child process against crp-sandbox', () => {
     for (const e of events) expect(e.type).toMatch(/^(reservation\.(created|updated)|video\.published)$/);
     expect(existsSync(checkpoint)).toBe(true);
     expectNoKey(run, sandbox.key);
+    // stderr: where it started, and what it did.
+    expect(run.stderr.split('\n')[0]).toBe(`crp: watching from the beginning (first everything that exists); ${checkpoint} holds no position yet and keeps it from here on. Events go to stdout; Ctrl-C stops.`);
+    expect(run.stderr).toMatch(new RegExp(`\\ncrp: watched for \\d+s: ${events.length} events, \\d+ calls, \\d+ polls \\(\\d+ failed\\), \\d+ full reconciliations\\.\\n$`));
 
     // A rotated key of the same account: refused, naming the old key's fingerprint, until given it.
     const issued = await fetch(`${sandbox.url}/_sandbox/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: sandbox.key }) });
@@ -288,7 +293,9 @@ describe('crp, as a child process against crp-sandbox', () => {
     const resumed = spawnCrp(['events', 'tail', '--checkpoint', checkpoint, '--previous-key', oldFingerprint as string], rotatedEnv, dir);
     await firstLine(resumed, 'no event in 30 s after the rotation');
     resumed.kill('SIGINT');
-    expect((await resumed.finished).code).toBe(0);
+    const again = await resumed.finished;
+    expect(again.code).toBe(0);
+    expect(again.stderr.split('\n')[0]).toBe(`crp: watching from the position saved in ${checkpoint}. Events go to stdout; Ctrl-C stops.`);
   }, 90_000);
 
   it.runIf(existsSync('/usr/bin/script'))('enroll on a terminal: a bar redrawn in place with rate and ETA', async () => {
@@ -303,7 +310,7 @@ describe('crp, as a child process against crp-sandbox', () => {
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(ESCAPES);
-    expect(run.stdout).toMatch(/100% \| 30\/30 rows \| [\d.]+ rows\/s \| ETA \S+ \| 0 not done/);
+    expect(run.stdout).toMatch(/100% \| 30\/30 rows \| [\d.]+ rows\/s sent \| ETA \S+ \| 0 not enrolled/);
     expect(run.stdout).toMatch(/30 rows: 30 enrolled/);
   });
 });
@@ -343,8 +350,18 @@ describe('crp enroll stopped with Ctrl-C', () => {
       expect(records.filter((r) => r.status === 'not_attempted')).toHaveLength(50);
       expect(lines(readFileSync(failures, 'utf8'))).toHaveLength(51);
       expectNoKey(run, sandbox.key);
+      // The progress stops where the run was (not 100 %), and the command that goes on is printed.
+      expect(run.stderr).toMatch(/^600\/650 rows \(92%\), [\d.]+ rows\/s, stopped$/m);
+      expect(run.stderr).not.toContain('(100%)');
+      expect(run.stdout).toContain('50 not attempted: the stop came before these rows were sent (or answered); enrolling them again is safe');
+      const goOn = `crp enroll ${csv} --resume ${report} --report ${join(dir, 'stopped.2.jsonl')} --report ${join(dir, 'stopped.2.csv')}`;
+      expect(run.stdout).toContain(`To go on where it stopped:\n  ${goOn}\n`);
+      const resumed = await crp(goOn.split(' ').slice(1), sandbox.env, dir);
+      expect(resumed.code).toBe(0);
+      expect(resumed.stdout).toMatch(/^650 rows: 50 enrolled, 0 already enrolled, 600 skipped \(resumed\)/);
+      expect(resumed.stdout).not.toContain('To go on');
     } finally {
       await sandbox.stop();
     }
-  }, 60_000);
+  }, 120_000);
 });

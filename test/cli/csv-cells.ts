@@ -8,7 +8,14 @@ export const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r'] as const;
 /** csv-stringify's `escape_formulas` also escapes their full-width forms. */
 export const FULL_WIDTH_STARTS = ['\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'] as const;
 
-export const startsFormula = (text: string): boolean => [...FORMULA_STARTS, ...FULL_WIDTH_STARTS].some((c) => text.startsWith(c));
+/** What a spreadsheet passes over before the first character it reads: a cell `  =1` is a formula too. */
+export const BLANKS = [' ', '\u00A0', '\u200B', '\u3000', '\n'] as const;
+
+export const startsFormula = (text: string): boolean => {
+  let i = 0;
+  while (i < text.length && (BLANKS as readonly string[]).includes(text[i] as string)) i += 1;
+  return [...FORMULA_STARTS, ...FULL_WIDTH_STARTS].some((c) => text.startsWith(c, i));
+};
 
 export interface CellStart {
   /** Offset of the cell's first character of text (after an opening quote). */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Reservation } from '../../src/index.js';
 import { csvRecord, type Cell } from '../../src/cli/csv-out.js';
 import { BOOKINGS } from '../../src/cli/exports.js';
-import { FORMULA_STARTS, FULL_WIDTH_STARTS, cellStarts, formulaCells, insertedQuotes, startsFormula } from './csv-cells.js';
+import { BLANKS, FORMULA_STARTS, FULL_WIDTH_STARTS, cellStarts, formulaCells, insertedQuotes, startsFormula } from './csv-cells.js';
 
 const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 300);
 
@@ -64,8 +64,20 @@ describe('bookings as CSV (the export\'s own table)', () => {
   });
 });
 
+describe('a cell whose first character a spreadsheet reads is a formula trigger', () => {
+  it.each([' =1+2', '\u00A0+1', '\u200B-1', '\u3000@SUM(A1)', '\n=1', ' \u00A0\u200B\u3000\n=HYPERLINK("x")', '  \t', ' \uFF1D1'])('%j gets a \' in front', (cell) => {
+    expect(csvRecord(false)([cell, 'x'])).toBe(`${cell.includes('"') || cell.includes('\n') ? `"'${cell.replaceAll('"', '""')}"` : `'${cell}`},x\n`);
+    expect(csvRecord(true)([cell, 'x'])).not.toContain("'");
+  });
+
+  it('blanks before ordinary text, and a number, are left as they are', () => {
+    expect(csvRecord(false)([' a=1', '\u00A0x', -3, ' '])).toBe(' a=1,\u00A0x,-3, \n');
+  });
+});
+
 describe('any record', () => {
-  const text = fc.tuple(fc.constantFrom('', ...FORMULA_STARTS, ...FULL_WIDTH_STARTS, "'", '"', ',', '\n', ' ', 'a'), fc.string()).map(([first, rest]) => first + rest);
+  const blanks = fc.string({ unit: fc.constantFrom(...BLANKS), maxLength: 3 });
+  const text = fc.tuple(blanks, fc.constantFrom('', ...FORMULA_STARTS, ...FULL_WIDTH_STARTS, "'", '"', ',', '\n', ' ', 'a'), fc.string()).map(([before, first, rest]) => before + first + rest);
   const cell: fc.Arbitrary<Cell> = fc.oneof(text, fc.integer(), fc.constant(null));
   const record = fc.array(cell, { minLength: 1, maxLength: 8 });
 

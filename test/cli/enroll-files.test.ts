@@ -126,4 +126,19 @@ describe('crp enroll and the bytes of the stores file', () => {
     const lines = readFileSync(join(env.dir, 'crlf.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { line: number; partner_location_id: string });
     expect(Object.fromEntries(lines.map((l) => [l.partner_location_id, l.line]))).toEqual({ 'crlf-0': 2, 'crlf-1': 4, 'crlf-2': 5, 'crlf-3': 6 });
   });
+
+  it('a CRLF file with lines appended in an editor (LF) and a CR-only line, quoted line breaks of each kind: every line is a row in the summary and both reports', async () => {
+    const path = join(env.dir, 'mixed.csv');
+    const text =
+      `${HEADER}\r\n${row('mix-0', '"Up\r\nstairs"', 0)}\r\n${row('mix-1', 'Fine', 1)}\r\n` +
+      `${row('mix-2', '"Down\nstairs"', 2)}\n${row('mix-3', 'Appended', 3)}\n` +
+      `${row('mix-4', '"Side\rdoor"', 4)}\r${row('mix-5', 'Last', 5).replace(',US', ',USA')}\n`;
+    writeFileSync(path, text);
+    const run = await crp(['enroll', 'mixed.csv', '--report', 'mixed.jsonl', '--report', 'mixed-failures.csv'], env.sandbox.env, env.dir);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toMatch(/^6 rows: 5 enrolled, 0 already enrolled, 0 skipped \(resumed\), 1 invalid/);
+    const lines = readFileSync(join(env.dir, 'mixed.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { line: number; partner_location_id: string });
+    expect(Object.fromEntries(lines.map((l) => [l.partner_location_id, l.line]))).toEqual({ 'mix-0': 2, 'mix-1': 4, 'mix-2': 5, 'mix-3': 7, 'mix-4': 8, 'mix-5': 10 });
+    expect(readFileSync(join(env.dir, 'mixed-failures.csv'), 'utf8')).toMatch(/\n10,mix-5,invalid,validation_error,address\.country,/);
+  });
 });
