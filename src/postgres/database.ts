@@ -83,13 +83,11 @@ export async function postgresDatabase(source: { connectionString: string } | { 
       } catch (error) {
         throw databaseError(error, name, 'connecting');
       }
-      client.on('error', ignore);
+      // Kept after release too: a connection ended by the server after it went back to the pool must not crash the process.
+      if (!client.listeners('error').includes(ignore)) client.on('error', ignore);
       return {
         query: (text, params) => client.query(text, params) as never,
-        release: (broken = false) => {
-          client.off('error', ignore);
-          client.release(broken);
-        },
+        release: (broken = false) => client.release(broken),
       };
     },
     async close() {

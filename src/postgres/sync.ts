@@ -185,7 +185,12 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
       storeRefreshMs: options.storeRefreshMs ?? 21_600_000,
       billingEveryMs: options.maxLag ?? 900_000,
       write,
-      read: cp.tx,
+      read: {
+        query: <Row>(text: string, params?: unknown[]) =>
+          cp.tx.query<Row>(text, params).catch((error: unknown) => {
+            throw databaseError(error, db.name, 'reading the mirror');
+          }),
+      },
       onCall: () => calls++,
     });
     watcher = watchEvents(client, {
