@@ -8,6 +8,9 @@ import pg from 'pg';
 import { CheckpointLockedError } from '../../src/index.js';
 import { MirrorDatabaseError, SCHEMA_VERSION, syncToPostgres } from '../../src/postgres/index.js';
 import { migrate } from '../../src/postgres/migrations.js';
+import { applyEvent, upsertStores } from '../../src/postgres/rows.js';
+import type { PartnerEvent } from '../../src/events/index.js';
+import type { Location } from '../../src/index.js';
 import { startSimEnv, type SimEnv } from '../events/support.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
 import { expectMirrorMatches, freshDatabase } from './support.js';
@@ -137,5 +140,27 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
     await running;
     // Released at a clean stop: the next one takes over at once.
     await syncToPostgres(env.client(), { connectionString: url, once: true });
+  });
+
+  it('an older state never overwrites a newer one: a booking found earlier, a store updated earlier', { timeout: 60_000 }, async () => {
+    const url = await freshDatabase(server());
+    const pool = poolOf(url);
+    const c = await pool.connect();
+    try {
+      await migrate(c, 'crp', 'db');
+      const booking = { reservation_id: 'r1', partner_location_id: 's1', status: 'pending', visit_at: null, time_zone: 'UTC', party_size: 2, creator: { handle: 'h', platforms: [], follower_count: 1 }, acknowledged_kind: null, created_at: '2026-12-01T00:00:00Z' };
+      const event = (status: string, at: string) => ({ id: `evt_${status}`, type: 'reservation.updated', created_at: at, partner_location_id: 's1', data: { ...booking, status }, previous: {} }) as unknown as PartnerEvent;
+      await applyEvent(c, '"crp"', event('confirmed', '2026-12-02T00:00:00Z'));
+      await applyEvent(c, '"crp"', event('pending', '2026-12-01T12:00:00Z')); // a replay of an earlier find
+      expect((await c.query('select status from crp.bookings')).rows).toEqual([{ status: 'confirmed' }]);
+      await applyEvent(c, '"crp"', event('completed', '2026-12-03T00:00:00Z'));
+      expect((await c.query('select status from crp.bookings')).rows).toEqual([{ status: 'completed' }]);
+      const store = (name: string, updated: string) => ({ partner_location_id: 's1', name, status: 'active', created_at: '2026-11-01T00:00:00Z', updated_at: updated }) as unknown as Location;
+      await upsertStores(c, '"crp"', [store('New name', '2026-12-02T00:00:00Z')]);
+      await upsertStores(c, '"crp"', [store('Old name', '2026-12-01T00:00:00Z')]);
+      expect((await c.query('select name from crp.stores')).rows).toEqual([{ name: 'New name' }]);
+    } finally {
+      c.release();
+    }
   });
 });
