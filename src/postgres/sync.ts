@@ -147,7 +147,8 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
     const renewal = db.embedded ? undefined : await db.session();
     if (renewal) sessions.push(renewal);
     const lease = new WriterLease(s, leaseMs, db.name);
-    let polls = -1;
+    // The first step comes after the first poll, with what it found (a first load reads each store once).
+    let polls = 0;
     const cp: PostgresCheckpoint = new PostgresCheckpoint({
       main,
       renewal,
