@@ -204,15 +204,20 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
       ...(options.previousKeys ? { previousKeys: options.previousKeys } : {}),
     });
     for await (const event of watcher) {
-      const tx = await cp.begin();
+      const open = await cp.begin();
+      // The database's failures (the connection lost inside onChange too) are told as the database's.
+      const tx: Queryable = {
+        query: <Row>(text: string, params?: unknown[]) =>
+          open.query<Row>(text, params).catch((error: unknown) => {
+            throw databaseError(error, db.name, `applying ${event.type} ${event.id}`);
+          }),
+      };
       try {
         await applyEvent(tx, s, event);
         if (options.onChange) await options.onChange(event, tx);
       } catch (error) {
         await cp.rollback();
-        throw error instanceof Error && 'code' in error && typeof (error as { code: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code)
-          ? databaseError(error, db.name, `applying ${event.type} ${event.id}`)
-          : error;
+        throw error;
       }
       refresher.dirty.add(event.partner_location_id);
       // The watcher's save() of this event's record commits the transaction.

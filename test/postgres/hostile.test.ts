@@ -57,13 +57,13 @@ describe('syncToPostgres() on a hostile database', () => {
         await tx.query('insert into partner_log values ($1)', [event.id]);
         if (++applied === 10) killing = own.kill();
       };
-      const error = await syncToPostgres(env.client(), { connectionString: url, once: true, leaseMs: 300, onChange }).catch((e: unknown) => e);
+      const error = await syncToPostgres(env.client(), { connectionString: url, once: true, leaseMs: 1_000, onChange }).catch((e: unknown) => e);
       await killing;
       expect(error).toBeInstanceOf(MirrorDatabaseError);
       expect((error as MirrorDatabaseError).problem).toBe('unreachable');
       expect((error as Error).message).toContain(`127.0.0.1:${own.port}/lost`);
       await own.start();
-      await syncToPostgres(env.client(), { connectionString: url, once: true, standby: true, leaseMs: 300, onChange });
+      await syncToPostgres(env.client(), { connectionString: url, once: true, standby: true, leaseMs: 1_000, onChange });
       const pool = new pg.Pool({ connectionString: url });
       try {
         await expectMirrorMatches(env, async (text) => (await pool.query(text)).rows);

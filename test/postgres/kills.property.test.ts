@@ -30,7 +30,7 @@ async function scenario(server: () => PostgresServer, runs: { cutAt: number; adv
       pool: cuts.pool,
       once: true,
       standby: true,
-      leaseMs: 300,
+      leaseMs: 1_000,
       onChange: async (event, tx) => {
         await tx.query('insert into partner_log (event_id, kind) values ($1, $2)', [event.id, event.type]);
       },
