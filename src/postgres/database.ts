@@ -9,6 +9,7 @@ import { databaseError } from './errors.js';
 
 /** What `onChange(event, tx)` gets: node-postgres's `query(text, params)`. */
 export interface Queryable {
+  /** Run one statement with `$1`-style parameters; resolves to its rows. */
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount?: number | null }>;
 }
 
