@@ -8,8 +8,8 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
+import { freePort } from './redis-server.js';
 
 const BIN = process.env.CRP_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
 
@@ -129,15 +129,4 @@ export function usePostgresServer(): () => PostgresServer {
     if (!started) throw new Error('usePostgresServer: the server starts in beforeAll; use it inside a test');
     return started;
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -73,15 +73,21 @@ describe('syncToPostgres() replicas (standby, lease, fencing)', () => {
     return { env: { ...sandbox.env, DATABASE_URL: url, LEASE_MS: String(LEASE_MS) }, holder };
   }
 
-  it('a writer killed (SIGKILL): a standby takes over within the lease plus one poll, and goes on', { timeout: 120_000 }, async () => {
+  /** A writer that has applied a few events, and a standby waiting beside it. */
+  async function writerAndStandby(): Promise<{ a: Replica; b: Replica; holder: () => Promise<number | undefined> }> {
     const { env, holder } = await setUp();
     const a = replica(env);
     replicas.push(a);
     await until('the first writer', async () => (await holder()) === a.child.pid);
     const b = replica(env);
     replicas.push(b);
-    await until('events of the first writer', async () => ((await pool!.query('select count(*)::int as n from partner_log')).rows[0].n as number) > 0);
+    await until('events of the first writer', async () => ((await pool!.query('select count(*)::int as n from partner_log')).rows[0].n as number) > 2);
     await new Promise((resolve) => setTimeout(resolve, 500)); // b is standing by
+    return { a, b, holder };
+  }
+
+  it('a writer killed (SIGKILL): a standby takes over within the lease plus one poll, and goes on', { timeout: 120_000 }, async () => {
+    const { a, b, holder } = await writerAndStandby();
     expect(await holder()).toBe(a.child.pid);
     const killedAt = Date.now();
     a.child.kill('SIGKILL');
@@ -97,14 +103,7 @@ describe('syncToPostgres() replicas (standby, lease, fencing)', () => {
   });
 
   it('a writer paused (SIGSTOP) past its lease, inside its work: the standby takes over; the old writer commits nothing more and stops', { timeout: 120_000 }, async () => {
-    const { env, holder } = await setUp();
-    const a = replica(env);
-    replicas.push(a);
-    await until('the first writer', async () => (await holder()) === a.child.pid);
-    const b = replica(env);
-    replicas.push(b);
-    await until('events of the first writer', async () => ((await pool!.query('select count(*)::int as n from partner_log')).rows[0].n as number) > 2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { a, b, holder } = await writerAndStandby();
     a.child.kill('SIGSTOP');
     await until('the takeover', async () => (await holder()) === b.child.pid, 30_000);
     const countOfA = async () => (await pool!.query('select count(*)::int as n from partner_log where pid = $1', [a.child.pid])).rows[0].n as number;
