@@ -50,7 +50,7 @@ export interface SyncOptions {
   previousKeys?: readonly string[];
   /** How often every store record is read again, at most. @default 21_600_000 (6 hours) */
   storeRefreshMs?: number;
-  /** Told after each poll of the stream (progress). */
+  /** Told after each poll of the stream, and about once a second while changes are applied (progress). */
   onProgress?: (progress: SyncProgress) => void;
 }
 
@@ -203,6 +203,7 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
       ...(options.once ? { maxLag: 1 } : intervals(options)),
       ...(options.previousKeys ? { previousKeys: options.previousKeys } : {}),
     });
+    let progressAt = performance.now();
     for await (const event of watcher) {
       const open = await cp.begin();
       // The database's failures (the connection lost inside onChange too) are told as the database's.
@@ -220,6 +221,11 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
         throw error;
       }
       refresher.dirty.add(event.partner_location_id);
+      // During a long pass (a first load) too, not only between polls: about once a second.
+      if (options.onProgress && performance.now() - progressAt >= 1_000) {
+        progressAt = performance.now();
+        options.onProgress(progress());
+      }
       // The watcher's save() of this event's record commits the transaction.
     }
     return progress();
