@@ -3,7 +3,10 @@ import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 
 /** The entries built on the public client: each imports the main entry as `../index.js`. */
-const FEATURE_DIRS = ['redis', 'events', 'bulk', 'otel'].map((name) => dirname(resolve(`src/${name}/index.ts`)) + sep);
+const FEATURE_DIRS = ['redis', 'events', 'bulk', 'otel', 'postgres'].map((name) => dirname(resolve(`src/${name}/index.ts`)) + sep);
+
+/** The mirror's files: they also run the events entry's watcher. */
+const POSTGRES_DIR = dirname(resolve('src/postgres/index.ts')) + sep;
 
 /**
  * A feature's files import the main entry (`../index.js`) for the client's classes and errors: kept
@@ -16,6 +19,9 @@ const mainEntryExternal: Plugin = {
     // The main entry's file in this format's build (treeshake makes esbuild's `format` esm for both).
     const main = `../index${build.initialOptions.outExtension?.['.js'] ?? '.js'}`;
     build.onResolve({ filter: /^\.\.\/index\.js$/ }, ({ importer }) => (FEATURE_DIRS.some((dir) => importer.startsWith(dir)) ? { path: main, external: true } : undefined));
+    // The mirror runs the events entry's watcher: dist/events/index, so its classes are the events entry's own.
+    const events = `../events/index${build.initialOptions.outExtension?.['.js'] ?? '.js'}`;
+    build.onResolve({ filter: /^\.\.\/events\/index\.js$/ }, ({ importer }) => (importer.startsWith(POSTGRES_DIR) ? { path: events, external: true } : undefined));
   },
 };
 
@@ -33,7 +39,7 @@ const shared: Options = {
   // while the parts our schemas use, tree-shaken, load in a few. The declarations still import
   // zod's types from the zod dependency.
   noExternal: ['ky', 'p-retry', 'is-network-error', /^zod/],
-  external: ['ioredis', 'msw', 'bottleneck', '@opentelemetry/api'],
+  external: ['ioredis', 'msw', 'bottleneck', '@opentelemetry/api', 'pg', '@electric-sql/pglite'],
 };
 
 export default defineConfig([
@@ -47,6 +53,7 @@ export default defineConfig([
       'otel/index': 'src/otel/index.ts',
       'events/index': 'src/events/index.ts',
       'bulk/index': 'src/bulk/index.ts',
+      'postgres/index': 'src/postgres/index.ts',
     },
     format: ['esm', 'cjs'],
     // Declarations for the import paths only (the crp-sandbox and crp commands have no importable API).
@@ -58,6 +65,7 @@ export default defineConfig([
         'otel/index': 'src/otel/index.ts',
         'events/index': 'src/events/index.ts',
         'bulk/index': 'src/bulk/index.ts',
+        'postgres/index': 'src/postgres/index.ts',
       },
     },
     // dist/cli is the other build's (the two run at once, into the same folder under `--out-dir`).

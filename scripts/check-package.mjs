@@ -78,7 +78,7 @@ try {
   const allowed = (path) => path.startsWith('dist/') || /^docs\/[^/]+\.md$/.test(path) || ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path);
   const unexpected = packed.files.map((f) => f.path).filter((path) => !allowed(path));
   if (unexpected.length) throw new Error(`unexpected files in the tarball: ${unexpected.join(', ')}`);
-  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js', 'dist/cli/crp.js', 'dist/redis/index.js', 'dist/redis/index.cjs', 'dist/otel/index.js', 'dist/otel/index.cjs', 'dist/events/index.js', 'dist/events/index.cjs', 'dist/bulk/index.js', 'dist/bulk/index.cjs', 'dist/openapi.json', 'docs/http.md', 'docs/sandbox.md']) {
+  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js', 'dist/cli/crp.js', 'dist/redis/index.js', 'dist/redis/index.cjs', 'dist/otel/index.js', 'dist/otel/index.cjs', 'dist/events/index.js', 'dist/events/index.cjs', 'dist/bulk/index.js', 'dist/bulk/index.cjs', 'dist/postgres/index.js', 'dist/postgres/index.cjs', 'dist/openapi.json', 'docs/http.md', 'docs/sandbox.md']) {
     if (!packed.files.some((f) => f.path === needed)) throw new Error(`the tarball lacks ${needed}`);
   }
   const packedPaths = new Set(packed.files.map((f) => f.path));
@@ -106,10 +106,10 @@ try {
   if (!/No problems found/.test(attw)) throw new Error(`attw reported problems:\n${attw}`);
 
   section('CommonJS builds require() only CommonJS-capable packages');
-  const cjsOk = new Set(['zod/mini', 'bottleneck', 'ioredis', 'msw', '@opentelemetry/api']);
+  const cjsOk = new Set(['zod/mini', 'bottleneck', 'ioredis', 'msw', '@opentelemetry/api', 'pg']);
   // Our own files only as .cjs (dist/redis, events and bulk require ../index.cjs).
   const ownCjs = (name) => name.startsWith('.') && name.endsWith('.cjs');
-  for (const file of ['dist/index.cjs', 'dist/testing/index.cjs', 'dist/redis/index.cjs', 'dist/otel/index.cjs', 'dist/events/index.cjs', 'dist/bulk/index.cjs']) {
+  for (const file of ['dist/index.cjs', 'dist/testing/index.cjs', 'dist/redis/index.cjs', 'dist/otel/index.cjs', 'dist/events/index.cjs', 'dist/bulk/index.cjs', 'dist/postgres/index.cjs']) {
     const code = readFileSync(join(unpacked, 'package', file), 'utf8');
     // Not a method that happens to be called require (`this.#require('save')`).
     const required = [...code.matchAll(/(?<![\w$#.])require\((["'])([^"']+)\1\)/g)].map((m) => m[2]);

@@ -4,13 +4,14 @@
  * declarations name its `HttpHandler` (the type of `sandbox.mswHandlers()`). A project without
  * msw and with `skipLibCheck: false` would fail on that import (TS2307), so each import of msw in
  * the published declarations gets a `// @ts-ignore`: without msw the handler type is `any`, with
- * msw it is msw's own. tsup's declaration bundler drops comments, hence this step.
+ * msw it is msw's own. The same for pg, whose `Pool` the `/postgres` declarations name (the
+ * `pool` option of `syncToPostgres()`). tsup's declaration bundler drops comments, hence this step.
  * scripts/check-package.mjs proves both cases in a consumer project.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const OPTIONAL_PEERS = ['msw'];
+const OPTIONAL_PEERS = ['msw', 'pg'];
 const MARK = '// @ts-ignore: optional peer dependency, resolves only where it is installed';
 const dist = new URL('../dist/', import.meta.url).pathname;
 const importOf = new RegExp(`^import .* from '(${OPTIONAL_PEERS.join('|')})(/[^']*)?';$`);

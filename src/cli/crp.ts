@@ -8,9 +8,11 @@ import { COMMON_HELP, EXIT, UsageError, closest, reportFailure, type Command, ty
 import { enroll } from './enroll.js';
 import { events } from './events.js';
 import { billing, bookings } from './exports.js';
+import { query } from './query.js';
 import { summary } from './summary.js';
+import { sync } from './sync.js';
 
-const COMMANDS: Record<string, Command> = { enroll, bookings, billing, events, summary };
+const COMMANDS: Record<string, Command> = { enroll, bookings, billing, events, summary, sync, query };
 
 const USAGE = `Usage: crp COMMAND [options]
 
@@ -19,6 +21,8 @@ const USAGE = `Usage: crp COMMAND [options]
   crp billing export YYYY-MM [--format csv|jsonl] [--out FILE]
   crp events tail [--checkpoint FILE]                              bookings and videos as JSON lines
   crp summary                                                      the account at a glance
+  crp sync [--database URL] [--once] [--standby]                   mirror into Postgres tables
+  crp query "SQL" [--database URL] [--csv]                         read the mirror
   crp --version                                                    the version of @crp/partner-sdk
 
 The key and the service address come from PARTNER_API_KEY and PARTNER_API_BASE_URL (or the

@@ -29,6 +29,7 @@ const ENTRIES: Record<string, string> = {
   '@crp/partner-sdk/otel': 'src/otel/index.ts',
   '@crp/partner-sdk/events': 'src/events/index.ts',
   '@crp/partner-sdk/bulk': 'src/bulk/index.ts',
+  '@crp/partner-sdk/postgres': 'src/postgres/index.ts',
 };
 const entry = (name: string) => {
   const path = ENTRIES[name];
@@ -138,6 +139,7 @@ describe('README and docs snippets', () => {
       'README.md: needs a Redis server; examples/shared-key-redis.ts runs the same in test/examples',
       'docs/events.md: runs until SIGTERM with handlers of yours; examples/watch-bookings.ts is the runnable version, run in test/examples',
       'docs/events.md: needs a Redis server; test/redis-events/ runs replicas on a redisCheckpoint',
+      'docs/sync.md: needs a PostgreSQL server; test/postgres/ runs the same against one it starts',
     ]);
   });
 

@@ -92,7 +92,8 @@ export function useRedisServer(): RedisServer {
   };
 }
 
-function freePort(): Promise<number> {
+/** A port free on the loopback interface now (the Postgres helper uses it too). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

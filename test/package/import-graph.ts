@@ -36,9 +36,9 @@ function resolveInSrc(srcDir: string, from: string, specifier: string): string |
 const posix = (path: string) => path.split(sep).join('/');
 
 /** Features: built on the client, beside it. */
-export const FEATURES = ['events', 'bulk', 'cli', 'otel', 'redis'] as const;
+export const FEATURES = ['events', 'bulk', 'cli', 'otel', 'redis', 'postgres'] as const;
 /** Features imported by applications from their own entry: they reach the client through `../index.js` only. */
-const ENTRY_FEATURES = ['events', 'bulk', 'otel', 'redis'];
+const ENTRY_FEATURES = ['events', 'bulk', 'otel', 'redis', 'postgres'];
 
 /** The client: what `@crp/partner-sdk` is made of. */
 export const isCore = (file: string): boolean => file === 'client.ts' || file === 'index.ts' || /^(core|resources|schemas)\//.test(file);

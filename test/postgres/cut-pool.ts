@@ -1,0 +1,60 @@
+/**
+ * A node-postgres pool whose connections the server cuts (pg_terminate_backend, from another
+ * connection) just before the statement numbered `cutAt` of a run is sent: a crash of the sync at
+ * that point between two statements, as the server sees it (an open transaction is rolled back).
+ */
+import pg from 'pg';
+
+export interface CutPool {
+  pool: pg.Pool;
+  /** Statements sent through the pool so far in this run. */
+  readonly statements: number;
+  /** Cut before statement `n` of the run (counted from now); undefined: never. */
+  cutAt(n: number | undefined): void;
+  readonly cut: boolean;
+  end(): Promise<void>;
+}
+
+export function cutPool(url: string): CutPool {
+  const real = new pg.Pool({ connectionString: url, max: 6 });
+  real.on('error', () => {});
+  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  let statements = 0;
+  let at: number | undefined;
+  let cut = false;
+  const pool = {
+    options: real.options,
+    on: () => pool,
+    async connect() {
+      const client = await real.connect();
+      const query = client.query.bind(client) as (text: string, params?: unknown[]) => Promise<unknown>;
+      (client as unknown as { query: typeof query }).query = async (text: string, params?: unknown[]) => {
+        statements++;
+        if (at !== undefined && statements === at) {
+          cut = true;
+          await admin.query('select pg_terminate_backend($1)', [(client as unknown as { processID: number }).processID]);
+        }
+        return query(text, params);
+      };
+      return client;
+    },
+  } as unknown as pg.Pool;
+  return {
+    pool,
+    get statements() {
+      return statements;
+    },
+    get cut() {
+      return cut;
+    },
+    cutAt(n) {
+      statements = 0;
+      cut = false;
+      at = n;
+    },
+    async end() {
+      await real.end();
+      await admin.end();
+    },
+  };
+}
