@@ -56,16 +56,19 @@ export const headers: Record<string, { description: string; schema: JsonSchema }
     description: 'How long to wait before retrying: delay-seconds (`20`); an HTTP-date must also be understood.',
     schema: { type: 'string' },
   },
-  Allow: { description: 'The methods the path takes.', schema: { type: 'string' } },
 };
 
 const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
 
-/** The response headers of an answer with `status` from the service (the control API sends only content-type). */
-export function responseHeaders(status: number): Record<string, { $ref: string; required?: boolean }> {
-  const out: Record<string, { $ref: string; required?: boolean }> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+/**
+ * The response headers of an answer with `status` from the service (the control API sends only
+ * content-type). A header is optional unless it says `required`, so the ones an early answer may
+ * lack say so in `description`, the one field OpenAPI 3.1 lets sit beside a `$ref`.
+ */
+export function responseHeaders(status: number): Record<string, { $ref: string; description?: string }> {
+  const out: Record<string, { $ref: string; description?: string }> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
   const rated = !BEFORE_RATE_LIMIT.has(status);
-  for (const name of RATE_HEADERS) out[name] = { $ref: `#/components/headers/${name}`, ...(rated ? {} : { required: false }) };
+  for (const name of RATE_HEADERS) out[name] = { $ref: `#/components/headers/${name}`, ...(rated ? {} : { description: `${headers[name]?.description} Absent when the answer came before the key was accepted or the budget counted.` }) };
   if (status === 429 || status === 503) out['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
   return out;
 }
@@ -75,10 +78,16 @@ export function errorSchemaName(code: string): string {
   return `Error_${code}`;
 }
 
-/** One error body schema per code: the error body with `code` fixed. */
+/**
+ * Codes no documented operation answers: a 405 comes only from a method the document does not
+ * list for the path, so a schema for it would be a component nothing refers to.
+ */
+const NO_OPERATION_ANSWERS: ReadonlySet<string> = new Set<ErrorCode>(['method_not_allowed']);
+
+/** One error body schema per code an operation can answer: the error body with `code` fixed. */
 export function errorSchemas(codes: readonly string[]): Record<string, JsonSchema> {
   return Object.fromEntries(
-    codes.map((code) => [
+    codes.filter((code) => !NO_OPERATION_ANSWERS.has(code)).map((code) => [
       errorSchemaName(code),
       {
         type: 'object',

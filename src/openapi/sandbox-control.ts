@@ -1,6 +1,7 @@
 import { FAULT_KINDS } from '../testing/faults/faults.js';
 import { MAX_GLOB_LENGTH } from '../testing/faults/path-glob.js';
 import { clockRoutes } from '../testing/http/control/clock-control.js';
+import { DURATION_PARTS } from '../testing/simulation/clock.js';
 import { CONTROL_PREFIX } from '../testing/http/control/control.js';
 import type { ControlRoute } from '../testing/http/control/control-route.js';
 import { dataRoutes } from '../testing/http/control/data-control.js';
@@ -46,14 +47,27 @@ const logQuery = {
   limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'At most this many entries. Default 100.' },
 };
 
+const PART_WORDS: Record<(typeof DURATION_PARTS)[number], string> = {
+  days: 'Days of 24 hours.',
+  hours: 'Hours.',
+  minutes: 'Minutes.',
+  ms: 'Milliseconds.',
+};
+
 const DOCS: Record<string, ControlDoc> = {
   'GET /clock': { answer: nowBody },
   'POST /clock/advance': {
     body: {
-      type: 'object',
-      description: 'Exactly one of `by_ms` or `to`. Forward only, at most 366 days a call.',
-      properties: { by_ms: { type: 'number', minimum: 0, description: 'Milliseconds to move on (86400000 is a day).' }, to: { type: 'string', description: 'An ISO 8601 instant to move to.' } },
-      additionalProperties: false,
+      description: 'One of three forms: `{ "by_ms": n }`; any of `days`, `hours`, `minutes`, `ms` (they add up, e.g. `{ "days": 1 }`); or `{ "to": ISO }`. Forward only, at most 366 days a call.',
+      oneOf: [
+        object({ by_ms: { type: 'number', minimum: 0, description: 'Milliseconds to move on (86400000 is a day).' } }),
+        {
+          ...object(Object.fromEntries(DURATION_PARTS.map((part) => [part, { type: 'number', minimum: 0, description: PART_WORDS[part] }]))),
+          required: [],
+          minProperties: 1,
+        },
+        object({ to: { type: 'string', description: 'An ISO 8601 instant to move to, not before the current simulated time.' } }),
+      ],
     },
     answer: nowBody,
   },
@@ -154,7 +168,13 @@ export function controlPaths(errorResponse: (codes: string[]) => Record<string, 
         tags: [SANDBOX_TAG.name],
         summary: 'This document (OpenAPI 3.1)',
         security: [],
-        responses: { '200': { description: 'The OpenAPI document of the service and of this control API.', content: { 'application/json': { schema: { type: 'object' } } } } },
+        responses: {
+          '200': { description: 'The OpenAPI document of the service and of this control API; `servers` names the address it was fetched from.', content: { 'application/json': { schema: { type: 'object' } } } },
+          '403': {
+            description: '`forbidden_host`: over a port, a `Host` that is not one of the sandbox\'s own names (or an allowed one); see the tag.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+          },
+        },
       },
     },
   };

@@ -148,7 +148,7 @@ export function createEmulator(
   const dispatch: Dispatcher = async (request, context) => {
     const path = new URL(request.url).pathname;
     if (isControlPath(path)) return { type: 'response', response: await control(request) };
-    if (path === DOCUMENT_PATH) return { type: 'response', response: documentResponse(request) };
+    if (path === DOCUMENT_PATH) return { type: 'response', response: documentResponse(request, context.origin ?? new URL(request.url).origin) };
     return service(request, context);
   };
   const inProcess: InProcessDispatch = (request) => dispatch(request, { remoteAddress: resolved.callerAddress, signal: request.signal });

@@ -14,6 +14,11 @@ export interface DispatchContext {
   remoteAddress: string;
   /** Aborts when the client gives up. */
   signal: AbortSignal;
+  /**
+   * The origin the caller reached, when the request's URL does not carry it: over a port, from
+   * the `Host` the Host rule accepted. Otherwise the request URL's own origin.
+   */
+  origin?: string;
 }
 
 export interface Dispatcher {

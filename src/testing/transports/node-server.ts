@@ -85,7 +85,9 @@ async function respond(dispatch: Dispatcher, hosts: HostRule, req: IncomingMessa
     writeJson(res, 403, { error: { code: 'forbidden_host', message: refusal } }, hasBody(req));
     return;
   }
-  const outcome = await dispatch(request, { remoteAddress: req.socket.remoteAddress ?? '', signal: controller.signal });
+  // The Host rule let this Host through, so it names this server; the URL's origin is a placeholder.
+  const origin = `http://${req.headers.host}`;
+  const outcome = await dispatch(request, { remoteAddress: req.socket.remoteAddress ?? '', signal: controller.signal, origin });
   switch (outcome.type) {
     case 'reset':
       req.socket.destroy();

@@ -32,12 +32,15 @@ export const trueOrFalse: QueryRule<boolean> = (text, name) => {
 };
 
 /** `status=confirmed,completed`. */
-export const statusList: QueryRule<Set<string>> = (text, name) => {
-  const statuses = text.split(',');
-  const bad = statuses.find((s) => !STATUSES.includes(s));
-  if (bad !== undefined) throw validation(name, `${name} must be one of ${STATUSES.join(', ')} (comma-separated), got ${JSON.stringify(bad)}.`);
-  return new Set(statuses);
-};
+export const statusList: QueryRule<Set<string>> = Object.assign(
+  (text: string, name: string) => {
+    const statuses = text.split(',');
+    const bad = statuses.find((s) => !STATUSES.includes(s));
+    if (bad !== undefined) throw validation(name, `${name} must be one of ${STATUSES.join(', ')} (comma-separated), got ${JSON.stringify(bad)}.`);
+    return new Set(statuses);
+  },
+  { commaSeparated: true as const },
+);
 
 /** Days in a month of the Gregorian calendar, asked of the platform's own calendar (day 0 of the next month). */
 function daysIn(year: number, month: number): number {
