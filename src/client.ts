@@ -4,6 +4,7 @@ import type { RateLimitState } from './core/rate-limit/headers.js';
 import { rawSpec, type RawRequest } from './core/raw-request.js';
 import type { RequestOptions } from './core/request.js';
 import { keyFingerprint } from './core/key-fingerprint.js';
+import type { Logger } from './core/logger.js';
 import { Transport } from './core/transport.js';
 import { Content } from './resources/content.js';
 import { Creators } from './resources/creators.js';
@@ -70,6 +71,17 @@ export class PartnerClient {
    * ```
    */
   readonly keyFingerprint: string;
+  /**
+   * Where the client reports what it does (`ClientOptions.logger`, or the console at `logLevel`),
+   * guarded so that nothing it throws reaches a caller. Work built on the client, such as
+   * `watchEvents`, reports through it too.
+   *
+   * @example
+   * ```ts
+   * client.logger.warn?.('my-app: nightly export skipped a store', { store: 'loc_1' });
+   * ```
+   */
+  readonly logger: Logger;
   /** The service this client talks to: the base URL's origin and path, without `/partner/v1`. */
   readonly baseUrl: string;
   readonly #transport: Transport;
@@ -87,6 +99,7 @@ export class PartnerClient {
     this.clock = config.clock;
     this.closeSignal = this.#closing.signal;
     this.keyFingerprint = keyFingerprint(config.apiKey);
+    this.logger = config.logger;
     this.baseUrl = config.apiUrl.slice(0, -API_PREFIX.length);
     this.#transport = new Transport(config);
     const context = { transport: this.#transport, prefetchPages: config.prefetchPages };

@@ -22,6 +22,7 @@ import { ValidationError, type Page, type PagePromise, type PartnerClient, type 
 import { eventId } from './event-id.js';
 import { BilledCounts } from './billed-counts.js';
 import { clockWentBack, REWOUND } from './history.js';
+import { BookingMonths } from './month-bounds.js';
 import { edgeOf, entryOf, monthOf, nextMonth, packBooking, previousMonth, ZONE_REACH_MS, type StateRecord, type WatchState } from './state.js';
 import type { CallBudget } from './call-budget.js';
 import type { ServiceClock } from './service-clock.js';
@@ -74,10 +75,14 @@ export class Detector {
 
   /** The account's summary; its response also sets the service's time for the poll that follows. */
   async summary(): Promise<Summary> {
-    const { data, response } = await this.#call(() => this.#c.client.reports.summary(this.#options).withResponse());
-    this.#c.service.observe(response.headers, data.generated_at);
-    // Until a response told the service's time, now() is the machine's: no reason to think the history went back.
-    if (this.#c.service.known && clockWentBack(this.#c.state, this.#c.service.now())) this.rewound ??= REWOUND.clock;
+    let data: Summary;
+    let reads = 0;
+    do {
+      const answer = await this.#call(() => this.#c.client.reports.summary(this.#options).withResponse());
+      data = answer.data;
+      this.#c.service.observe(answer.response.headers, data.generated_at);
+    } while (this.#c.service.needsConfirming(++reads));
+    if (clockWentBack(this.#c.state, this.#c.service)) this.rewound ??= REWOUND.clock;
     return data;
   }
 
@@ -133,6 +138,7 @@ export class Detector {
     let last: Page<Reservation> | undefined;
     let lastItems: Reservation[] = [];
     let listed = 0;
+    const bookingMonths = new BookingMonths();
     for await (const page of this.#walk((c) => this.#c.client.reservations.list({ limit: PAGE, ...(c ? { cursor: c } : {}) }, this.#options))) {
       if (last?.nextCursor) cursor = last.nextCursor;
       last = page;
@@ -143,6 +149,7 @@ export class Detector {
         const month = item.created_at.slice(0, 7);
         if (firstSync && month < earliest && /^\d{4}-\d{2}$/.test(month)) earliest = month;
         if (firstSync && item.status === 'completed') withCompletedVisits.add(item.partner_location_id);
+        bookingMonths.note(item);
         yield* this.#diff(item);
       }
     }
@@ -152,7 +159,7 @@ export class Detector {
     state.record(['t', cursor, lastItems.length], tail.records);
     yield tail;
     const recent = this.#recentMonths();
-    const months = firstSync ? [...new Set([...monthsFrom(earliest, state.month), ...recent])] : recent;
+    const months = firstSync ? [...new Set([...monthsFrom(earliest, bookingMonths.lastOf(state.month)), ...recent])] : recent;
     // On a first sync, also every store with a completed visit (videos follow completed visits):
     // billing lists a store only for months it was enrolled in, and its history may be older.
     yield* this.#videos(months, undefined, firstSync ? withCompletedVisits : undefined);

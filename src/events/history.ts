@@ -5,6 +5,7 @@
  * its history only moves forward; the detector notes the first it sees, and the next poll forgets
  * the state (a `['r', at]` record) and syncs everything that exists again.
  */
+import type { ServiceClock } from './service-clock.js';
 import type { WatchState } from './state.js';
 
 /**
@@ -20,8 +21,14 @@ export const REWOUND = {
   bookings: 'bookings this checkpoint remembers are gone from the service',
 } as const;
 
-/** Whether the service's time `now` is well before the latest the state saw; keeps the later of the two as seen. */
-export function clockWentBack(state: WatchState, now: number): boolean {
+/**
+ * Whether the service's time is well before the latest the state saw; keeps the later of the two as
+ * seen. Only a time the service confirmed counts (`ServiceClock.confirmed`: several answers agreed
+ * on it), so one answer with a wrong `Date` neither resets the history nor raises the mark.
+ */
+export function clockWentBack(state: WatchState, service: Pick<ServiceClock, 'confirmed' | 'now'>): boolean {
+  if (!service.confirmed) return false;
+  const now = service.now();
   const latest = Math.max(state.seenAt ?? Number.NEGATIVE_INFINITY, state.fullAt ?? Number.NEGATIVE_INFINITY);
   state.seenAt = Math.max(latest, now);
   return now < latest - CLOCK_STEP_BACK_MS;

@@ -16,6 +16,7 @@
 import { CheckpointInvalidError, type Reservation } from '../index.js';
 import type { Checkpoint } from './checkpoint.js';
 import { FORMAT, invalid, readLine, type Snapshot } from './checkpoint-format.js';
+import { withinMonths } from './month-bounds.js';
 
 export type StateRecord =
   | ['s', string]
@@ -106,7 +107,7 @@ export function entryOf(item: Reservation, store: number): BookingEntry {
 }
 
 /** `YYYY-MM` of an instant, in UTC (the month billing counts use). */
-export const monthOf = (ms: number): string => new Date(ms).toISOString().slice(0, 7);
+export const monthOf = (ms: number): string => new Date(withinMonths(ms)).toISOString().slice(0, 7);
 
 /** The month before `YYYY-MM`. */
 export function previousMonth(month: string): string {

@@ -159,4 +159,11 @@ export interface WatchStats {
   historyResets: number;
   /** Why the history was last found to have gone back, or null when it never was. */
   lastHistoryReset: string | null;
+  /**
+   * Answers whose time (`Date` header, `summary.generated_at`) the watcher's estimate of the
+   * service's time did not follow: malformed, before 2000 or after 9999-11, or not (yet) confirmed
+   * by other answers. Each kind of refused time is also logged once through the client's logger.
+   * Grows steadily when servers behind a balancer disagree on the time.
+   */
+  serviceTimeOutliers: number;
 }

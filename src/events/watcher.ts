@@ -55,6 +55,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     lockOutages: 0,
     historyResets: 0,
     lastHistoryReset: null,
+    serviceTimeOutliers: 0,
   };
   readonly #client: PartnerClient;
   readonly #clock: ClientClock;
@@ -107,7 +108,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       const resetsBefore = state.resets;
       const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
       // The state's times (the last full pass, the month) are the service's: so is every comparison with them.
-      const service = new ServiceClock(this.#clock);
+      const service = new ServiceClock(this.#clock, { logger: this.#client.logger, onOutlier: () => this.stats.serviceTimeOutliers++ });
       // Intervals on the monotonic reading: on the wall clock, a clock set back 2 days would hold
       // every reconciliation for 2 days.
       const clock = this.#clock;

@@ -1,7 +1,7 @@
 /**
- * ServiceClock on an injected client clock: which readings it takes (the `Date` header, a reported
- * UTC time, the later of the two, nothing unparseable), and when a reading behind the estimate
- * replaces it (a step of more than 5 s, a clock being set) or is taken for latency (kept).
+ * ServiceClock on an injected client clock: which readings it takes (generated_at, then the `Date`
+ * header, nothing malformed or outside 2000..9999-11), how a first estimate is confirmed, and when
+ * a confirmed one moves (several answers in a row agreeing) or counts a reading as an outlier.
  */
 import { describe, expect, it } from 'vitest';
 import { ServiceClock } from '../../src/events/service-clock.js';
@@ -54,31 +54,49 @@ describe('ServiceClock', () => {
     expect(noDate.now()).toBe(T0 - 60_000);
   });
 
-  it('takes the later of the Date header and the reported time, whichever it is', () => {
-    const headerLater = new ServiceClock(localClock(T0));
-    headerLater.observe(dated(T0 + 10_000), iso(T0 + 8_000));
-    expect(headerLater.now()).toBe(T0 + 10_000);
+  it('generated_at leads: an answer\'s Date is read only when its generated_at is missing or unusable', () => {
+    const both = new ServiceClock(localClock(T0));
+    both.observe(dated(T0 + 10_000), iso(T0 + 8_000));
+    expect(both.now()).toBe(T0 + 8_000);
 
-    const reportedLater = new ServiceClock(localClock(T0));
-    reportedLater.observe(dated(T0 + 8_000), iso(T0 + 10_000));
-    expect(reportedLater.now()).toBe(T0 + 10_000);
+    const unusable = new ServiceClock(localClock(T0));
+    unusable.observe(dated(T0 + 8_000), '9999-12-31T23:59:59Z');
+    expect(unusable.now()).toBe(T0 + 8_000);
   });
 
-  it('ignores what does not parse as a time, and a response that tells nothing', () => {
+  it('ignores what is not a time in the protocol\'s forms, and an answer that tells nothing', () => {
     const local = localClock(T0);
-    const service = new ServiceClock(local);
+    const warnings: string[] = [];
+    let outliers = 0;
+    const service = new ServiceClock(local, { logger: { warn: (m) => warnings.push(m) }, onOutlier: () => outliers++ });
     service.observe(undefined);
     service.observe(new Headers());
     service.observe(new Headers({ date: 'not a date' }), '');
     service.observe(undefined, 'yesterday-ish');
+    service.observe(new Headers({ date: '1' }));
+    service.observe(new Headers({ date: new Date(T0).toISOString() }));
     expect(service.known).toBe(false);
     expect(service.now()).toBe(T0);
+    // One warning per kind, however many answers.
+    expect(warnings).toHaveLength(2);
+    expect(outliers).toBe(5);
 
     // One good source among bad ones is still taken.
     service.observe(new Headers({ date: 'not a date' }), iso(T0 + 2_000));
     expect(service.now()).toBe(T0 + 2_000);
-    service.observe(dated(T0 + 30_000), 'garbage');
-    expect(service.now()).toBe(T0 + 30_000);
+    service.observe(dated(T0 + 2_000), 'garbage');
+    expect(service.confirmed).toBe(true);
+  });
+
+  it('refuses a time before 2000 or after 9999-11, with one warning', () => {
+    const warnings: string[] = [];
+    const service = new ServiceClock(localClock(T0), { logger: { warn: (m) => warnings.push(m) } });
+    for (let i = 0; i < 5; i++) {
+      service.observe(new Headers({ date: 'Thu, 01 Jan 1970 00:00:00 GMT' }));
+      service.observe(new Headers({ date: 'Fri, 31 Dec 9999 23:59:59 GMT' }));
+    }
+    expect(service.known).toBe(false);
+    expect(warnings).toHaveLength(1);
   });
 
   it('moves forward with every later reading', () => {
@@ -103,26 +121,54 @@ describe('ServiceClock', () => {
     expect(service.now()).toBe(T0 + 103_000);
   });
 
-  it('moves back for a reading more than 5 s behind (a clock being set)', () => {
+  it('moves back only when three answers in a row agree (a clock being set); one is an outlier', () => {
     const local = localClock(T0);
-    const service = new ServiceClock(local);
+    let outliers = 0;
+    const service = new ServiceClock(local, { onOutlier: () => outliers++ });
+    service.observe(undefined, iso(T0 + 100_000));
     service.observe(dated(T0 + 100_000));
+    expect(service.confirmed).toBe(true);
     service.observe(dated(T0 + 94_000));
-    expect(service.now()).toBe(T0 + 94_000);
-
-    const setBack = new ServiceClock(local);
-    setBack.observe(dated(T0 + 86_400_000));
-    setBack.observe(undefined, iso(T0));
-    expect(setBack.now()).toBe(T0);
+    expect(service.now()).toBe(T0 + 100_000);
+    service.observe(dated(T0 + 100_000));
+    service.observe(undefined, iso(T0 + 90_000));
+    service.observe(dated(T0 + 90_000));
+    expect(service.now()).toBe(T0 + 100_000);
+    service.observe(dated(T0 + 90_000));
+    expect(service.now()).toBe(T0 + 90_000);
+    expect(outliers).toBe(3);
   });
 
-  it('counts a step from the estimate, not from the first reading', () => {
-    const local = localClock(T0);
-    const service = new ServiceClock(local);
-    service.observe(dated(T0));
-    service.observe(dated(T0 + 20_000));
-    // 6 s behind the estimate, 14 s ahead of the first reading: a step back.
-    service.observe(dated(T0 + 14_000));
-    expect(service.now()).toBe(T0 + 14_000);
+  it('never lets Dates alone overturn what the latest generated_at says', () => {
+    const service = new ServiceClock(localClock(T0));
+    service.observe(undefined, iso(T0));
+    service.observe(undefined, iso(T0));
+    for (let i = 0; i < 20; i++) service.observe(dated(T0 + 3_600_000));
+    expect(service.now()).toBe(T0);
+  });
+
+  it('settles a first estimate split between two backends by the machine\'s clock, then refuses the other, a year away, with one warning', () => {
+    const YEAR = 365 * 86_400_000;
+    const warnings: string[] = [];
+    let outliers = 0;
+    const service = new ServiceClock(localClock(T0), { logger: { warn: (m) => warnings.push(m) }, onOutlier: () => outliers++ });
+    for (let i = 0; i < 4; i++) service.observe(undefined, iso(i % 2 === 0 ? T0 + YEAR : T0));
+    expect(service.confirmed).toBe(true);
+    expect(service.now()).toBe(T0);
+    for (let i = 0; i < 20; i++) service.observe(dated(i % 2 === 0 ? T0 + YEAR : T0));
+    expect(service.now()).toBe(T0);
+    expect(outliers).toBe(10);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('follows a time years away only when eight answers in a row agree on it', () => {
+    const YEARS = 3 * 365 * 86_400_000;
+    const service = new ServiceClock(localClock(T0));
+    service.observe(undefined, iso(T0));
+    service.observe(undefined, iso(T0));
+    for (let i = 0; i < 7; i++) service.observe(undefined, iso(T0 - YEARS));
+    expect(service.now()).toBe(T0);
+    service.observe(undefined, iso(T0 - YEARS));
+    expect(service.now()).toBe(T0 - YEARS);
   });
 });
