@@ -6,11 +6,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
 import { afterAll } from 'vitest';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Node's arguments that run a TypeScript file through tsx: for test fixtures that are not a command. */
+export const TSX = ['--import', pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href];
 
 const bundles = new Map<string, string>();
 afterAll(() => {
