@@ -231,7 +231,7 @@ describe('crp, as a child process against crp-sandbox', () => {
     expect(lines(billingJsonl.stdout).map((l) => (JSON.parse(l) as { partner_location_id: string }).partner_location_id).sort()).toEqual(billed.map((r) => r.partner_location_id).sort());
   });
 
-  it('names the allowed values of every enum-like flag, and writes nothing (stdout, --out) for a refused value', async () => {
+  it('names the allowed values of every enum-like flag, and writes nothing (stdout, --out) for a refused value', { timeout: 60_000 }, async () => {
     const out = join(dir, 'never-written.csv');
     const cases: Array<[string[], string]> = [
       [['bookings', 'export', '--status', 'nope'], '--status must be pending, confirmed, rejected, cancelled, completed or no_show; got "nope".'],

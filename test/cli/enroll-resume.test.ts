@@ -81,7 +81,7 @@ describe('reading a --resume report', () => {
 describe('crp enroll --resume with a torn report', () => {
   const env = enrollEnv('crp-resume-');
 
-  it('goes on from the good lines, says so on stderr, and sends the torn line\'s row again', async () => {
+  it('goes on from the good lines, says so on stderr, and sends the torn line\'s row again', { timeout: 60_000 }, async () => {
     const stores = join(env.dir, 'stores.csv');
     writeFileSync(stores, `${[HEADER, row('torn-0', 'Zero', 0), row('torn-1', 'One', 1), row('torn-2', 'Two', 2)].join('\n')}\n`);
     const first = await crp(['enroll', stores, '--report', join(env.dir, 'first.jsonl')], env.sandbox.env, env.dir);

@@ -25,7 +25,7 @@ describe('crp and its usage errors, as a child process', () => {
     expect(help).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: crp bookings export/) });
   });
 
-  it('--version prints the package version', async () => {
+  it('--version prints the package version', { timeout: 60_000 }, async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     for (const flag of ['--version', '-V']) expect(await crp([flag], env)).toEqual({ code: 0, stdout: `crp ${version}\n`, stderr: '' });
     expect((await crp(['--help'], env)).stdout).toContain('crp --version');
