@@ -46,12 +46,12 @@ export const errorBodySchema: JsonSchema = {
 };
 
 /** Header components: the request id, the rate-limit headers and Retry-After. */
-export const headers: Record<string, { description: string; schema: JsonSchema }> = {
-  'X-Request-Id': { description: 'The id of this request; quote it to support.', schema: { type: 'string' } },
-  'RateLimit-Limit': { description: "Requests the key may make per window (600 by default).", schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Policy': { description: 'The quota and window, e.g. `600;w=60` (600 requests per 60 seconds).', schema: { type: 'string' } },
+export const headers: Record<string, { description: string; required?: true; schema: JsonSchema }> = {
+  'X-Request-Id': { description: 'The id of this request; quote it to support.', required: true, schema: { type: 'string' } },
+  'RateLimit-Limit': { description: "Requests the key may make per window (600 by default).", required: true, schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window.', required: true, schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets.', required: true, schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Policy': { description: 'The quota and window, e.g. `600;w=60` (600 requests per 60 seconds).', required: true, schema: { type: 'string' } },
   'Retry-After': {
     description: 'How long to wait before retrying: delay-seconds (`20`); an HTTP-date must also be understood.',
     schema: { type: 'string' },
@@ -62,13 +62,17 @@ const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset
 
 /**
  * The response headers of an answer with `status` from the service (the control API sends only
- * content-type). A header is optional unless it says `required`, so the ones an early answer may
- * lack say so in `description`, the one field OpenAPI 3.1 lets sit beside a `$ref`.
+ * content-type). An answer given before the key is accepted or the budget counted may lack the
+ * rate-limit headers: there they are written out, not required, since nothing may override a
+ * `$ref`'s `required`.
  */
-export function responseHeaders(status: number): Record<string, { $ref: string; description?: string }> {
-  const out: Record<string, { $ref: string; description?: string }> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+export function responseHeaders(status: number): Record<string, object> {
+  const out: Record<string, object> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
   const rated = !BEFORE_RATE_LIMIT.has(status);
-  for (const name of RATE_HEADERS) out[name] = { $ref: `#/components/headers/${name}`, ...(rated ? {} : { description: `${headers[name]?.description} Absent when the answer came before the key was accepted or the budget counted.` }) };
+  for (const name of RATE_HEADERS) {
+    const { required: _always, description, ...rest } = headers[name] as (typeof headers)[string];
+    out[name] = rated ? { $ref: `#/components/headers/${name}` } : { ...rest, description: `${description} Absent when the answer came before the key was accepted or the budget counted.` };
+  }
   if (status === 429 || status === 503) out['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
   return out;
 }

@@ -14,6 +14,8 @@ export const SANDBOX_TAG = { name: 'Sandbox control', description: 'The sandbox\
 /** A control call as the document states it; method, path and one-line summary come from the sandbox's route table. */
 interface ControlDoc {
   body?: JsonSchema;
+  /** Bodies a fresh sandbox accepts, by name (test/openapi/control-bodies.test.ts sends each one). */
+  examples?: Record<string, Record<string, unknown>>;
   query?: Record<string, JsonSchema & { description: string }>;
   /** The success status and its body. */
   status?: number;
@@ -47,6 +49,9 @@ const logQuery = {
   limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'At most this many entries. Default 100.' },
 };
 
+/** `path` and `pathPattern` together are refused: a generated client should not be able to send both. */
+const PATH_AND_PATTERN: JsonSchema = { description: 'Not `path` and `pathPattern` together.', properties: { path: {}, pathPattern: {} }, required: ['path', 'pathPattern'] };
+
 const PART_WORDS: Record<(typeof DURATION_PARTS)[number], string> = {
   days: 'Days of 24 hours.',
   hours: 'Hours.',
@@ -69,11 +74,13 @@ const DOCS: Record<string, ControlDoc> = {
         object({ to: { type: 'string', description: 'An ISO 8601 instant to move to, not before the current simulated time.' } }),
       ],
     },
+    examples: { by_ms: { by_ms: 3_600_000 }, days: { days: 1 }, parts: { days: 1, hours: 2, minutes: 30 }, to: { to: '2026-12-08T09:00:00Z' } },
     answer: nowBody,
   },
   'GET /faults': { answer: object({ pending }) },
   'POST /faults': {
-    body: { ...object({ ...faultShape, ...pathMatch, times: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'How many matching requests (default 1).' } }), required: [] },
+    body: { ...object({ ...faultShape, ...pathMatch, times: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'How many matching requests (default 1).' } }), required: [], not: PATH_AND_PATTERN },
+    examples: { status: { status: 503, times: 2 }, hang: { hang: true, pathPattern: '/partner/v1/locations/*' }, resetAfter: { reset: true, when: 'after', method: 'POST' } },
     status: 201,
     answer: object({ pending }),
   },
@@ -86,7 +93,9 @@ const DOCS: Record<string, ControlDoc> = {
         seed: { type: 'integer', minimum: 0, maximum: 2 ** 32 - 1, description: 'Seed of the draws.' },
       }),
       required: ['rate'],
+      not: PATH_AND_PATTERN,
     },
+    examples: { kinds: { rate: 0.1, kinds: ['unavailable', 'reset'], seed: 7 }, shapes: { rate: 0.5, kinds: [{ status: 500 }], path: '/partner/v1/summary' } },
     answer: object({ random: { const: true }, pending }),
   },
   'DELETE /faults': { answer: object({ pending }) },
@@ -103,6 +112,7 @@ const DOCS: Record<string, ControlDoc> = {
       }),
       required: [],
     },
+    examples: { plain: {}, limited: { allowIps: ['10.0.0.0/8', '127.0.0.1'], rateLimit: { limit: 10 } } },
     status: 201,
     answer: object({ key: { type: 'string', description: 'A new `crp_test_` key.' }, account_id: { type: 'string' } }),
   },
@@ -116,6 +126,7 @@ const DOCS: Record<string, ControlDoc> = {
       }),
       required: ['locations'],
     },
+    examples: { stores: { locations: 3, reservationsPerLocation: 5, idPrefix: 'demo-' } },
     status: 201,
     answer: object({ locationIds: { type: 'array', items: { type: 'string' } }, reservations: { type: 'integer', minimum: 0 } }),
   },
@@ -154,7 +165,7 @@ const DOCS: Record<string, ControlDoc> = {
       required: ['seq', 'method', 'path', 'status', 'requestId', 'at', 'headers'],
     }),
   },
-  'POST /reset': { body: { type: 'object', maxProperties: 0, description: 'No body, or `{}`.' }, answer: nowBody },
+  'POST /reset': { body: { type: 'object', maxProperties: 0, description: 'No body, or `{}`.' }, examples: { empty: {} }, answer: nowBody },
 };
 
 /** The control API's paths, from the sandbox's own route table (a route without a doc here stops the build). */
@@ -202,12 +213,17 @@ function operation(method: string, path: string, summary: string, doc: ControlDo
     ...(doc.query
       ? { parameters: Object.entries(doc.query).map(([name, { description, ...schema }]) => ({ name, in: 'query', required: false, description, schema })) }
       : {}),
-    ...(doc.body ? { requestBody: { required: false, content: { 'application/json': { schema: doc.body } } } } : {}),
+    ...(doc.body ? { requestBody: { required: false, content: { 'application/json': { schema: doc.body, ...examplesOf(doc) } } } } : {}),
     responses: {
       [String(doc.status ?? 200)]: { description: summary, content: { 'application/json': { schema: doc.answer } } },
       ...errorResponse(['validation_error', 'unauthorized']),
     },
   };
+}
+
+function examplesOf(doc: ControlDoc): { examples?: Record<string, { value: unknown }> } {
+  if (!doc.examples) return {};
+  return { examples: Object.fromEntries(Object.entries(doc.examples).map(([name, value]) => [name, { value }])) };
 }
 
 /** An object whose every listed field is required and nothing else is sent. */

@@ -147,6 +147,13 @@ describe('crp-sandbox', () => {
     expect(issued.key).not.toBe(r.key);
     expect(await total(issued.key)).toBe(0);
     expect(await total(r.key)).toBe(2);
+    // What reset says of itself, in the control index and the served document, is what it did.
+    const index: { endpoints: string[] } = await (await fetch(`${r.base}/_sandbox`)).json();
+    const served = await (await fetch(`${r.base}/openapi.json`)).json();
+    for (const summary of [index.endpoints.find((line) => line.startsWith('POST /_sandbox/reset')), served.paths['/_sandbox/reset'].post.summary]) {
+      expect(summary).toMatch(/crp-sandbox then issues the key its banner printed again/);
+      expect(summary).not.toMatch(/forget everything/);
+    }
   });
 
   it('--pace makes time flow: bookings happen and are printed while it serves', async () => {

@@ -5,7 +5,7 @@ import { jsonResponse } from './json-response.js';
  * GET /openapi.json: the OpenAPI 3.1 document of the service and of the control API. It is
  * generated from the SDK's schemas (src/openapi/, `npm run build`), and the sandbox, which
  * imports nothing from the SDK, serves the generated copy committed beside this file
- * (test/openapi/drift.test.ts fails when that copy is stale). Like the control API, it needs no
+ * (test/openapi/document.test.ts fails when that copy is stale). Like the control API, it needs no
  * key and is never faulted, rate-limited or logged. Its `servers` names the origin the caller
  * reached, so a generator pointed at any port (or a published one) gets a client for that address.
  */

@@ -18,7 +18,7 @@ export interface Recorded {
  * the document's schemas that lets unknown fields through (the service's loose response objects)
  * is closed with `additionalProperties: false` here, so a field the sandbox sends that the document
  * lacks is an error, as is a required field it leaves out, a status the operation does not list,
- * and a header the response declares required.
+ * and a header the response declares `required`.
  */
 export class ResponseChecker {
   readonly #document: Json;
@@ -43,7 +43,7 @@ export class ResponseChecker {
     const response = this.#resolve(listed);
     const problems: string[] = [];
     for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
-      if (header.required !== false && answer.headers.get(name) === null) problems.push(`${where}: header ${name} missing`);
+      if (this.#resolve(header).required === true && answer.headers.get(name) === null) problems.push(`${where}: header ${name} missing`);
     }
     const schema = ((response.content as Record<string, Json> | undefined)?.['application/json'] as Json | undefined)?.schema;
     if (!schema) return [...problems, `${where}: the document gives no JSON body`];
