@@ -142,7 +142,10 @@ describe('ServiceClock', () => {
     expect(service.confirmed).toBe(true);
     service.observe(dated(T0 + 94_000));
     expect(service.now()).toBe(T0 + 100_000);
+    // Disputed: its time shows no history gone back until an answer agrees again.
+    expect(service.confirmed).toBe(false);
     service.observe(dated(T0 + 100_000));
+    expect(service.confirmed).toBe(true);
     service.observe(undefined, iso(T0 + 90_000));
     service.observe(dated(T0 + 90_000));
     expect(service.now()).toBe(T0 + 100_000);
