@@ -97,11 +97,14 @@ export class ServiceClock {
   }
 
   /**
-   * After `reads` summaries in a poll: whether to read it again to confirm the estimate (only while
-   * the last answer told a usable time, at most `CONFIRM_READS` times).
+   * After `reads` summaries in a poll: whether to read it again, to confirm a first estimate or to
+   * settle one the last answer disputed (only while the last answer told a usable time, at most
+   * `CONFIRM_READS` times). A poll then runs on a time its answers agree on: one that ran ahead (a
+   * client clock without a monotonic reading that jumped forward) would be kept as the latest the
+   * checkpoint saw, and the service's real time would look like a history gone back.
    */
   needsConfirming(reads: number): boolean {
-    return !this.#confirmed && this.#lastUsable && reads < CONFIRM_READS;
+    return !this.confirmed && this.#lastUsable && reads < CONFIRM_READS;
   }
 
   /** Take the service's time from an answer: its `Date` header, and the UTC time it reported, if any. */
