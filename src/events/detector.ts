@@ -73,7 +73,10 @@ export class Detector {
     return { signal: this.#c.signal };
   }
 
-  /** The account's summary; its response also sets the service's time for the poll that follows. */
+  /**
+   * The account's summary; its response also sets the service's time for the poll that follows,
+   * read again while no answers agree on that time yet (`ServiceClock.needsConfirming`).
+   */
   async summary(): Promise<Summary> {
     let data: Summary;
     let reads = 0;

@@ -65,6 +65,8 @@ export class ServiceClock {
   readonly #window: Reading[] = [];
   /** The last readings that did not support the estimate, one after another, newest last. */
   #against: Reading[] = [];
+  /** The latest reading (not refused as far) disputed the estimate without moving it yet. */
+  #disputed = false;
   /** The latest `generated_at` reading, which a `Date` cannot overturn. */
   #latestReported: number | undefined;
   #lastUsable = false;
@@ -80,9 +82,13 @@ export class ServiceClock {
     return this.#offset !== undefined;
   }
 
-  /** True once several answers agreed on the estimate: only then can its time show the history went back. */
+  /**
+   * True once several answers agreed on the estimate, and the latest answer did not dispute it
+   * (while one does, the service's time may be moving on): only then can its time show that the
+   * history went back.
+   */
   get confirmed(): boolean {
-    return this.#confirmed;
+    return this.#confirmed && !this.#disputed;
   }
 
   /** The service's time now (epoch ms): the client's until an answer told a usable one. */
@@ -91,11 +97,14 @@ export class ServiceClock {
   }
 
   /**
-   * After `reads` summaries in a poll: whether to read it again to confirm the estimate (only while
-   * the last answer told a usable time, at most `CONFIRM_READS` times).
+   * After `reads` summaries in a poll: whether to read it again, to confirm a first estimate or to
+   * settle one the last answer disputed (only while the last answer told a usable time, at most
+   * `CONFIRM_READS` times). A poll then runs on a time its answers agree on: one that ran ahead (a
+   * client clock without a monotonic reading that jumped forward) would be kept as the latest the
+   * checkpoint saw, and the service's real time would look like a history gone back.
    */
   needsConfirming(reads: number): boolean {
-    return !this.#confirmed && this.#lastUsable && reads < CONFIRM_READS;
+    return !this.confirmed && this.#lastUsable && reads < CONFIRM_READS;
   }
 
   /** Take the service's time from an answer: its `Date` header, and the UTC time it reported, if any. */
@@ -154,6 +163,7 @@ export class ServiceClock {
     if (reading.source === 'generated_at' && Math.abs(reading.offset - offset) < FAR_MS) this.#latestReported = reading.offset;
     if (agree(reading.offset, offset)) {
       this.#against = [];
+      this.#disputed = false;
       if (reading.offset > offset) this.#offset = reading.offset;
       return;
     }
@@ -165,11 +175,13 @@ export class ServiceClock {
     const last = this.#against.at(-1);
     this.#against = last && agree(last.offset, reading.offset) ? [...this.#against, reading] : [reading];
     const needed = far ? FAR_AGREEING : AGREEING;
+    if (!far) this.#disputed = true;
     // generated_at leads: Dates alone never overturn what the latest generated_at says.
     const reportedHolds = this.#latestReported !== undefined && agree(this.#latestReported, offset) && this.#against.every((r) => r.source === 'Date');
     if (this.#against.length >= needed && !reportedHolds) {
       this.#offset = Math.max(...this.#against.map((r) => r.offset));
       this.#against = [];
+      this.#disputed = false;
       return;
     }
     this.#reports.onOutlier?.();

@@ -129,8 +129,13 @@ describe('ServiceClock', () => {
     service.observe(dated(T0 + 100_000));
     expect(service.confirmed).toBe(true);
     service.observe(dated(T0 + 94_000));
+    // Disputed: no history gone back, and the summary read again, until an answer agrees again.
     expect(service.now()).toBe(T0 + 100_000);
+    expect(service.confirmed).toBe(false);
+    expect(service.needsConfirming(1)).toBe(true);
     service.observe(dated(T0 + 100_000));
+    expect(service.confirmed).toBe(true);
+    expect(service.now()).toBe(T0 + 100_000);
     service.observe(undefined, iso(T0 + 90_000));
     service.observe(dated(T0 + 90_000));
     expect(service.now()).toBe(T0 + 100_000);
