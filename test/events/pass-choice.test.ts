@@ -46,6 +46,7 @@ describe('Detector.choose', () => {
     const { state, service, detector } = await detectorOn();
     const summary = await detector.summary();
     expect(detector.choose(TAKES)).toEqual({ kind: 'reconciliation', reason: 'first sync' });
+    expect(detector.untilDue(TAKES)).toBe(0);
     await drain(detector.reconcile());
     const startedAt = state.fullAt as number;
     expect(startedAt).toBe(service.now());
