@@ -8,7 +8,11 @@
  *     npx stryker run --timeoutMS 5000 --mutate src/core/rate-limit/gate.ts,src/core/rate-limit/headers.ts
  * The event stream and the bulk run, file by file with their unit tests, e.g.
  *   MUTATE_TESTS='test/events/intervals.test.ts,test/events/options.test.ts' npx stryker run --concurrency 1 --mutate src/events/intervals.ts
- *   MUTATE_TESTS='test/sdk/enroll-many.test.ts,test/bulk/same-id.test.ts,test/bulk/content.test.ts' npx stryker run --concurrency 1 --mutate src/bulk/same-id.ts
+ * The event stream's scheduler and finders, one file (or line range) at a time with the tests that
+ * pin it (pass-cost.test.ts runs simulated days, too long for the 5 s test timeout of a narrowed run):
+ *   MUTATE_TESTS='test/events/pacing.test.ts' npx stryker run --concurrency 1 --mutate src/events/pacing.ts
+ *   MUTATE_TESTS='test/events/pass-choice.test.ts' npx stryker run --concurrency 1 --mutate src/events/detector.ts:95-111
+ *   MUTATE_TESTS='test/events/pass-choice.test.ts,test/events/history-reset.test.ts' npx stryker run --concurrency 1 --mutate src/events/detector.ts
  * pagination.ts, api-promise.ts, path.ts and input.ts are left out here: each is mutated in a run of its own.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */

@@ -1,4 +1,4 @@
-import { monthOf, ZONE_REACH_MS } from './state.js';
+import { monthOf, ZONE_REACH_MS } from './calendar.js';
 
 /**
  * Billing's count of a store's videos in a month, remembered where the state's own counts cannot

@@ -6,7 +6,9 @@
  * never reaches the state as a value of the wrong type.
  */
 import { CheckpointInvalidError } from '../index.js';
-import type { StateRecord } from './state.js';
+import { bookingRecords, isPackedBooking } from './bookings.js';
+import { count, id, type Check, type RecordCodec, type StateRecord } from './records.js';
+import { isPackedVideos, videoRecords } from './videos.js';
 
 export const FORMAT = 'crp-events/1';
 
@@ -33,40 +35,22 @@ export interface Snapshot {
 
 export type Line = { snapshot: Snapshot } | { records: StateRecord[] };
 
-type Check = (value: unknown) => boolean;
-
-const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
 const time: Check = (v) => typeof v === 'number' && Number.isFinite(v);
-const id: Check = (v) => typeof v === 'string' && v !== '';
 const month: Check = (v) => typeof v === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(v);
 const nullOr = (check: Check): Check => (v) => v === null || check(v);
-const decodable = (text: string): boolean => {
-  try {
-    decodeURIComponent(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
-/** `store|status|ack|visit`: base-36 numbers, a known value's letter or `~` and the escaped value. */
-const PACKED_BOOKING = /^[0-9a-z]+\|([a-z]|~[^|]*)\|([a-z]|~[^|]*)?\|(-?[0-9a-z]+)?$/;
-const packedBooking: Check = (v) => typeof v === 'string' && PACKED_BOOKING.test(v) && v.split('|').every((part) => !part.startsWith('~') || decodable(part.slice(1)));
-/** `seen|cur|prev[|YYYY-MM,…]`. */
-const PACKED_VIDEOS = /^\d+\|\d+\|\d+(\|\d{4}-\d{2}(,\d{4}-\d{2})*)?$/;
-const packedVideos: Check = (v) => typeof v === 'string' && PACKED_VIDEOS.test(v);
-
-/** Each record kind and the checks of the values after the kind. */
-const RECORDS: Record<StateRecord[0], Check[]> = {
-  s: [id],
-  b: [id, packedBooking],
-  v: [count, packedVideos],
-  t: [nullOr((v) => typeof v === 'string'), count],
-  f: [time],
-  m: [month],
-  r: [time],
-};
-/** The values a record of this kind may carry after those (a 'v' record: the video ids it delivers). */
-const MORE: Partial<Record<StateRecord[0], Check>> = { v: id };
+const stateRecord = <R extends StateRecord>(kind: R[0], ...checks: Check[]): RecordCodec<R> => ({ kind, checks });
+/** Each record kind: the state's own, and each family's from its finder. */
+const RECORDS = Object.fromEntries(
+  [
+    stateRecord('s', id),
+    stateRecord('t', nullOr((v) => typeof v === 'string'), count),
+    stateRecord('f', time),
+    stateRecord('m', month),
+    stateRecord('r', time),
+    bookingRecords,
+    videoRecords,
+  ].map((codec) => [codec.kind, codec as RecordCodec<StateRecord>]),
+) as Record<StateRecord[0], RecordCodec<StateRecord>>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const every = (values: unknown[], check: Check) => values.every(check);
@@ -78,8 +62,8 @@ const SNAPSHOT: Record<keyof Snapshot, { check: Check; optional?: boolean }> = {
   tail: { check: (v) => isObject(v) && Object.keys(v).length === 2 && (v.cursor === null || typeof v.cursor === 'string') && count(v.seen) },
   fullAt: { check: nullOr(time) },
   stores: { check: (v) => Array.isArray(v) && every(v, id) && new Set(v).size === v.length },
-  bookings: { check: (v) => isObject(v) && every(Object.keys(v), id) && every(Object.values(v), packedBooking) },
-  videos: { check: (v) => isObject(v) && every(Object.keys(v), (k) => /^(0|[1-9]\d*)$/.test(k as string)) && every(Object.values(v), packedVideos) },
+  bookings: { check: (v) => isObject(v) && every(Object.keys(v), id) && every(Object.values(v), isPackedBooking) },
+  videos: { check: (v) => isObject(v) && every(Object.keys(v), (k) => /^(0|[1-9]\d*)$/.test(k as string)) && every(Object.values(v), isPackedVideos) },
   videoIds: { check: (v) => isObject(v) && every(Object.values(v), (ids) => Array.isArray(ids) && every(ids, id)), optional: true },
   key: { check: (v) => typeof v === 'string' && /^[0-9a-f]{16}$/.test(v), optional: true },
   service: { check: (v) => typeof v === 'string' && v !== '', optional: true },
@@ -118,8 +102,7 @@ export function readLine(line: string, index: number): Line {
 
 function isRecord(record: unknown): record is StateRecord {
   if (!Array.isArray(record) || typeof record[0] !== 'string' || !Object.hasOwn(RECORDS, record[0])) return false;
-  const checks = RECORDS[record[0] as StateRecord[0]];
-  const more = MORE[record[0] as StateRecord[0]];
+  const { checks, more } = RECORDS[record[0] as StateRecord[0]];
   const fits = more ? record.length > checks.length && every(record.slice(checks.length + 1), more) : record.length === checks.length + 1;
   return fits && checks.every((check, i) => check(record[i + 1]));
 }

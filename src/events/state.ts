@@ -1,5 +1,7 @@
 /**
- * What a watcher remembers between runs, and how it is written to a checkpoint.
+ * What a watcher remembers between runs, and how it is written to a checkpoint. The values of a
+ * family's records are packed and checked by its finder (bookings.ts, videos.ts); here they are
+ * kept, counted and replayed.
  *
  * Every booking seen (its store, status, acknowledged_kind and, while confirmed, the visit time),
  * each store's videos delivered (their ids) and counts, the end of the account's booking list (a
@@ -15,48 +17,17 @@
  */
 import { CheckpointInvalidError, type Reservation } from '../index.js';
 import type { Checkpoint } from './checkpoint.js';
+import { unpackBooking, type BookingEntry } from './bookings.js';
 import { FORMAT, invalid, readLine, type Snapshot } from './checkpoint-format.js';
-import { withinMonths } from './month-bounds.js';
+import type { StateRecord } from './records.js';
+import { unpackVideos, videosInMonth, type VideoEntry } from './videos.js';
 
-export type StateRecord =
-  | ['s', string]
-  | ['b', string, string]
-  | ['v', number, string, ...string[]]
-  | ['t', string | null, number]
-  | ['f', number]
-  | ['m', string]
-  /** The service's history went back (a sandbox reset): everything remembered is forgotten. */
-  | ['r', number];
+export type { StateRecord } from './records.js';
 
 /** Whose data a checkpoint holds: the key's fingerprint (never the key) and the service's base URL. */
 export interface StateIdentity {
   key: string;
   service: string;
-}
-
-export interface BookingEntry {
-  store: number;
-  status: string;
-  ack: string | null;
-  /** Visit time in epoch minutes, kept while the booking is confirmed (to find visits that are due). */
-  visit: number | null;
-}
-
-export interface VideoEntry {
-  /**
-   * Of the videos the store's list showed when last read, how many are delivered (all of them once
-   * the read is done). Summed over stores, it is compared with the summary's `videos_published`.
-   */
-  seen: number;
-  /** Of those, posted in the state's month, and in the month before (UTC months). */
-  cur: number;
-  prev: number;
-  /**
-   * Months (`YYYY-MM`, from the previous one on) near whose first moment, within a time-zone's
-   * reach of UTC, one of those videos was posted: whether billing counts it in that month or the
-   * one before depends on the time zone billing counts in, which the spec leaves open.
-   */
-  edges: string[];
 }
 
 export interface Counts {
@@ -65,74 +36,6 @@ export interface Counts {
   completed: number;
   no_show: number;
   unacknowledged: number;
-}
-
-const STATUS = { pending: 'p', confirmed: 'c', rejected: 'r', cancelled: 'x', completed: 'd', no_show: 'n' } as const;
-const ACK = { forwarded_to_manager: 'f', acknowledged_self: 's' } as const;
-const invert = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [v, k])) as Record<string, string>;
-const STATUS_OF = invert(STATUS);
-const ACK_OF = invert(ACK);
-
-// Known values pack to one letter; a value this version does not know is kept whole (escaped).
-const packValue = (value: string, codes: Record<string, string>): string => codes[value] ?? `~${encodeURIComponent(value)}`;
-const unpackValue = (packed: string, names: Record<string, string>): string =>
-  packed.startsWith('~') ? decodeURIComponent(packed.slice(1)) : (names[packed] ?? packed);
-
-export function packBooking(e: BookingEntry): string {
-  const ack = e.ack === null ? '' : packValue(e.ack, ACK);
-  return `${e.store.toString(36)}|${packValue(e.status, STATUS)}|${ack}|${e.visit === null ? '' : e.visit.toString(36)}`;
-}
-
-export function unpackBooking(packed: string): BookingEntry {
-  const [store = '0', status = '', ack = '', visit = ''] = packed.split('|');
-  return {
-    store: parseInt(store, 36),
-    status: unpackValue(status, STATUS_OF),
-    ack: ack === '' ? null : unpackValue(ack, ACK_OF),
-    visit: visit === '' ? null : parseInt(visit, 36),
-  };
-}
-
-const packVideos = (v: VideoEntry): string => `${v.seen}|${v.cur}|${v.prev}${v.edges.length > 0 ? `|${v.edges.join(',')}` : ''}`;
-function unpackVideos(packed: string | undefined): VideoEntry {
-  if (packed === undefined) return { seen: 0, cur: 0, prev: 0, edges: [] };
-  const [seen = '0', cur = '0', prev = '0', edges = ''] = packed.split('|');
-  return { seen: Number(seen), cur: Number(cur), prev: Number(prev), edges: edges === '' ? [] : edges.split(',') };
-}
-
-/** The entry a booking gets from its wire form. */
-export function entryOf(item: Reservation, store: number): BookingEntry {
-  const visit = item.status === 'confirmed' && item.visit_at ? Math.floor(Date.parse(item.visit_at) / 60_000) : null;
-  return { store, status: item.status, ack: item.acknowledged_kind, visit: Number.isNaN(visit) ? null : visit };
-}
-
-/** `YYYY-MM` of an instant, in UTC (the month billing counts use). */
-export const monthOf = (ms: number): string => new Date(withinMonths(ms)).toISOString().slice(0, 7);
-
-/** The month before `YYYY-MM`. */
-export function previousMonth(month: string): string {
-  const [y = 0, m = 1] = month.split('-').map(Number);
-  return monthOf(Date.UTC(y, m - 2, 15));
-}
-
-/** The month after `YYYY-MM`. */
-export function nextMonth(month: string): string {
-  const [y = 0, m = 1] = month.split('-').map(Number);
-  return monthOf(Date.UTC(y, m, 15));
-}
-
-/** How far a store's clock can be from UTC (UTC+14 is the furthest ahead, UTC-12 the furthest behind). */
-export const ZONE_REACH_MS = 14 * 3_600_000;
-
-/**
- * The month whose first moment `ms` lies within a time zone's reach of, if any: a video posted then
- * falls in that month or the one before depending on the zone billing counts in.
- */
-export function edgeOf(ms: number): string | undefined {
-  const month = monthOf(ms);
-  const after = monthOf(ms + ZONE_REACH_MS);
-  if (after !== month) return after;
-  return monthOf(ms - ZONE_REACH_MS) === month ? undefined : month;
 }
 
 export class WatchState {
@@ -263,19 +166,9 @@ export class WatchState {
     this.resets++;
   }
 
-  /** The store's video counts, and the ids of videos now delivered (added to those before). */
-  setVideos(store: number, entry: VideoEntry, out: StateRecord[], delivered: string[] = []): void {
-    this.record(['v', store, packVideos(entry), ...delivered], out);
-  }
-
   /** A new month: this month's counts become last month's (or are dropped if months were skipped). */
   #rollMonth(month: string): void {
-    const adjacent = this.month !== '' && previousMonth(month) === this.month;
-    for (const [store, packed] of this.#videos) {
-      const v = unpackVideos(packed);
-      const edges = v.edges.filter((edge) => edge >= previousMonth(month));
-      this.#videos.set(store, packVideos({ seen: v.seen, cur: 0, prev: adjacent ? v.cur : 0, edges }));
-    }
+    for (const [store, packed] of this.#videos) this.#videos.set(store, videosInMonth(packed, this.month, month));
     this.month = month;
   }
 

@@ -166,4 +166,11 @@ export interface WatchStats {
    * Grows steadily when servers behind a balancer disagree on the time.
    */
   serviceTimeOutliers: number;
+  /**
+   * The last pass: a `poll` (each family looked where the summary says it moved; reason `not due`)
+   * or a full `reconciliation`, and why: `first sync`, `due` (to end within `maxLag`), `position
+   * refused` (the saved end of the booking list), `mismatch` (counts still differed from the
+   * summary after a poll) or `history reset`. Null before the first pass.
+   */
+  lastPass: { kind: 'poll' | 'reconciliation'; reason: 'first sync' | 'due' | 'position refused' | 'mismatch' | 'history reset' | 'not due' } | null;
 }

@@ -1,8 +1,9 @@
 import { CheckpointLockedError, ConfigurationError, isPartnerApiError, isPartnerError, type ClientClock, type PartnerClient } from '../index.js';
 import { CallBudget } from './call-budget.js';
 import type { Checkpoint, LockStatus } from './checkpoint.js';
-import { Detector } from './detector.js';
+import { Detector, type Pass } from './detector.js';
 import { intervalsOf } from './intervals.js';
+import { Pacing } from './pacing.js';
 import { ServiceClock } from './service-clock.js';
 import { WatchState } from './state.js';
 import type { PartnerEvent, WatchOptions, WatchStats } from './types.js';
@@ -56,6 +57,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     historyResets: 0,
     lastHistoryReset: null,
     serviceTimeOutliers: 0,
+    lastPass: null,
   };
   readonly #client: PartnerClient;
   readonly #clock: ClientClock;
@@ -87,7 +89,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
   }
 
   async *#run(): AsyncGenerator<PartnerEvent, void, undefined> {
-    const { checkpoint, maxLag, minInterval, maxInterval } = this.#settings;
+    const { checkpoint } = this.#settings;
     const signal = this.#stop.signal;
     // A standby waits in lock() (required with standby) for the watcher here that holds it.
     if (inUse.has(checkpoint) && !this.#settings.standby) {
@@ -104,92 +106,109 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       release = await this.#lock(signal);
       if (signal.aborted) return; // stopped while standing by
       const state = await WatchState.load(checkpoint, { key: this.#client.keyFingerprint, service: this.#client.baseUrl }, this.#settings.previousKeys);
-      const silentFirstSync = this.#settings.startFrom === 'now' && state.blank;
-      const resetsBefore = state.resets;
-      const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
-      // The state's times (the last full pass, the month) are the service's: so is every comparison with them.
-      const service = new ServiceClock(this.#clock, { logger: this.#client.logger, onOutlier: () => this.stats.serviceTimeOutliers++ });
-      // Intervals on the monotonic reading: on the wall clock, a clock set back 2 days would hold
-      // every reconciliation for 2 days.
-      const clock = this.#clock;
-      const elapsed = () => clock.monotonic();
-      const detector = new Detector({
-        client: this.#client,
-        budget,
-        state,
-        service,
-        local: elapsed,
-        signal,
-        onCall: () => this.stats.calls++,
-        videoScanSpacing: Math.min(60_000, maxInterval),
-      });
-      let interval = minInterval;
-      // How long a full pass takes, so the next starts early enough to end within maxLag.
-      let fullDuration = maxLag / 10;
-      while (!signal.aborted) {
-        const startedLocal = elapsed();
-        // Once the service's history went back, what exists now is new to the loop: never silent.
-        const silent = state.fullAt === null && silentFirstSync && state.resets === 0;
-        let found = 0;
-        let failed = false;
-        try {
-          // Once a poll too, so a watcher that lost its lease stops even when nothing changes.
-          if (checkpoint.confirm) await checkpoint.confirm(signal);
-          // Every poll opens with the summary: one call, and the service's time to decide by.
-          const summary = await detector.summary();
-          const started = service.now();
-          const due = state.fullAt === null || started >= state.fullAt + maxLag - fullDuration;
-          const early = detector.needFull || (detector.mismatch && state.fullAt !== null && started - state.fullAt >= maxLag / 10);
-          if (detector.rewound) this.stats.lastHistoryReset = detector.rewound;
-          const full = due || early || detector.rewound !== undefined;
-          for await (const item of full ? detector.full() : detector.quick(summary)) {
-            if (item.event && !silent) {
-              // A lease can be lost (paused past it, cut off from its store): never deliver without it.
-              if (checkpoint.confirm) await checkpoint.confirm(signal);
-              this.stats.events++;
-              found++;
-              yield item.event;
-            }
-            if (!silent) await state.commit(checkpoint, item.records);
-          }
-          this.stats.polls++;
-          if (full) {
-            this.stats.reconciliations++;
-            fullDuration = elapsed() - startedLocal;
-            this.stats.lastReconciledAt = new Date(service.now()).toISOString();
-          }
-          await state.compact(checkpoint, silent);
-        } catch (error) {
-          if (signal.aborted) break;
-          if (!transient(error)) throw error;
-          this.stats.errors++;
-          failed = true;
-        } finally {
-          this.stats.budgetWaitMs = budget.waitedMs;
-          this.stats.tracked = { reservations: state.bookingCount, stores: state.stores.length };
-          this.stats.historyResets = state.resets - resetsBefore;
-        }
-        // While changes flow the wait stays short; each poll that finds nothing doubles it.
-        if (found > 0) interval = minInterval;
-        const untilFull = state.fullAt === null ? 0 : state.fullAt + maxLag - fullDuration - service.now();
-        // A failed poll waits its interval even when a reconciliation is due: a failure that
-        // persists (a page that leads back to one already read) must not be retried at once.
-        const wait = failed ? interval : Math.max(0, Math.min(interval, untilFull));
-        if (found === 0) interval = Math.min(interval * 2, maxInterval);
-        this.stats.intervalMs = wait;
-        if (wait > 0) {
-          try {
-            await this.#clock.sleep(wait, signal);
-          } catch (error) {
-            if (signal.aborted) break;
-            throw error;
-          }
-        }
-      }
+      yield* this.#passes(state, signal);
     } finally {
       inUse.delete(checkpoint);
       closed.removeEventListener('abort', onClose);
       await release?.();
+    }
+  }
+
+  /** Pass after pass, each followed by its wait, until stopped. */
+  async *#passes(state: WatchState, signal: AbortSignal): AsyncGenerator<PartnerEvent, void, undefined> {
+    const { maxLag, minInterval, maxInterval } = this.#settings;
+    const silentFirstSync = this.#settings.startFrom === 'now' && state.blank;
+    const resetsBefore = state.resets;
+    const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
+    // The state's times (the last full pass, the month) are the service's: so is every comparison with them.
+    const service = new ServiceClock(this.#clock, { logger: this.#client.logger, onOutlier: () => this.stats.serviceTimeOutliers++ });
+    // Intervals on the monotonic reading: on the wall clock, a clock set back 2 days would hold
+    // every reconciliation for 2 days.
+    const clock = this.#clock;
+    const elapsed = () => clock.monotonic();
+    const detector = new Detector({
+      client: this.#client,
+      budget,
+      state,
+      service,
+      local: elapsed,
+      signal,
+      onCall: () => this.stats.calls++,
+      videoScanSpacing: Math.min(60_000, maxInterval),
+      maxLag,
+    });
+    const pacing = new Pacing(minInterval, maxInterval);
+    // How long a reconciliation takes, so the next starts early enough to end within maxLag.
+    let reconciliationTakes = maxLag / 10;
+    while (!signal.aborted) {
+      const startedLocal = elapsed();
+      // Once the service's history went back, what exists now is new to the loop: never silent.
+      const silent = state.fullAt === null && silentFirstSync && state.resets === 0;
+      const outcome = { found: 0, failed: false };
+      try {
+        const pass = yield* this.#pass(detector, state, { silent, reconciliationTakes }, outcome, signal);
+        if (pass.kind === 'reconciliation') {
+          reconciliationTakes = elapsed() - startedLocal;
+          this.stats.lastReconciledAt = new Date(service.now()).toISOString();
+        }
+      } catch (error) {
+        if (signal.aborted) break;
+        if (!transient(error)) throw error;
+        this.stats.errors++;
+        outcome.failed = true;
+      } finally {
+        this.stats.budgetWaitMs = budget.waitedMs;
+        this.stats.tracked = { reservations: state.bookingCount, stores: state.stores.length };
+        this.stats.historyResets = state.resets - resetsBefore;
+      }
+      const wait = pacing.after(outcome.found, outcome.failed, detector.untilDue(reconciliationTakes));
+      this.stats.intervalMs = wait;
+      if (wait > 0 && !(await this.#sleep(wait, signal))) break;
+    }
+  }
+
+  /**
+   * One pass: the summary, the choice between a poll and a reconciliation, and each event found,
+   * delivered under a confirmed lease and saved once the loop body is done with it.
+   */
+  async *#pass(
+    detector: Detector,
+    state: WatchState,
+    { silent, reconciliationTakes }: { silent: boolean; reconciliationTakes: number },
+    outcome: { found: number },
+    signal: AbortSignal,
+  ): AsyncGenerator<PartnerEvent, Pass, undefined> {
+    const { checkpoint } = this.#settings;
+    // Once a pass too, so a watcher that lost its lease stops even when nothing changes.
+    if (checkpoint.confirm) await checkpoint.confirm(signal);
+    const summary = await detector.summary();
+    const pass = detector.choose(reconciliationTakes);
+    this.stats.lastPass = { ...pass };
+    if (detector.rewound) this.stats.lastHistoryReset = detector.rewound;
+    for await (const item of detector.run(pass, summary)) {
+      if (item.event && !silent) {
+        // A lease can be lost (paused past it, cut off from its store): never deliver without it.
+        if (checkpoint.confirm) await checkpoint.confirm(signal);
+        this.stats.events++;
+        outcome.found++;
+        yield item.event;
+      }
+      if (!silent) await state.commit(checkpoint, item.records);
+    }
+    this.stats.polls++;
+    if (pass.kind === 'reconciliation') this.stats.reconciliations++;
+    await state.compact(checkpoint, silent);
+    return pass;
+  }
+
+  /** Wait `ms`; false when stopped meanwhile. */
+  async #sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+    try {
+      await this.#clock.sleep(ms, signal);
+      return true;
+    } catch (error) {
+      if (signal.aborted) return false;
+      throw error;
     }
   }
 

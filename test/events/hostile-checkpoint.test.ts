@@ -8,7 +8,7 @@
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint } from '../../src/events/index.js';
-import { packBooking } from '../../src/events/state.js';
+import { packBooking } from '../../src/events/bookings.js';
 import { checkpointFiles, take } from './checkpoint-files.js';
 import { startSimEnv, useSimEnv, type SimEnv } from './support.js';
 

@@ -1,7 +1,7 @@
 /** The months the watcher can build: never past `YYYY-MM`, and a first sync's billing history within the bookings' months. */
 import { describe, expect, it } from 'vitest';
 import { BookingMonths, usableServiceTime } from '../../src/events/month-bounds.js';
-import { monthOf, nextMonth, previousMonth } from '../../src/events/state.js';
+import { monthOf, nextMonth, previousMonth } from '../../src/events/calendar.js';
 
 describe('month bounds', () => {
   it('never builds a month past 9999-12 or before 0000-01 (a service time in year 10000 made +010000)', () => {

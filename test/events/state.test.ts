@@ -1,5 +1,5 @@
 /**
- * WatchState and its packing, without a service: bookings packed to short strings and back (values
+ * WatchState and the packing of its records, without a service: bookings packed to short strings and back (values
  * this version does not know kept whole), the counts and open set kept as records apply, video
  * counts rolled over month ends, the time-zone edges of a month, and the checkpoint's snapshot plus
  * journal written, read back, compacted and refused when it is not ours.
@@ -7,18 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointInvalidError, type Reservation } from '../../src/index.js';
 import { memoryCheckpoint, type Checkpoint } from '../../src/events/index.js';
-import {
-  WatchState,
-  edgeOf,
-  entryOf,
-  monthOf,
-  nextMonth,
-  packBooking,
-  previousMonth,
-  unpackBooking,
-  type BookingEntry,
-  type StateRecord,
-} from '../../src/events/state.js';
+import { entryOf, packBooking, unpackBooking, type BookingEntry } from '../../src/events/bookings.js';
+import { monthOf, monthStartNear, nextMonth, previousMonth } from '../../src/events/calendar.js';
+import { WatchState, type StateRecord } from '../../src/events/state.js';
+import { packVideos } from '../../src/events/videos.js';
 
 const HOUR = 3_600_000;
 const DEC_1 = Date.parse('2026-12-01T00:00:00Z');
@@ -98,8 +90,8 @@ describe('months', () => {
     ['just under 14 h after', DEC_1 + 14 * HOUR - 1, '2026-12'],
     ['14 h after', DEC_1 + 14 * HOUR, undefined],
     ['mid-month', Date.parse('2026-12-15T00:00:00Z'), undefined],
-  ])("edgeOf: %s is within a time zone's reach of the month's start, or not", (_, ms, edge) => {
-    expect(edgeOf(ms)).toBe(edge);
+  ])("monthStartNear: %s is within a time zone's reach of the month's start, or not", (_, ms, edge) => {
+    expect(monthStartNear(ms)).toBe(edge);
   });
 });
 
@@ -152,9 +144,9 @@ describe('WatchState', () => {
     const state = new WatchState();
     const out: StateRecord[] = [];
     expect(state.videos(0)).toEqual({ seen: 0, cur: 0, prev: 0, edges: [] });
-    state.setVideos(0, { seen: 5, cur: 2, prev: 1, edges: ['2026-12'] }, out);
-    state.setVideos(1, { seen: 3, cur: 3, prev: 0, edges: [] }, out);
-    state.setVideos(0, { seen: 6, cur: 3, prev: 1, edges: ['2026-12'] }, out);
+    state.record(['v', 0, packVideos({ seen: 5, cur: 2, prev: 1, edges: ['2026-12'] })], out);
+    state.record(['v', 1, packVideos({ seen: 3, cur: 3, prev: 0, edges: [] })], out);
+    state.record(['v', 0, packVideos({ seen: 6, cur: 3, prev: 1, edges: ['2026-12'] })], out);
     expect(state.videoTotal).toBe(9);
     expect(state.videos(0)).toEqual({ seen: 6, cur: 3, prev: 1, edges: ['2026-12'] });
     expect(state.videos(1)).toEqual({ seen: 3, cur: 3, prev: 0, edges: [] });
@@ -205,7 +197,7 @@ describe('WatchState on a checkpoint', () => {
     const b = state.ensureStore('loc-b', out);
     state.apply(['b', 'r1', packBooking(booking({ store: a, status: 'confirmed', visit: 99 }))]);
     state.apply(['b', 'r2', packBooking(booking({ store: b, status: 'completed', ack: 'acknowledged_self' }))]);
-    state.setVideos(b, { seen: 2, cur: 1, prev: 1, edges: ['2026-11'] }, out);
+    state.record(['v', b, packVideos({ seen: 2, cur: 1, prev: 1, edges: ['2026-11'] })], out);
     state.apply(['t', 'c1', 2]);
     state.apply(['f', DEC_1]);
     return state;

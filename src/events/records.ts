@@ -1,0 +1,33 @@
+/**
+ * The records a checkpoint's journal holds, each the new value of one thing. A family's own
+ * records are written and checked by its finder's codec (bookings.ts, videos.ts); the rest are the
+ * state's: `s` a store (numbered in the order added), `t` the end of the booking list, `f` when
+ * the last full reconciliation started, `m` the billing month, `r` the service's history went back.
+ */
+import type { BookingRecord } from './bookings.js';
+import type { VideoRecord } from './videos.js';
+
+export type StateRecord =
+  | ['s', string]
+  | BookingRecord
+  | VideoRecord
+  | ['t', string | null, number]
+  | ['f', number]
+  | ['m', string]
+  /** The service's history went back (a sandbox reset): everything remembered is forgotten. */
+  | ['r', number];
+
+/** A check of one value of a record or snapshot. */
+export type Check = (value: unknown) => boolean;
+
+/** How a family writes its records and checks those it reads back. */
+export interface RecordCodec<R extends StateRecord> {
+  readonly kind: R[0];
+  /** The checks of the values after the kind, in order. */
+  readonly checks: Check[];
+  /** The check of each value a record may carry after those, if it may carry more. */
+  readonly more?: Check;
+}
+
+export const id: Check = (v) => typeof v === 'string' && v !== '';
+export const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;

@@ -1,0 +1,214 @@
+/**
+ * The video family: `video.published`.
+ *
+ * The poll runs when the summary's video total differs from the state's, at most once per
+ * `videoScanSpacing`: billing's per-store counts of the months a recent video can be in (one
+ * call per 200 stores), then the content of each store whose count moved, until the total is
+ * explained. The reconciliation compares billing's counts of this month and the last (every month
+ * since the oldest booking on a first sync) and reads the stores that differ.
+ *
+ * Near a month's first moment the next month's counts are read too, and a store with a video
+ * posted that close to it is read until billing's count for it is one its content explains
+ * (`BilledCounts`), then again only when that count moves: the spec does not say whether billing
+ * counts months in UTC or in the store's time zone, and either way no video is missed.
+ *
+ * Each store's videos are one record, `['v', store, 'seen|cur|prev[|YYYY-MM,…]', ...ids delivered]`.
+ */
+import type { Summary } from '../index.js';
+import { BilledCounts } from './billed-counts.js';
+import { monthOf, monthStartNear, monthsFrom, nextMonth, previousMonth, ZONE_REACH_MS } from './calendar.js';
+import { eventId } from './event-id.js';
+import { page, type Finder, type FinderContext, type Found, type Reconciliation } from './finder.js';
+import { count, id, type Check, type RecordCodec, type StateRecord } from './records.js';
+
+export type VideoRecord = ['v', number, string, ...string[]];
+
+export interface VideoEntry {
+  /**
+   * Of the videos the store's list showed when last read, how many are delivered (all of them once
+   * the read is done). Summed over stores, it is compared with the summary's `videos_published`.
+   */
+  seen: number;
+  /** Of those, posted in the state's month, and in the month before (UTC months). */
+  cur: number;
+  prev: number;
+  /**
+   * Months (`YYYY-MM`, from the previous one on) near whose first moment, within a time-zone's
+   * reach of UTC, one of those videos was posted: whether billing counts it in that month or the
+   * one before depends on the time zone billing counts in, which the spec leaves open.
+   */
+  edges: string[];
+}
+
+export const packVideos = (v: VideoEntry): string => `${v.seen}|${v.cur}|${v.prev}${v.edges.length > 0 ? `|${v.edges.join(',')}` : ''}`;
+
+export function unpackVideos(packed: string | undefined): VideoEntry {
+  if (packed === undefined) return { seen: 0, cur: 0, prev: 0, edges: [] };
+  const [seen = '0', cur = '0', prev = '0', edges = ''] = packed.split('|');
+  return { seen: Number(seen), cur: Number(cur), prev: Number(prev), edges: edges === '' ? [] : edges.split(',') };
+}
+
+/** A store's counts once the month `to` begins after `from`: this month's become last month's, or are dropped if months were skipped. */
+export function videosInMonth(packed: string, from: string, to: string): string {
+  const v = unpackVideos(packed);
+  const adjacent = from !== '' && previousMonth(to) === from;
+  const edges = v.edges.filter((edge) => edge >= previousMonth(to));
+  return packVideos({ seen: v.seen, cur: 0, prev: adjacent ? v.cur : 0, edges });
+}
+
+/** `seen|cur|prev[|YYYY-MM,…]`. */
+const PACKED_VIDEOS = /^\d+\|\d+\|\d+(\|\d{4}-\d{2}(,\d{4}-\d{2})*)?$/;
+export const isPackedVideos: Check = (v) => typeof v === 'string' && PACKED_VIDEOS.test(v);
+
+export const videoRecords: RecordCodec<VideoRecord> = { kind: 'v', checks: [count, isPackedVideos], more: id };
+
+export interface VideoFinderOptions {
+  /** Shortest time between two billing scans of a poll (ms). */
+  scanSpacing: number;
+}
+
+export class VideoFinder implements Finder {
+  readonly #c: FinderContext;
+  readonly #scanSpacing: number;
+  /** A video total that billing could not explain; not chased again until the total moves. */
+  #unexplained: number | undefined;
+  #scanAt = Number.NEGATIVE_INFINITY;
+  readonly #billed = new BilledCounts();
+  readonly wants = undefined;
+
+  constructor(context: FinderContext, options: VideoFinderOptions) {
+    this.#c = context;
+    this.#scanSpacing = options.scanSpacing;
+  }
+
+  newMonth(month: string): void {
+    this.#billed.forgetBefore(previousMonth(month));
+  }
+
+  forget(): void {
+    this.#billed.clear();
+  }
+
+  async *poll(summary: Summary): AsyncGenerator<Found> {
+    // Billing is one call per 200 stores: read it at most once per scanSpacing.
+    const scanDue = this.#c.local() - this.#scanAt >= this.#scanSpacing;
+    const explained = () => this.#c.state.videoTotal === summary.videos_published;
+    if (!scanDue || explained() || this.#unexplained === summary.videos_published) return;
+    this.#scanAt = this.#c.local();
+    for (const month of this.#recentMonths()) {
+      if (!explained()) yield* this.#scan([month], explained);
+    }
+    if (!explained()) this.#unexplained = summary.videos_published;
+  }
+
+  /** The counts of this month and the last (every month on a first sync), and the stores that differ. */
+  async *reconcile(pass: Reconciliation): AsyncGenerator<Found> {
+    const recent = this.#recentMonths();
+    const months = pass.firstSync ? [...new Set([...monthsFrom(pass.earliestMonth, pass.bookingMonths.lastOf(this.#c.state.month)), ...recent])] : recent;
+    // On a first sync, also every store with a completed visit (videos follow completed visits):
+    // billing lists a store only for months it was enrolled in, and its history may be older.
+    yield* this.#scan(months, undefined, pass.firstSync ? pass.storesWithCompletedVisits : undefined);
+  }
+
+  /**
+   * The billing months a recent video can be counted in: this one (UTC), the last, and the next
+   * while a store somewhere may already be in it.
+   */
+  #recentMonths(): string[] {
+    const month = this.#c.state.month;
+    const ahead = monthOf(this.#c.service.now() + ZONE_REACH_MS);
+    return ahead === month ? [month, previousMonth(month)] : [month, previousMonth(month), ahead];
+  }
+
+  /** Compare billing's per-store video counts for `months` with the state; read the content of stores that differ. */
+  async *#scan(months: string[], enough: () => boolean = () => false, alsoStores?: Set<string>): AsyncGenerator<Found> {
+    const state = this.#c.state;
+    const stale = new Set<string>(alsoStores);
+    /** Billing's counts our own cannot check, per store: kept once the store's content explains them. */
+    const inDoubt = new Map<string, Map<string, number>>();
+    for (const month of months) {
+      const known = month === state.month ? 'cur' : month === previousMonth(state.month) ? 'prev' : undefined;
+      const list = (c: string | undefined) => this.#c.client.reports.billingMonthly(month, page(c), this.#c.lists.options);
+      for await (const current of this.#c.lists.walk(list)) {
+        for (const row of current.items) {
+          const index = state.storeIndex(row.partner_location_id);
+          const entry = index === undefined ? undefined : state.videos(index);
+          const have = entry === undefined || known === undefined ? 0 : entry[known];
+          const store = row.partner_location_id;
+          // Near a month's first moment the count depends on billing's time zone, and a month the
+          // state does not count has nothing to compare with: only the content tells, and then
+          // billing's count read with it, until that count moves.
+          const zoneDependent = entry?.edges.some((edge) => edge === month || edge === nextMonth(month)) ?? false;
+          if (zoneDependent || (known === undefined && row.videos_published > 0)) {
+            if (this.#billed.unchanged(store, month, row.videos_published)) continue;
+            stale.add(store);
+            inDoubt.set(store, (inDoubt.get(store) ?? new Map<string, number>()).set(month, row.videos_published));
+          } else if (row.videos_published > have || (row.videos_published < have && known !== undefined)) stale.add(store);
+        }
+      }
+    }
+    for (const storeId of stale) {
+      const postedAt = yield* this.#content(storeId);
+      const counts = inDoubt.get(storeId);
+      if (counts) this.#billed.explained(storeId, counts, postedAt);
+      if (enough()) return;
+    }
+  }
+
+  /**
+   * A store's videos: those whose id was not delivered before are new, wherever the list puts them;
+   * a video listed twice counts once. A store an older version saved kept only how many it had
+   * delivered: the first that many listed count as delivered, as that version read them, and
+   * their ids are saved with the store's next record, so it is tracked by id from then on.
+   * Returns when each listed video was posted (each video once).
+   */
+  async *#content(storeId: string): AsyncGenerator<Found, number[]> {
+    const state = this.#c.state;
+    const videos = [];
+    const list = (c: string | undefined) => this.#c.client.content.list(storeId, page(c), this.#c.lists.options);
+    for await (const current of this.#c.lists.walk(list)) videos.push(...current.items);
+    const records: StateRecord[] = [];
+    const store = state.ensureStore(storeId, records);
+    const known = state.videos(store);
+    const delivered = state.deliveredVideos(store);
+    const listed = new Set<string>();
+    /** Ids of a count-only store's first `known.seen` videos, not saved yet. */
+    const adopted: string[] = [];
+    const tally = { seen: 0, cur: 0, prev: 0, edges: [] as string[] };
+    const postedAt: number[] = [];
+    const previous = previousMonth(state.month);
+    for (const video of videos) {
+      if (listed.has(video.video_id)) continue;
+      listed.add(video.video_id);
+      tally.seen++;
+      const posted = Date.parse(video.posted_at);
+      postedAt.push(posted);
+      const month = monthOf(posted);
+      if (month === state.month) tally.cur++;
+      else if (month === previous) tally.prev++;
+      const edge = monthStartNear(posted);
+      if (edge !== undefined && edge >= previous && !tally.edges.includes(edge)) tally.edges = [...tally.edges, edge];
+      if (delivered === undefined ? listed.size <= known.seen : delivered.has(video.video_id)) {
+        if (delivered === undefined) adopted.push(video.video_id);
+        continue;
+      }
+      state.record(['v', store, packVideos({ ...tally }), ...adopted.splice(0), video.video_id], records);
+      yield {
+        event: {
+          id: eventId(`v|${video.video_id}`),
+          type: 'video.published',
+          created_at: new Date(this.#c.service.now()).toISOString(),
+          partner_location_id: storeId,
+          data: video,
+        },
+        records: records.splice(0),
+      };
+    }
+    // Nothing new, but the month's counts may need correcting (so billing stops pointing here).
+    if (adopted.length > 0 || tally.seen !== known.seen || tally.cur !== known.cur || tally.prev !== known.prev || tally.edges.join() !== known.edges.join()) {
+      state.record(['v', store, packVideos(tally), ...adopted], records);
+    }
+    if (records.length > 0) yield { records };
+    return postedAt;
+  }
+}
