@@ -7,6 +7,7 @@
  */
 import { CheckpointInvalidError } from '../index.js';
 import type { StateRecord } from './state.js';
+import { MAX_DEPTH, parseShallow, TooDeepError } from './shallow-json.js';
 
 export const FORMAT = 'crp-events/1';
 
@@ -95,9 +96,9 @@ export function readLine(line: string, index: number): Line {
   const where = `line ${index + 1}`;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(line);
+    parsed = parseShallow(line);
   } catch (cause) {
-    throw invalid(`${where} is not JSON`, cause);
+    throw invalid(`${where} is not JSON${cause instanceof TooDeepError ? ` of at most ${MAX_DEPTH} levels` : ''}`, cause);
   }
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) throw invalid(`${where} is an empty list, not a journal line`);

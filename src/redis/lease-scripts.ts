@@ -3,8 +3,13 @@
  * renewing it and saving under it can never interleave with another watcher's.
  *
  * Keys of a checkpoint `<key>`: `<key>:lease` (the holder's id, expiring `leaseMs` after its last
- * renewal), `<key>:meta` (a hash: `fence`, raised by one on every acquisition and never lowered;
- * `seq`, the number of the holder's last save) and `<key>:records` (a list, oldest first).
+ * renewal), `<key>:meta` (a hash: `fence`, raised by one on every acquisition; `holder`, the id
+ * of whoever took that fence; `seq`, the number of the holder's last save) and `<key>:records`
+ * (a list, oldest first).
+ *
+ * A fence alone can repeat: when `<key>:meta` is lost (FLUSHALL, a restart without persistence,
+ * a stray DEL) it starts again at 1, the number an earlier holder may still carry. The holder's
+ * id is random for each acquisition and never repeats, so every check takes fence and id together.
  */
 
 /** KEYS lease, meta; ARGV id, ms → [1, fence] when taken, [0, holder, pttl] while another holds it. */
@@ -12,17 +17,22 @@ export const ACQUIRE = `
 local holder = redis.call('GET', KEYS[1])
 if holder then return {0, holder, redis.call('PTTL', KEYS[1])} end
 local fence = redis.call('HINCRBY', KEYS[2], 'fence', 1)
-redis.call('HSET', KEYS[2], 'seq', 0)
+redis.call('HSET', KEYS[2], 'seq', 0, 'holder', ARGV[1])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return {1, tostring(fence)}
 `;
 
+/** The lease record still names this acquisition (KEYS[meta] at `meta`, ARGV fence and id at `fence`, `id`). */
+const OURS = (meta: string, fence: string, id: string) => `
+local mine = redis.call('HMGET', ${meta}, 'fence', 'holder')
+if mine[1] ~= ${fence} or mine[2] ~= ${id} then return 0 end`;
+
 /**
- * KEYS lease, meta; ARGV id, fence, ms → 1 when still ours, 0 when lost. A lease that expired with
- * nobody taking it since (the fence unchanged) is taken back: the holder was only cut off.
+ * KEYS lease, meta; ARGV id, fence, ms → 1 when still ours, 0 when lost (taken over, or the lease
+ * record vanished). A lease that expired with nobody taking it since (the record unchanged) is
+ * taken back: the holder was only cut off.
  */
-export const RENEW = `
-if redis.call('HGET', KEYS[2], 'fence') ~= ARGV[2] then return 0 end
+export const RENEW = `${OURS('KEYS[2]', 'ARGV[2]', 'ARGV[1]')}
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
@@ -30,15 +40,14 @@ return 1
 `;
 
 /**
- * KEYS meta, records; ARGV fence, seq, replace ('1' or '0'), record → 1 saved (or saved before:
- * a retry of a save whose answer was lost), 0 refused: another holder took over since `fence`.
+ * KEYS meta, records; ARGV fence, id, seq, replace ('1' or '0'), record → 1 saved (or saved
+ * before: a retry of a save whose answer was lost), 0 refused: the lease is no longer this one.
  */
-export const SAVE = `
-if redis.call('HGET', KEYS[1], 'fence') ~= ARGV[1] then return 0 end
-if tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') >= tonumber(ARGV[2]) then return 1 end
-if ARGV[3] == '1' then redis.call('DEL', KEYS[2]) end
-redis.call('RPUSH', KEYS[2], ARGV[4])
-redis.call('HSET', KEYS[1], 'seq', ARGV[2])
+export const SAVE = `${OURS('KEYS[1]', 'ARGV[1]', 'ARGV[2]')}
+if tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') >= tonumber(ARGV[3]) then return 1 end
+if ARGV[4] == '1' then redis.call('DEL', KEYS[2]) end
+redis.call('RPUSH', KEYS[2], ARGV[5])
+redis.call('HSET', KEYS[1], 'seq', ARGV[3])
 return 1
 `;
 
@@ -47,3 +56,6 @@ export const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
+
+/** What each key of a checkpoint holds, as Redis's TYPE names it: anything else is another program's data. */
+export const KEY_TYPES = { lease: 'string', meta: 'hash', records: 'list' } as const;

@@ -127,10 +127,12 @@ describe.skipIf(!available)('redisCheckpoint() on a real Redis', () => {
     await take(a);
     await a.save('first'); // the holder's save number 1
     // The script, driven directly: save number 2 sent twice (a retry) appends once; a stale fence never.
-    const fence = (await redis().hget(`${key}:meta`, 'fence')) as string;
+    const [fence, holder] = (await redis().hmget(`${key}:meta`, 'fence', 'holder')) as [string, string];
     const { SAVE } = await import('../../src/redis/lease-scripts.js');
-    for (let i = 0; i < 2; i++) expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, fence, 2, '0', 'once')).toBe(1);
-    expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, String(Number(fence) - 1), 3, '0', 'stale')).toBe(0);
+    for (let i = 0; i < 2; i++) expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, fence, holder, 2, '0', 'once')).toBe(1);
+    expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, String(Number(fence) - 1), holder, 3, '0', 'stale')).toBe(0);
+    // The same fence under another holder id: the fence an earlier holder carries after Redis lost the record.
+    expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, fence, 'someone else', 3, '0', 'foreign')).toBe(0);
     expect(await a.load()).toEqual(['first', 'once']);
   });
 
