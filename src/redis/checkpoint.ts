@@ -38,10 +38,10 @@ export interface RedisCheckpointOptions {
 
 /** Commands our scripts become on the connection (EVALSHA, re-sent as EVAL after a Redis restart). */
 interface Scripted extends IORedis {
-  crpAcquire(lease: string, meta: string, id: string, ms: number): Promise<[0, string, number] | [1, string]>;
+  crpAcquire(lease: string, meta: string, id: string, ms: number): Promise<[0, string, number] | [1, string, 0 | 1]>;
   crpRenew(lease: string, meta: string, id: string, fence: string, ms: number): Promise<0 | 1>;
   crpSave(meta: string, records: string, fence: string, id: string, seq: number, replace: '0' | '1', record: string): Promise<0 | 1>;
-  crpRelease(lease: string, id: string): Promise<0 | 1>;
+  crpRelease(lease: string, meta: string, id: string): Promise<0 | 1>;
 }
 
 interface Held {
@@ -55,6 +55,12 @@ interface Held {
   seq: number;
   /** Until when (performance.now()) the lease is trusted without asking Redis. */
   validUntil: number;
+  /**
+   * Before when (performance.now()) nothing is delivered: the end of the lease the holder before
+   * was last seen with, when that lease vanished from Redis early (FLUSHALL, a lost key) rather
+   * than being released or expiring, so that holder may still trust it.
+   */
+  notBefore: number;
   status: LockStatus;
   /** The status an outage ends in: `standby` while waiting for the lease, `held` once taken. */
   between: LockStatus;
@@ -106,9 +112,11 @@ export class RedisCheckpoint implements Checkpoint {
     const connection = await this.#connect();
     const id = `${globalThis.crypto.randomUUID()} pid ${processId() ?? '?'}`;
     const waiting: LockStatus = wait ? 'standby' : 'held';
-    const pending: Held = { connection, id, fence: '', signal, onStatus, seq: 0, validUntil: 0, status: waiting, between: waiting, timer: undefined as never };
+    const pending: Held = { connection, id, fence: '', signal, onStatus, seq: 0, validUntil: 0, notBefore: 0, status: waiting, between: waiting, timer: undefined as never };
     // Until a snapshot settles whose checkpoint this is, a standby looks at it on each poll.
     let checked = !wait || !check;
+    /** When the lease last seen held would end, at the latest. */
+    let seenUntil = 0;
     try {
       for (;;) {
         const sent = now();
@@ -116,8 +124,10 @@ export class RedisCheckpoint implements Checkpoint {
         if (answer[0] === 1) {
           pending.fence = answer[1];
           pending.validUntil = sent + this.#trustMs;
+          if (answer[2] === 0) pending.notBefore = seenUntil;
           break;
         }
+        seenUntil = now() + Math.max(0, answer[2]);
         if (!wait) {
           throw new CheckpointLockedError(
             `The checkpoint ${this.#options.key} in Redis is in use by another watcher (${answer[1]}; its lease runs ${answer[2]} ms more unless renewed). ` +
@@ -143,6 +153,7 @@ export class RedisCheckpoint implements Checkpoint {
 
   async confirm(signal: AbortSignal): Promise<void> {
     const held = this.#require('confirm');
+    if (now() < held.notBefore) await realClock.sleep(held.notBefore - now(), signal);
     while (held.status !== 'lost' && now() >= held.validUntil) {
       await this.#renew(held);
       if (held.status === 'unreachable') await realClock.sleep(this.#timeoutMs, signal);
@@ -258,7 +269,7 @@ export class RedisCheckpoint implements Checkpoint {
     clearInterval(held.timer);
     // Best effort and bounded: a dead Redis must not hold the watcher's stop up; the lease then
     // expires on its own.
-    if (held.status !== 'lost') await within(this.#timeoutMs, held.connection.crpRelease(this.#keys.lease, held.id)).catch(() => undefined);
+    if (held.status !== 'lost') await within(this.#timeoutMs, held.connection.crpRelease(this.#keys.lease, this.#keys.meta, held.id)).catch(() => undefined);
     held.connection.disconnect();
   }
 
@@ -282,7 +293,7 @@ export class RedisCheckpoint implements Checkpoint {
     connection.defineCommand('crpAcquire', { numberOfKeys: 2, lua: ACQUIRE });
     connection.defineCommand('crpRenew', { numberOfKeys: 2, lua: RENEW });
     connection.defineCommand('crpSave', { numberOfKeys: 2, lua: SAVE });
-    connection.defineCommand('crpRelease', { numberOfKeys: 1, lua: RELEASE });
+    connection.defineCommand('crpRelease', { numberOfKeys: 2, lua: RELEASE });
     return connection;
   }
 }

@@ -4,22 +4,29 @@
  *
  * Keys of a checkpoint `<key>`: `<key>:lease` (the holder's id, expiring `leaseMs` after its last
  * renewal), `<key>:meta` (a hash: `fence`, raised by one on every acquisition; `holder`, the id
- * of whoever took that fence; `seq`, the number of the holder's last save) and `<key>:records`
- * (a list, oldest first).
+ * of whoever took that fence; `released`, that id once it let go; `seq`, the number of the
+ * holder's last save) and `<key>:records` (a list, oldest first).
  *
  * A fence alone can repeat: when `<key>:meta` is lost (FLUSHALL, a restart without persistence,
  * a stray DEL) it starts again at 1, the number an earlier holder may still carry. The holder's
  * id is random for each acquisition and never repeats, so every check takes fence and id together.
  */
 
-/** KEYS lease, meta; ARGV id, ms → [1, fence] when taken, [0, holder, pttl] while another holds it. */
+/**
+ * KEYS lease, meta; ARGV id, ms → [1, fence, handed] when taken (handed: 1 when the holder before
+ * released it, 0 when its lease expired or vanished), [0, holder, pttl] while another holds it.
+ */
 export const ACQUIRE = `
 local holder = redis.call('GET', KEYS[1])
 if holder then return {0, holder, redis.call('PTTL', KEYS[1])} end
+local before = redis.call('HMGET', KEYS[2], 'holder', 'released')
 local fence = redis.call('HINCRBY', KEYS[2], 'fence', 1)
 redis.call('HSET', KEYS[2], 'seq', 0, 'holder', ARGV[1])
+redis.call('HDEL', KEYS[2], 'released')
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return {1, tostring(fence)}
+local handed = 0
+if before[1] and before[1] == before[2] then handed = 1 end
+return {1, tostring(fence), handed}
 `;
 
 /** The lease record still names this acquisition (KEYS[meta] at `meta`, ARGV fence and id at `fence`, `id`). */
@@ -51,8 +58,9 @@ redis.call('HSET', KEYS[1], 'seq', ARGV[3])
 return 1
 `;
 
-/** KEYS lease; ARGV id → frees the lease if it is still ours. */
+/** KEYS lease, meta; ARGV id → frees the lease if it is still ours, noting that its holder let go. */
 export const RELEASE = `
+if redis.call('HGET', KEYS[2], 'holder') == ARGV[1] then redis.call('HSET', KEYS[2], 'released', ARGV[1]) end
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;

@@ -105,12 +105,12 @@ describe.skipIf(!available)('redisCheckpoint() when Redis lies', () => {
     const controller = new AbortController();
     const clients = [env.client({ logLevel: 'off' }), env.client({ logLevel: 'off' })];
     try {
-      // A production-like lease (A renews every 10 s), and A takes 2 s over each event: Redis
-      // loses everything while A handles one, and B (polling every second) takes the lease before
-      // A saves it.
-      const first = loop(clients[0]!, make(key, 30_000), controller.signal, log, 'A', 2_000);
+      // A renews every 2 s and takes 1.5 s over each event: Redis loses everything while A handles
+      // one, and B (polling every 600 ms) takes the lease before A saves it, while A still trusts
+      // its lease (until A renews, it cannot know).
+      const first = loop(clients[0]!, make(key, 6_000), controller.signal, log, 'A', 1_500);
       await until(() => first.watcher.stats.lock === 'held', 10_000, 'A to hold');
-      const second = loop(clients[1]!, make(key, 30_000), controller.signal, log, 'B');
+      const second = loop(clients[1]!, make(key, 6_000), controller.signal, log, 'B');
       await until(() => log.length > 0, 10_000, 'A to deliver');
       await redis().flushall();
       await until(() => log.some((l) => l.who === 'B'), 15_000, 'B to deliver');
