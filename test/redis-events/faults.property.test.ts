@@ -12,22 +12,18 @@
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { watchEvents, type Checkpoint, type PartnerEvent } from '../../src/events/index.js';
+import { watchEvents, type PartnerEvent } from '../../src/events/index.js';
 import { redisCheckpoint } from '../../src/redis/index.js';
 import { coverage } from '../events/coverage.js';
 import { startSimEnv } from '../events/support.js';
 import { fastCheckRuns } from '../helpers/fast-check-runs.js';
-import { REDIS_SKIP_MESSAGE, redisServerAvailable, useRedisServer } from '../helpers/redis-server.js';
+import { useRedisServer } from '../helpers/redis-server.js';
+import { HOUR, quiet, redisAvailable, sleep, WATCH as OPTIONS, withLock } from './in-process.js';
 
 const RUNS = fastCheckRuns(4);
-const available = redisServerAvailable();
-if (!available) console.warn(REDIS_SKIP_MESSAGE);
+const available = redisAvailable();
 
 const LEASE_MS = 300;
-const HOUR = 3_600_000;
-const OPTIONS = { minInterval: HOUR, maxInterval: 4 * HOUR, maxLag: 24 * HOUR };
-const quiet = { warn: () => undefined, info: () => undefined };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Fault = { kind: 'run'; ms: number } | { kind: 'flush' } | { kind: 'lose'; what: 'meta' | 'lease' } | { kind: 'pause'; ms: number };
 const fault: fc.Arbitrary<Fault> = fc.oneof(
@@ -41,75 +37,72 @@ describe.skipIf(!available)('replicas on a redisCheckpoint while Redis lies, pro
   const server = useRedisServer({ debug: true });
   let run = 0;
   const connections: Redis[] = [];
-  afterAll(() => connections.forEach((c) => c.disconnect()));
+  afterAll(() => {
+    for (const c of connections) c.disconnect();
+  });
 
   const scenario = async (faults: Fault[]) => {
-        if (connections.length === 0) connections.push(new Redis(server.url), new Redis(server.url));
-        const [redis, sleeper] = connections as [Redis, Redis];
-        const key = `faults-${process.pid}-${++run}`;
-        const env = await startSimEnv('msw', { visitsPerWeek: 20 });
-        env.sandbox.populate(env.key, { locations: 8, reservationsPerLocation: 3 });
-        const start = env.clock.now();
-        const controllers = [0, 1, 2].map(() => new AbortController());
-        const log: Array<{ watcher: number; event: PartnerEvent }> = [];
-        const endings: unknown[] = [undefined, undefined, undefined];
-        const ended = new Set<number>();
-        const acquired: number[] = [];
-        const clients = controllers.map(() => env.client({ logLevel: 'off' }));
-        const loops = controllers.map(async (controller, i) => {
-          const inner = redisCheckpoint({ redis: server.url, key, leaseMs: LEASE_MS, logger: quiet });
-          const checkpoint: Checkpoint = {
-            load: () => inner.load(),
-            save: (record, options) => inner.save(record, options),
-            confirm: (signal) => inner.confirm!(signal),
-            lock: async (options) => {
-              const release = await inner.lock!(options);
-              acquired.push(i);
-              return release;
-            },
-          };
-          try {
-            for await (const event of watchEvents(clients[i]!, { checkpoint, standby: true, signal: controller.signal, ...OPTIONS })) log.push({ watcher: i, event });
-          } catch (error) {
-            endings[i] = error;
-          } finally {
-            ended.add(i);
-          }
-        });
-        // A fault may end the holder (its lease record is gone): another must be left to take over.
-        // A watcher that held the lease and saw another take it after ends at its next check.
-        const superseded = (w: number) => acquired.includes(w) && acquired.slice(acquired.lastIndexOf(w) + 1).some((x) => x !== w);
-        const running = () => [0, 1, 2].filter((w) => !ended.has(w) && !superseded(w));
-        try {
-          for (const f of faults) {
-            if (f.kind === 'run') {
-              await sleep(f.ms);
-              continue;
-            }
-            await sleep(50);
-            if (running().length < 2) continue;
-            if (f.kind === 'flush') await redis.flushall();
-            else if (f.kind === 'lose') await redis.del(`${key}:${f.what}`);
-            else await sleeper.call('DEBUG', 'SLEEP', (f.ms / 1000).toFixed(3));
-          }
-          const upTo = env.clock.now();
-          const deadline = Date.now() + 20_000;
-          while (env.clock.now() < upTo + OPTIONS.maxLag + 2 * HOUR && Date.now() < deadline) await sleep(20);
-          expect(env.clock.now()).toBeGreaterThanOrEqual(upTo + OPTIONS.maxLag + 2 * HOUR);
-          for (const c of controllers) c.abort();
-          await Promise.all(loops);
-
-          const changes = env.sandbox.inspect.changes(env.key).filter((c) => Date.parse(c.at) > start);
-          expect(coverage(changes, log.map((l) => l.event), upTo).missing).toEqual([]);
-          const order = log.map((l) => l.watcher).filter((w, i, all) => i === 0 || all[i - 1] !== w);
-          expect(new Set(order).size).toBe(order.length);
-          for (const ending of endings) if (ending !== undefined) expect(ending).toMatchObject({ code: 'checkpoint_locked' });
-        } finally {
-          for (const c of controllers) c.abort();
-          await Promise.all(loops);
-          await Promise.all(clients.map((c) => c.close()));
-          await env.close();
+    if (connections.length === 0) connections.push(new Redis(server.url), new Redis(server.url));
+    const [redis, sleeper] = connections as [Redis, Redis];
+    const key = `faults-${process.pid}-${++run}`;
+    const env = await startSimEnv('msw', { visitsPerWeek: 20 });
+    env.sandbox.populate(env.key, { locations: 8, reservationsPerLocation: 3 });
+    const start = env.clock.now();
+    const controllers = [0, 1, 2].map(() => new AbortController());
+    const log: Array<{ watcher: number; event: PartnerEvent }> = [];
+    const endings: unknown[] = [undefined, undefined, undefined];
+    const ended = new Set<number>();
+    const acquired: number[] = [];
+    const clients = controllers.map(() => env.client({ logLevel: 'off' }));
+    const loops = controllers.map(async (controller, i) => {
+      const inner = redisCheckpoint({ redis: server.url, key, leaseMs: LEASE_MS, logger: quiet });
+      const checkpoint = withLock(inner, async (options) => {
+        const release = await inner.lock!(options);
+        acquired.push(i);
+        return release;
+      });
+      try {
+        for await (const event of watchEvents(clients[i]!, { checkpoint, standby: true, signal: controller.signal, ...OPTIONS })) log.push({ watcher: i, event });
+      } catch (error) {
+        endings[i] = error;
+      } finally {
+        ended.add(i);
+      }
+    });
+    // A fault may end the holder (its lease record is gone): another must be left to take over.
+    // A watcher that held the lease and saw another take it after ends at its next check.
+    const superseded = (w: number) => acquired.includes(w) && acquired.slice(acquired.lastIndexOf(w) + 1).some((x) => x !== w);
+    const running = () => [0, 1, 2].filter((w) => !ended.has(w) && !superseded(w));
+    try {
+      for (const f of faults) {
+        if (f.kind === 'run') {
+          await sleep(f.ms);
+          continue;
         }
+        await sleep(50);
+        if (running().length < 2) continue;
+        if (f.kind === 'flush') await redis.flushall();
+        else if (f.kind === 'lose') await redis.del(`${key}:${f.what}`);
+        else await sleeper.call('DEBUG', 'SLEEP', (f.ms / 1000).toFixed(3));
+      }
+      const upTo = env.clock.now();
+      const deadline = Date.now() + 20_000;
+      while (env.clock.now() < upTo + OPTIONS.maxLag + 2 * HOUR && Date.now() < deadline) await sleep(20);
+      expect(env.clock.now()).toBeGreaterThanOrEqual(upTo + OPTIONS.maxLag + 2 * HOUR);
+      for (const c of controllers) c.abort();
+      await Promise.all(loops);
+
+      const changes = env.sandbox.inspect.changes(env.key).filter((c) => Date.parse(c.at) > start);
+      expect(coverage(changes, log.map((l) => l.event), upTo).missing).toEqual([]);
+      const order = log.map((l) => l.watcher).filter((w, i, all) => i === 0 || all[i - 1] !== w);
+      expect(new Set(order).size).toBe(order.length);
+      for (const ending of endings) if (ending !== undefined) expect(ending).toMatchObject({ code: 'checkpoint_locked' });
+    } finally {
+      for (const c of controllers) c.abort();
+      await Promise.all(loops);
+      await Promise.all(clients.map((c) => c.close()));
+      await env.close();
+    }
   };
 
   it('random FLUSHALL, key loss and server pauses: one deliverer at a time, every change delivered', async () => {

@@ -10,17 +10,13 @@ import { CheckpointInvalidError, CheckpointLockedError, ConfigurationError, type
 import { watchEvents, type Checkpoint, type LockStatus, type PartnerEvent } from '../../src/events/index.js';
 import { redisCheckpoint } from '../../src/redis/index.js';
 import { startSimEnv, type SimEnv } from '../events/support.js';
-import { REDIS_SKIP_MESSAGE, redisServerAvailable, useRedisServer } from '../helpers/redis-server.js';
+import { useRedisServer } from '../helpers/redis-server.js';
+import { quiet, redisAvailable, sleep, WATCH as OPTIONS, withLock } from './in-process.js';
 
-const available = redisServerAvailable();
-if (!available) console.warn(REDIS_SKIP_MESSAGE);
+const available = redisAvailable();
 
 let n = 0;
 const newKey = () => `crp-hostile-${process.pid}-${++n}`;
-const quiet = { warn: () => undefined, info: () => undefined };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const HOUR = 3_600_000;
-const OPTIONS = { minInterval: HOUR, maxInterval: 4 * HOUR, maxLag: 24 * HOUR };
 
 /** Rejects when `promise` has not settled within `ms`: a hang is the failure these tests look for. */
 function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
@@ -75,7 +71,7 @@ describe.skipIf(!available)('redisCheckpoint() when Redis lies', () => {
   };
 
   it.each([
-    ['FLUSHALL', (key: string) => redis().flushall()],
+    ['FLUSHALL', (_key: string) => redis().flushall()],
     ['the loss of <key>:meta alone', (key: string) => redis().del(`${key}:meta`)],
   ])('after %s, the old holder saves nothing into the new holder\'s checkpoint, and the new holder\'s saves are written', async (_, lose) => {
     const key = newKey();
@@ -203,7 +199,7 @@ describe.skipIf(!available)('redisCheckpoint() when Redis lies', () => {
       await until(() => holder.watcher.stats.lock === 'held', 10_000, 'A to hold');
       const statuses: LockStatus[] = [];
       const b = make(key, 300);
-      const standby = loop(clients[1]!, { ...b, load: () => b.load(), save: (r, o) => b.save(r, o), confirm: (s) => b.confirm!(s), lock: (o) => b.lock!({ ...o, onStatus: (s) => (statuses.push(s), o?.onStatus?.(s)) }) }, controller.signal, [], 'B');
+      const standby = loop(clients[1]!, withLock(b, (o) => b.lock!({ ...o, onStatus: (s) => (statuses.push(s), o?.onStatus?.(s)) })), controller.signal, [], 'B');
       await sleep(200);
       expect(standby.watcher.stats.lock).toBe('standby');
       await sleeper.call('DEBUG', 'SLEEP', '0.8');

@@ -8,15 +8,13 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CheckpointLockedError, ConfigurationError } from '../../src/index.js';
 import type { Checkpoint, LockStatus } from '../../src/events/index.js';
 import { redisCheckpoint } from '../../src/redis/index.js';
-import { REDIS_SKIP_MESSAGE, redisServerAvailable, useRedisServer } from '../helpers/redis-server.js';
+import { useRedisServer } from '../helpers/redis-server.js';
+import { quiet, redisAvailable, sleep } from './in-process.js';
 
-const available = redisServerAvailable();
-if (!available) console.warn(REDIS_SKIP_MESSAGE);
+const available = redisAvailable();
 
 let n = 0;
 const newKey = () => `crp-test-${process.pid}-${++n}`;
-const quiet = { warn: () => undefined, info: () => undefined };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('redisCheckpoint() options', () => {
   it('refuses a wrong connection, key or lease before connecting', () => {
