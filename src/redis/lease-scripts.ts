@@ -15,9 +15,15 @@
 /**
  * KEYS lease, meta; ARGV id, ms → [1, fence, handed] when taken (handed: 1 when the holder before
  * released it, 0 when its lease expired or vanished), [0, holder, pttl] while another holds it.
+ * Taken already by this id (a retry whose first answer was lost): the same fence again, so a
+ * retry never waits out its own lease and takes a second fence.
  */
 export const ACQUIRE = `
 local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then
+  local mine = redis.call('HMGET', KEYS[2], 'fence', 'holder')
+  if mine[2] == ARGV[1] then return {1, mine[1], 0} end
+end
 if holder then return {0, holder, redis.call('PTTL', KEYS[1])} end
 local before = redis.call('HMGET', KEYS[2], 'holder', 'released')
 local fence = redis.call('HINCRBY', KEYS[2], 'fence', 1)

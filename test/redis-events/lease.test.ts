@@ -134,6 +134,16 @@ describe.skipIf(!available)('redisCheckpoint() on a real Redis', () => {
     expect(await a.load()).toEqual(['first', 'once']);
   });
 
+  it('an acquisition retried after its answer was lost gets the same fence, not a wait for its own lease', async () => {
+    const key = newKey();
+    const { ACQUIRE } = await import('../../src/redis/lease-scripts.js');
+    const acquire = (id: string) => redis().eval(ACQUIRE, 2, `${key}:lease`, `${key}:meta`, id, 600);
+    expect(await acquire('me pid 1')).toEqual([1, '1', 0]);
+    expect(await acquire('me pid 1')).toEqual([1, '1', 0]);
+    expect(((await acquire('other pid 2')) as unknown[]).slice(0, 2)).toEqual([0, 'me pid 1']);
+    expect(await redis().hget(`${key}:meta`, 'fence')).toBe('1');
+  });
+
   it('does not hang when Redis is unreachable: reports it, and a stop ends the wait at once', async () => {
     const warnings: string[] = [];
     const checkpoint = redisCheckpoint({ redis: 'redis://127.0.0.1:1', key: newKey(), leaseMs: 600, logger: { warn: (m) => warnings.push(m) } });
