@@ -269,7 +269,8 @@ export class RedisCheckpoint implements Checkpoint {
     clearInterval(held.timer);
     // Best effort and bounded: a dead Redis must not hold the watcher's stop up; the lease then
     // expires on its own.
-    if (held.status !== 'lost') await within(this.#timeoutMs, held.connection.crpRelease(this.#keys.lease, this.#keys.meta, held.id)).catch(() => undefined);
+    // A holder stopped by a key of another type still frees its lease, so standbys are not held up.
+    if (held.status !== 'lost' || held.fatal) await within(this.#timeoutMs, held.connection.crpRelease(this.#keys.lease, this.#keys.meta, held.id)).catch(() => undefined);
     held.connection.disconnect();
   }
 

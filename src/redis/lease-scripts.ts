@@ -64,10 +64,15 @@ redis.call('HSET', KEYS[1], 'seq', ARGV[3])
 return 1
 `;
 
-/** KEYS lease, meta; ARGV id → frees the lease if it is still ours, noting that its holder let go. */
+/**
+ * KEYS lease, meta; ARGV id → frees the lease if it is still ours, noting that its holder let go.
+ * The lease first: a `<key>:meta` of another type fails the note, never the release.
+ */
 export const RELEASE = `
+local ours = redis.call('GET', KEYS[1]) == ARGV[1]
+if ours then redis.call('DEL', KEYS[1]) end
 if redis.call('HGET', KEYS[2], 'holder') == ARGV[1] then redis.call('HSET', KEYS[2], 'released', ARGV[1]) end
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+if ours then return 1 end
 return 0
 `;
 

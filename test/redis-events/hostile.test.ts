@@ -161,6 +161,25 @@ describe.skipIf(!available)('redisCheckpoint() when Redis lies', () => {
     }
   });
 
+  it('<key>:meta turned into another type while a watcher holds: it stops with a ConfigurationError and frees its lease', async () => {
+    const env = await world();
+    const key = newKey();
+    const client = env.client({ logLevel: 'off' });
+    const controller = new AbortController();
+    try {
+      const holder = loop(client, make(key, 300), controller.signal, [], 'A');
+      await until(() => holder.watcher.stats.lock === 'held', 10_000, 'A to hold');
+      await redis().multi().del(`${key}:meta`).rpush(`${key}:meta`, 'another program').exec();
+      const error = await within(5_000, holder.ended, 'the holder to stop');
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).toContain(`${key}:meta holds a list, not a hash`);
+      expect(await redis().get(`${key}:lease`)).toBeNull();
+    } finally {
+      controller.abort();
+      await client.close();
+    }
+  });
+
   it("another account's replica on the same key is refused while it stands by, not at failover", async () => {
     const env = await world();
     const key = newKey();
