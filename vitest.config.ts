@@ -30,6 +30,7 @@ export const SLOW_TESTS = [
   // The largest property runs.
   'test/events/stream.property.test.ts',
   'test/redis-events/property.test.ts',
+  'test/redis-events/faults.property.test.ts',
 ];
 
 export default defineConfig({

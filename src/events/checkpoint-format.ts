@@ -9,6 +9,7 @@ import { CheckpointInvalidError } from '../index.js';
 import { bookingRecords, isPackedBooking } from './bookings.js';
 import { count, id, type Check, type RecordCodec, type StateRecord } from './records.js';
 import { isPackedVideos, videoRecords } from './videos.js';
+import { MAX_DEPTH, parseShallow, TooDeepError } from './shallow-json.js';
 
 export const FORMAT = 'crp-events/1';
 
@@ -79,9 +80,9 @@ export function readLine(line: string, index: number): Line {
   const where = `line ${index + 1}`;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(line);
+    parsed = parseShallow(line);
   } catch (cause) {
-    throw invalid(`${where} is not JSON`, cause);
+    throw invalid(`${where} is not JSON${cause instanceof TooDeepError ? ` of at most ${MAX_DEPTH} levels` : ''}`, cause);
   }
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) throw invalid(`${where} is an empty list, not a journal line`);

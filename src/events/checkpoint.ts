@@ -17,13 +17,21 @@ export interface LockOptions {
   signal?: AbortSignal;
   /** Told when a lock that is held cannot be kept up (its store is unreachable) and when it is again. */
   onStatus?: (status: LockStatus) => void;
+  /**
+   * Called by a lock that waits (a standby) with the checkpoint's first line, when it has one;
+   * returns true once that line settles whose checkpoint it is (a snapshot), and throws
+   * `CheckpointInvalidError` for a checkpoint this watcher could not go on from, so a standby is
+   * refused at once rather than at failover. The watcher passes it.
+   */
+  check?: (firstLine: string) => Promise<boolean>;
 }
 
 /**
- * What a lock is doing: `held` (delivery may go on), `unreachable` (its store does not answer, so
- * nothing is delivered or saved until it does) or `lost` (another watcher took it over).
+ * What a lock is doing: `held` (delivery may go on), `standby` (waiting for it, holding nothing),
+ * `unreachable` (its store does not answer, so nothing is delivered or saved until it does) or
+ * `lost` (another watcher took it over, or its store lost it).
  */
-export type LockStatus = 'held' | 'unreachable' | 'lost';
+export type LockStatus = 'held' | 'standby' | 'unreachable' | 'lost';
 
 /**
  * Where a watcher keeps its position: two async functions, so it can live in your own database.

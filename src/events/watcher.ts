@@ -1,6 +1,7 @@
 import { CheckpointLockedError, ConfigurationError, isPartnerApiError, isPartnerError, type ClientClock, type PartnerClient } from '../index.js';
 import { CallBudget } from './call-budget.js';
 import type { Checkpoint, LockStatus } from './checkpoint.js';
+import { standbyCheck } from './standby-check.js';
 import { Detector, type Pass } from './detector.js';
 import { intervalsOf } from './intervals.js';
 import { Pacing } from './pacing.js';
@@ -222,7 +223,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     };
     if (standby) this.stats.lock = 'standby';
     try {
-      const release = await checkpoint.lock({ wait: standby, signal, onStatus });
+      const check = standbyCheck({ key: this.#client.keyFingerprint, service: this.#client.baseUrl }, this.#settings.previousKeys);
+      const release = await checkpoint.lock({ wait: standby, signal, onStatus, check });
       this.stats.lock = 'held';
       return release;
     } catch (error) {

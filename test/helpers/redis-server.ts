@@ -29,13 +29,14 @@ export function redisServerAvailable(): boolean {
 /**
  * Start redis-server on a free port, or on `port` (to restart one that was killed). With `dir`, it
  * persists to an append-only file there (each write synced), so a restart on the same `dir` keeps
- * the data, as a production Redis holding checkpoints must.
+ * the data, as a production Redis holding checkpoints must. With `debug`, DEBUG (e.g. DEBUG SLEEP,
+ * a server that stops answering for a while) is allowed from loopback (Redis 7 and later).
  */
-export async function startRedisServer(port?: number, { dir }: { dir?: string } = {}): Promise<RedisServer | undefined> {
+export async function startRedisServer(port?: number, { dir, debug = false }: { dir?: string; debug?: boolean } = {}): Promise<RedisServer | undefined> {
   if (!redisServerAvailable()) return undefined;
   port ??= await freePort();
   const persistence = dir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir] : ['--appendonly', 'no'];
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, ...(debug ? ['--enable-debug-command', 'local'] : [])], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -67,14 +68,14 @@ export async function startRedisServer(port?: number, { dir }: { dir?: string } 
  * In a `describe` (skipped when redis-server is missing): one redis-server for its tests, started
  * before the first and stopped after the last. Read it inside a test.
  */
-export function useRedisServer(): RedisServer {
+export function useRedisServer(options: { debug?: boolean } = {}): RedisServer {
   let started: RedisServer | undefined;
   const current = (): RedisServer => {
     if (!started) throw new Error('useRedisServer: redis-server starts in beforeAll; use it inside a test');
     return started;
   };
   beforeAll(async () => {
-    started = await startRedisServer();
+    started = await startRedisServer(undefined, options);
     if (!started) throw new Error(REDIS_SKIP_MESSAGE);
   });
   afterAll(async () => {

@@ -8,15 +8,13 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CheckpointLockedError, ConfigurationError } from '../../src/index.js';
 import type { Checkpoint, LockStatus } from '../../src/events/index.js';
 import { redisCheckpoint } from '../../src/redis/index.js';
-import { REDIS_SKIP_MESSAGE, redisServerAvailable, useRedisServer } from '../helpers/redis-server.js';
+import { useRedisServer } from '../helpers/redis-server.js';
+import { quiet, redisAvailable, sleep } from './in-process.js';
 
-const available = redisServerAvailable();
-if (!available) console.warn(REDIS_SKIP_MESSAGE);
+const available = redisAvailable();
 
 let n = 0;
 const newKey = () => `crp-test-${process.pid}-${++n}`;
-const quiet = { warn: () => undefined, info: () => undefined };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('redisCheckpoint() options', () => {
   it('refuses a wrong connection, key or lease before connecting', () => {
@@ -127,11 +125,23 @@ describe.skipIf(!available)('redisCheckpoint() on a real Redis', () => {
     await take(a);
     await a.save('first'); // the holder's save number 1
     // The script, driven directly: save number 2 sent twice (a retry) appends once; a stale fence never.
-    const fence = (await redis().hget(`${key}:meta`, 'fence')) as string;
+    const [fence, holder] = (await redis().hmget(`${key}:meta`, 'fence', 'holder')) as [string, string];
     const { SAVE } = await import('../../src/redis/lease-scripts.js');
-    for (let i = 0; i < 2; i++) expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, fence, 2, '0', 'once')).toBe(1);
-    expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, String(Number(fence) - 1), 3, '0', 'stale')).toBe(0);
+    for (let i = 0; i < 2; i++) expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, fence, holder, 2, '0', 'once')).toBe(1);
+    expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, String(Number(fence) - 1), holder, 3, '0', 'stale')).toBe(0);
+    // The same fence under another holder id: the fence an earlier holder carries after Redis lost the record.
+    expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, fence, 'someone else', 3, '0', 'foreign')).toBe(0);
     expect(await a.load()).toEqual(['first', 'once']);
+  });
+
+  it('an acquisition retried after its answer was lost gets the same fence, not a wait for its own lease', async () => {
+    const key = newKey();
+    const { ACQUIRE } = await import('../../src/redis/lease-scripts.js');
+    const acquire = (id: string) => redis().eval(ACQUIRE, 2, `${key}:lease`, `${key}:meta`, id, 600);
+    expect(await acquire('me pid 1')).toEqual([1, '1', 0]);
+    expect(await acquire('me pid 1')).toEqual([1, '1', 0]);
+    expect(((await acquire('other pid 2')) as unknown[]).slice(0, 2)).toEqual([0, 'me pid 1']);
+    expect(await redis().hget(`${key}:meta`, 'fence')).toBe('1');
   });
 
   it('does not hang when Redis is unreachable: reports it, and a stop ends the wait at once', async () => {

@@ -11,23 +11,19 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { watchEvents, type Checkpoint, type PartnerEvent } from '../../src/events/index.js';
+import { watchEvents, type PartnerEvent } from '../../src/events/index.js';
 import { redisCheckpoint } from '../../src/redis/index.js';
 import { coverage } from '../events/coverage.js';
 import { startSimEnv } from '../events/support.js';
 import { fastCheckRuns } from '../helpers/fast-check-runs.js';
-import { REDIS_SKIP_MESSAGE, redisServerAvailable, useRedisServer } from '../helpers/redis-server.js';
+import { useRedisServer } from '../helpers/redis-server.js';
+import { HOUR, quiet, redisAvailable, sleep, WATCH as OPTIONS, withLock } from './in-process.js';
 import { sampleFence, testRedis } from './replicas.js';
 
 const RUNS = fastCheckRuns(4);
-const available = redisServerAvailable();
-if (!available) console.warn(REDIS_SKIP_MESSAGE);
+const available = redisAvailable();
 
 const LEASE_MS = 300;
-const HOUR = 3_600_000;
-const OPTIONS = { minInterval: HOUR, maxInterval: 4 * HOUR, maxLag: 24 * HOUR };
-const quiet = { warn: () => undefined, info: () => undefined };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A TCP proxy to Redis that can be cut (open connections dropped, new ones refused) and restored. */
 async function redisProxy(port: number): Promise<{ url: string; cut(): void; restore(): void; close(): Promise<void> }> {
@@ -114,16 +110,11 @@ describe.skipIf(!available)('replicas on a redisCheckpoint, property', () => {
         const loops = proxies.map(async (proxy, i) => {
           const inner = redisCheckpoint({ redis: proxy.url, key, leaseMs: LEASE_MS, logger: quiet });
           // The same checkpoint, noting when this watcher got the lease (once Redis's answer is in).
-          const checkpoint: Checkpoint = {
-            load: () => inner.load(),
-            save: (record, options) => inner.save(record, options),
-            confirm: (signal) => inner.confirm!(signal),
-            lock: async (options) => {
-              const release = await inner.lock!(options);
-              acquired.push({ watcher: i, at: performance.now() });
-              return release;
-            },
-          };
+          const checkpoint = withLock(inner, async (options) => {
+            const release = await inner.lock!(options);
+            acquired.push({ watcher: i, at: performance.now() });
+            return release;
+          });
           try {
             for await (const event of watchEvents(clients[i]!, { checkpoint, standby: true, signal: controllers[i]!.signal, ...OPTIONS })) {
               log.push({ watcher: i, event, at: performance.now() });
