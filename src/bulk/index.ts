@@ -7,10 +7,10 @@
  * deciding a repeated id needs: see same-id.ts). The limiter owns every wait for the budget; this
  * module only keeps `concurrency` rows in the client's hands, and never two rows of one id.
  */
-import { ConfigurationError, PartnerError, type EnrollLocationBody, type PartnerClient } from '../index.js';
+import { ConfigurationError, PartnerError, effectInDoubt, type EnrollLocationBody, type PartnerClient } from '../index.js';
 import { contentHash } from './content.js';
 import { baseOf, duplicateConflict, earlierRunConflict, failedOutcome, idOf, notAttempted, settledOutcome, stopsTheRun, succeeded } from './outcome.js';
-import { mayHaveActed, readBack, type ReadOne } from './settle.js';
+import { readBack, type ReadOne } from './settle.js';
 import { enrolledRecords, rowReader } from './rows.js';
 import { SameIdRows } from './same-id.js';
 import type { EnrollCounts, EnrollManyOptions, EnrollOne, EnrollOutcome, EnrollOutcomeBase, EnrollRows, EnrollSummary } from './types.js';
@@ -125,7 +125,7 @@ export async function enrollMany(client: PartnerClient, rows: EnrollRows, option
         return error instanceof PartnerError ? failedOutcome(base, error, stopped) : undefined;
       }
       // The answer was lost after the service may have acted: the store, read back, says what happened.
-      if (stopped || !mayHaveActed(error) || base.partner_location_id === undefined) return failedOutcome(base, error, stopped);
+      if (stopped || !effectInDoubt(error) || base.partner_location_id === undefined) return failedOutcome(base, error, stopped);
       return settledOutcome(base, error, await readBack(readStore, base.partner_location_id, call.signal));
     } finally {
       calls.delete(call);

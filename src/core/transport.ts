@@ -97,33 +97,23 @@ export class Transport {
     /** The first failed attempt after which the service may have acted, for `input.settle`. */
     let mayHaveActedOn: PartnerError | undefined;
     try {
-      const { signal } = options;
-      const attempt = async (attemptNumber: number) => {
-        // p-retry checks the signal before each attempt; so does the first attempt, sent without it.
-        signal?.throwIfAborted();
-        attempts = attemptNumber;
-        const outcome = await this.#attempt(call, attemptNumber);
-        if (outcome.error && !mayHaveActedOn && mayHaveActed(outcome.error)) mayHaveActedOn = outcome.error;
-        if (outcome.error) throw outcome.error;
-        return this.#parse(operation.response, outcome, request);
-      };
-      let result: WithResponse<T>;
-      try {
-        // Most calls succeed at once: the first attempt is sent without p-retry's per-call set-up
-        // (~5 µs, a tenth of the SDK's cost over ky).
-        result = await attempt(1);
-      } catch (first) {
-        // p-retry takes over with attempt 1's failure, replayed, so every decision from here on
-        // (stop, wait, retry) is its loop's, exactly as if it had sent attempt 1 itself. An
-        // already aborted signal is left out, or p-retry would throw its reason before looking at
-        // the failure; the check inside `attempt` still stops any later attempt.
-        result = await pRetry((attemptNumber) => (attemptNumber === 1 ? Promise.reject(first) : attempt(attemptNumber)), {
+      const result = await pRetry(
+        async (attemptNumber) => {
+          attempts = attemptNumber;
+          const outcome = await this.#attempt(call, attemptNumber);
+          if (outcome.error) throw outcome.error;
+          return this.#parse(operation.response, outcome, request);
+        },
+        {
           retries: maxRetries,
           minTimeout: 0,
-          ...(signal && !signal.aborted ? { signal } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+          onFailedAttempt: ({ error }) => {
+            if (!mayHaveActedOn && error instanceof PartnerError && mayHaveActed(error)) mayHaveActedOn = error;
+          },
           shouldRetry: ({ error, attemptNumber }) => this.#shouldRetry(call, error, attemptNumber),
-        });
-      }
+        },
+      );
       observer?.end?.({ attempts, durationMs: clock.now() - started, status: result.response.status, ...idOf(result.response.requestId) });
       return result;
     } catch (thrown) {
@@ -237,6 +227,16 @@ export class Transport {
   #notSent(error: unknown, call: Call): PartnerError {
     const { request } = call;
     const where = `${request.method} ${request.path}`;
+    if (error instanceof WaitTooLong || error instanceof GateClosed) {
+      const refused = this.#refused(error, where, request);
+      refused.sent = false;
+      return refused;
+    }
+    return this.#typed(error, call);
+  }
+
+  /** An attempt the gate would not send: its wait is too long, or the client closed. */
+  #refused(error: WaitTooLong | GateClosed, where: string, request: RequestSummary): PartnerError {
     if (error instanceof WaitTooLong) {
       const what = error.reason === 'rate_budget' ? "the key's rate budget for this window is spent" : 'the service asked this key to pause (Retry-After)';
       return new RateLimitError({
@@ -249,10 +249,7 @@ export class Transport {
         retryAfterMs: Math.ceil(error.ms),
       });
     }
-    if (error instanceof GateClosed) {
-      return new AbortedError(`The call ${where} was waiting to be sent when client.close() was called; nothing was sent.`, { request, cause: error });
-    }
-    return this.#typed(error, call);
+    return new AbortedError(`The call ${where} was waiting to be sent when client.close() was called; nothing was sent.`, { request, cause: error });
   }
 
   /** Whatever ended the call, as the SDK's error (p-retry rethrows the caller's abort reason as it is). */
