@@ -14,7 +14,7 @@ import type { RateLimitState } from './rate-limit/headers.js';
 import { startSharedBudget } from './rate-limit/shared.js';
 import type { RequestOptions, Settle } from './request.js';
 import type { ResponseMeta } from './response-meta.js';
-import { parseResponse } from '../schemas/in-place.js';
+import { parseResponse } from '../schemas/response-check.js';
 import { backoffDelay, mayHaveActed, mayRetry } from './retry-policy.js';
 
 const CALL_OPTIONS = new Set(['signal', 'timeout', 'maxRetries']);
