@@ -1,7 +1,7 @@
-import type { APIPromise } from './core/api-promise.js';
 import { API_PREFIX, resolveConfig, type ClientOptions, type ClientClock, type Environment } from './core/config.js';
 import type { RateLimitState } from './core/rate-limit/headers.js';
-import { rawSpec, type RawRequest } from './core/raw-request.js';
+import { APIPromise } from './core/api-promise.js';
+import { rawCall, type RawRequest } from './core/raw-request.js';
 import type { RequestOptions } from './core/request.js';
 import { keyFingerprint } from './core/key-fingerprint.js';
 import type { Logger } from './core/logger.js';
@@ -134,7 +134,14 @@ export class PartnerClient {
    * ```
    */
   request(request: RawRequest, options?: RequestOptions): APIPromise<unknown> {
-    return this.#transport.request(options, () => rawSpec(request));
+    let raw: ReturnType<typeof rawCall>;
+    try {
+      raw = rawCall(request);
+    } catch (error) {
+      // A request the SDK refuses rejects the promise, as every call's refused input does.
+      return new APIPromise(Promise.reject(error));
+    }
+    return this.#transport.call(raw.operation, raw.input, options);
   }
 
   /**

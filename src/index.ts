@@ -6,6 +6,7 @@ export type { AfterResponseHook, BeforeRequestHook, ClientHooks } from './core/h
 export type { CallObserver, CallStart, Telemetry, WaitReason } from './core/instrumentation.js';
 export type { RawRequest } from './core/raw-request.js';
 export type { RequestOptions } from './core/request.js';
+export { effectInDoubt, isTransient } from './core/retry-policy.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { Page, PagePromise } from './core/pagination.js';
 export type { ResponseMeta } from './core/response-meta.js';

@@ -4,6 +4,7 @@ import {
   ConflictError,
   ForbiddenIpError,
   PartnerError,
+  effectInDoubt,
   ProhibitedRuleError,
   ValidationError,
   type EnrollLocationBody,
@@ -11,7 +12,7 @@ import {
   type WithResponse,
 } from '../index.js';
 import type { EnrolledRow } from './same-id.js';
-import { isTheRowsStore, mayHaveActed, type ReadBack } from './settle.js';
+import { isTheRowsStore, type ReadBack } from './settle.js';
 import type { EnrollConflict, EnrollNotAttempted, EnrollOutcome, EnrollOutcomeBase, EnrollResumeRecord } from './types.js';
 
 /** The row's id, when it has one that could be sent. */
@@ -80,7 +81,7 @@ export function failedOutcome(base: EnrollOutcomeBase, error: PartnerError, stop
       `To change the store, use client.locations.update(${JSON.stringify(id)}, { name, address }).`;
     return { ...base, status: 'conflict', error, conflictsWith: undefined, earlierRun: undefined, message };
   }
-  return { ...base, status: 'failed', error, mayBeEnrolled: mayHaveActed(error), readError: undefined, message: error.message };
+  return { ...base, status: 'failed', error, mayBeEnrolled: effectInDoubt(error), readError: undefined, message: error.message };
 }
 
 /**

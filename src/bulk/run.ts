@@ -7,12 +7,12 @@
  * deciding a repeated id needs: see same-id.ts). The limiter owns every wait for the budget; a run
  * only keeps `concurrency` rows in the client's hands, and never two rows of one id.
  */
-import { ConfigurationError, PartnerError, type EnrollLocationBody, type PartnerClient } from '../index.js';
+import { ConfigurationError, PartnerError, effectInDoubt, type EnrollLocationBody, type PartnerClient } from '../index.js';
 import { contentHash } from './content.js';
 import { baseOf, duplicateConflict, earlierRunConflict, failedOutcome, idOf, notAttempted, sameAsEarlier, settledOutcome, stopsTheRun, succeeded } from './outcome.js';
 import { enrolledRecords, rowReader, type RowReader } from './rows.js';
 import { SameIdRows } from './same-id.js';
-import { mayHaveActed, readBack, type ReadOne } from './settle.js';
+import { readBack, type ReadOne } from './settle.js';
 import type { EnrollCounts, EnrollManyOptions, EnrollOne, EnrollOutcome, EnrollOutcomeBase, EnrollResumeRecord, EnrollRows, EnrollSummary } from './types.js';
 
 const DEFAULT_CONCURRENCY = 16;
@@ -145,7 +145,7 @@ export class EnrollRun {
         return error instanceof PartnerError ? failedOutcome(base, error, stopped) : undefined;
       }
       // The answer was lost after the service may have acted: the store, read back, says what happened.
-      if (stopped || !mayHaveActed(error) || base.partner_location_id === undefined) return failedOutcome(base, error, stopped);
+      if (stopped || !effectInDoubt(error) || base.partner_location_id === undefined) return failedOutcome(base, error, stopped);
       return settledOutcome(base, error, await readBack(this.readStore, base.partner_location_id, call.signal));
     } finally {
       this.calls.delete(call);

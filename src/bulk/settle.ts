@@ -3,22 +3,10 @@
  * may have acted), settled by asking again: enrolling is idempotent, so the store, if it is there
  * with the row's name and address, is the row's.
  */
-import { ConnectionError, NotFoundError, PartnerApiError, PartnerError, TimeoutError, UnexpectedResponseError, type EnrollLocationBody, type Location, type RequestOptions, type WithResponse } from '../index.js';
+import { NotFoundError, PartnerError, type EnrollLocationBody, type Location, type RequestOptions, type WithResponse } from '../index.js';
 
 /** Read one store: `client.locations.get(id).withResponse()`. */
 export type ReadOne = (partnerLocationId: string, options: RequestOptions) => Promise<WithResponse<Location>>;
-
-/**
- * The service may have acted before the failure: a 5xx of any kind (its own or a gateway's page),
- * a time-out, a connection that dropped after sending, an answer that could not be read. Wider than
- * the transport's rule for repeating a write (which trusts the service's own 503): here doubt costs
- * one read, and a report that says "failed" of a store that exists costs an operator much more.
- */
-export function mayHaveActed(error: PartnerError): boolean {
-  if (error instanceof PartnerApiError) return error.status >= 500;
-  if (error instanceof ConnectionError) return error.mayHaveReachedServer;
-  return error instanceof TimeoutError || error instanceof UnexpectedResponseError;
-}
 
 /** What the read found: the store, no store, or nothing known (the read failed too). */
 export type ReadBack = { found: WithResponse<Location> } | { missing: NotFoundError } | { failed: PartnerError };

@@ -68,7 +68,7 @@ async function readCapped(response: Response, maxBytes: number, onReader: (reade
     }
     chunks.push(value);
   }
-  // One decode of the whole body: chunk by chunk (`stream: true`) costs ~40 µs more a page of 200.
+  // One decode of the whole body: decoding chunk by chunk (`stream: true`) costs more per page (docs/performance.md).
   if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
   const whole = new Uint8Array(total);
   let at = 0;

@@ -6,7 +6,7 @@ import type { Logger } from './logger.js';
 import { guardPartnerCode } from './guard.js';
 import { teeTelemetry } from './tee-telemetry.js';
 import { realClock, withMonotonic, type Clock, type ClientClock } from './clock.js';
-import { isSharedBudget, kindOf, type SharedBudget } from './rate-limit/shared.js';
+import { isSharedBudget, kindWithoutValue, type SharedBudget } from './rate-limit/shared.js';
 
 /** Which service a key belongs to: `production` (`crp_live_` keys) or `sandbox` (`crp_test_` keys). */
 export type Environment = 'production' | 'sandbox';
@@ -227,7 +227,7 @@ function rateLimitOf(rateLimit: ClientOptions['rateLimit']): RateLimitOptions | 
   refuseUnknown('rateLimit.', rateLimit, RATE_LIMIT_OPTIONS);
   if (rateLimit.shared !== undefined && !isSharedBudget(rateLimit.shared)) {
     throw new ConfigurationError(
-      `The option rateLimit.shared takes a budget made by redisBudget() from '@crp/partner-sdk/redis'; got ${kindOf(rateLimit.shared)}.`,
+      `The option rateLimit.shared takes a budget made by redisBudget() from '@crp/partner-sdk/redis'; got ${kindWithoutValue(rateLimit.shared)}.`,
     );
   }
   return rateLimit;
@@ -247,7 +247,7 @@ export function positiveNumber(name: string, value: number | undefined, fallback
 /** Refuse an option this version does not know (a typo would otherwise be silently ignored). */
 export function refuseUnknown(prefix: string, options: object, known: ReadonlySet<string>): void {
   if (typeof options !== 'object' || options === null) {
-    throw new ConfigurationError(`The ${prefix ? `option ${prefix.slice(0, -1)}` : 'options'} must be an object; got ${kindOf(options)}.`);
+    throw new ConfigurationError(`The ${prefix ? `option ${prefix.slice(0, -1)}` : 'options'} must be an object; got ${kindWithoutValue(options)}.`);
   }
   for (const name of Object.keys(options)) {
     if (!known.has(name)) {

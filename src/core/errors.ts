@@ -92,6 +92,8 @@ export class PartnerError extends Error {
   readonly request: RequestSummary | undefined;
   /** How many HTTP attempts were made before giving up (set once retries are over). */
   attempts: number | undefined;
+  /** `false` when the SDK refused or stopped the call before anything was sent; undefined when it may have been. */
+  sent: false | undefined;
 
   /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
   constructor(code: string, message: string, options: PartnerErrorOptions = {}) {
@@ -100,6 +102,7 @@ export class PartnerError extends Error {
     this.code = code;
     this.request = options.request;
     this.attempts = undefined;
+    this.sent = undefined;
     Object.defineProperty(this, BRAND, { value: true });
   }
 

@@ -1,11 +1,12 @@
 /**
- * One HTTP attempt, through ky: `prefixUrl`, `json`, headers, `fetch` and the partners' hooks are
- * ky's (the query string is built here, as ky would: see `withQuery`); its retry (0), HTTP errors (off), timeout (off) and redirects
- * (manual) are switched off because the transport owns them. ky's timeout stops at the headers, so
- * the attempt's limit is our own: one timer that aborts the attempt's controller (the caller's
- * signal aborts it too), armed when the attempt starts and cleared as soon as the body is read,
- * so it covers the body and no timer outlives the attempt (`AbortSignal.timeout` joined through
- * `AbortSignal.any` would keep a live timer and two more signals per call for the whole timeout).
+ * One HTTP attempt, through ky: it builds and sends the request (`prefixUrl`, `searchParams`,
+ * `json`, headers, the attempt's signal, `fetch` and the partners' hooks). Its retry, HTTP errors,
+ * timeout and redirects are switched off because the SDK's own rules own them: the transport
+ * repeats (p-retry, with the contract's retry safety and the server's waits), every status is read
+ * here into a typed error, a redirect is refused (it could carry the key elsewhere), and ky's
+ * timeout stops at the headers, so the attempt's limit is one timer of ours that aborts the
+ * attempt's controller (the caller's signal aborts it too), armed when the attempt starts and
+ * cleared once the body is read: it covers the body, and no timer outlives the attempt.
  *
  * An attempt never throws: it returns what happened (`Outcome`), with the rate-limit signals of
  * the response parsed once, so the gate learns from the value the task returns and nothing else.
@@ -61,10 +62,8 @@ export class Http {
   readonly #maxBytes: number;
   readonly #now: () => number;
   readonly #random: () => number;
-  /** ky's `context` reaches partners' hooks only: without hooks it is not passed (one merge less per call). */
+  /** ky's `context` reaches partners' hooks only. */
   readonly #hooked: boolean;
-  /** The attempt's signal goes to fetch directly rather than through ky (see the constructor). */
-  readonly #direct: boolean;
 
   constructor(config: ResolvedConfig) {
     this.#secret = config.apiKey;
@@ -80,13 +79,9 @@ export class Http {
       timeout: false,
       redirect: 'manual',
       ...(this.#hooked ? { hooks: kyHooks(config.hooks) } : {}),
-      fetch: config.fetch ?? directFetch,
+      // Without one, ky takes the global fetch when each request is made (test tools replace it).
+      ...(config.fetch ? { fetch: config.fetch } : {}),
     };
-    // Given to ky as `signal`, the attempt's signal is joined with ky's own through
-    // AbortSignal.any (~17 µs and two more signals per call, a sixth of what the SDK adds to a
-    // bare ky call). ky passes fetch any option it does not know, so without partners' hooks or
-    // fetch (which see ky's request, and so its signal) the signal goes to fetch that way instead.
-    this.#direct = !this.#hooked && !config.fetch;
   }
 
   async attempt(input: AttemptInput): Promise<Outcome> {
@@ -110,10 +105,11 @@ export class Http {
     let idText: string | null = null;
     try {
       const client = this.#ky ?? (await this.#client());
-      const response = await client(withQuery(input.path, input.query), {
+      const response = await client(input.path, {
         method: input.method,
-        ...(this.#direct ? { [DIRECT_SIGNAL]: controller.signal } : { signal: controller.signal }),
-        ...(hasAny(input.headers) ? { headers: input.headers } : {}),
+        signal: controller.signal,
+        headers: input.headers,
+        ...(input.query ? { searchParams: input.query } : {}),
         ...(this.#hooked ? { context: input.context } : {}),
         ...(input.body === undefined ? {} : { json: input.body }),
       });
@@ -191,38 +187,4 @@ export class Http {
     }
     return classifyFetchFailure(error, { request, callerSignal: input.signal, timedOut, timeout: input.timeout, secret: this.#secret }) as PartnerError;
   }
-}
-
-/** The option, unknown to ky, that carries the attempt's signal to `directFetch`. */
-const DIRECT_SIGNAL = 'attemptSignal';
-
-/** The global fetch, looked up per call (test tools replace it), with the attempt's signal. */
-function directFetch(request: Request | URL | string, options?: RequestInit): Promise<Response> {
-  const init = options as (RequestInit & { [DIRECT_SIGNAL]?: AbortSignal | undefined }) | undefined;
-  const signal = init?.[DIRECT_SIGNAL];
-  if (!signal) return globalThis.fetch(request, init);
-  // ky made `init` for this call alone (the options the Request does not take): ours to change.
-  init[DIRECT_SIGNAL] = undefined;
-  init.signal = signal;
-  return globalThis.fetch(request, init);
-}
-
-/**
- * The path with its query, serialised as ky's `searchParams` would be (URLSearchParams, undefined
- * values left out, `?` whenever the query has keys). Given to ky as `searchParams`, the query makes
- * ky build the Request twice, once without it and once with it: ~0.1 ms of a list page's time.
- */
-function withQuery(path: string, query: AttemptInput['query']): string {
-  if (!query || !hasAny(query)) return path;
-  const params = new URLSearchParams();
-  for (const key in query) {
-    const value = query[key];
-    if (value !== undefined) params.append(key, String(value));
-  }
-  return `${path}?${params.toString()}`;
-}
-
-function hasAny(record: object): boolean {
-  for (const _ in record) return true;
-  return false;
 }

@@ -192,7 +192,7 @@ const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
 
 /**
  * Items of `pages()`, handed out without a generator per item: `yield*` through two async
- * generators cost ~0.3 µs per item in promise plumbing (a fifth of a 200-item page's validation).
+ * generators cost promise plumbing per item (docs/performance.md has the figure).
  * Pages still come from the page walk, so the first request, prefetch, errors and an early `break`
  * behave exactly as there; only the items of the page in hand skip the generator.
  */

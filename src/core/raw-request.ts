@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ConfigurationError } from './errors.js';
 import { refuseUnknown } from './config.js';
 import { hasDotSegment } from './path.js';
-import type { RequestSpec } from './request.js';
+import type { CallInput, Operation } from './operation.js';
 
 /** A call to an endpoint this SDK version does not know yet (`client.request()`). */
 export interface RawRequest {
@@ -27,8 +27,9 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const PATH = /^(?:\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})+)+$/;
 /** Any JSON: built once, shared by every raw request. */
 const ANY_JSON = z.unknown();
+const UNDOCUMENTED = { tag: '', summary: '', errors: [] };
 
-export function rawSpec(raw: RawRequest): RequestSpec<typeof ANY_JSON> {
+export function rawCall(raw: RawRequest): { operation: Operation; input: CallInput } {
   refuseUnknown('request.', raw, FIELDS);
   if (!METHODS.has(raw.method)) {
     throw new ConfigurationError(`client.request(): method must be one of ${[...METHODS].join(', ')}.`);
@@ -46,12 +47,7 @@ export function rawSpec(raw: RawRequest): RequestSpec<typeof ANY_JSON> {
   }
   const safe = raw.method === 'GET' || raw.retrySafe === true;
   return {
-    operation: 'request',
-    method: raw.method as RequestSpec<typeof ANY_JSON>['method'],
-    route: raw.path,
-    ...(raw.query === undefined ? {} : { query: raw.query }),
-    ...(raw.body === undefined ? {} : { body: raw.body }),
-    response: ANY_JSON,
-    retry: safe ? 'safe' : 'unsafe',
+    operation: { name: 'request', method: raw.method as Operation['method'], route: raw.path, response: ANY_JSON, retry: safe ? 'safe' : 'unsafe', doc: UNDOCUMENTED },
+    input: { ...(raw.query === undefined ? {} : { query: raw.query }), ...(raw.body === undefined ? {} : { body: raw.body }) },
   };
 }

@@ -10,9 +10,12 @@ const NOTHING_SENT = ' Nothing was sent.';
  */
 export function refusedBeforeSending(problem: string, field: string, kind: 'validation' | 'prohibited' = 'validation'): ValidationError | ProhibitedRuleError {
   const message = `${problem}.${NOTHING_SENT}`;
-  return kind === 'prohibited'
-    ? new ProhibitedRuleError({ status: 422, code: 'prohibited_rule', message, field })
-    : new ValidationError({ status: 400, code: 'validation_error', message, field });
+  const error =
+    kind === 'prohibited'
+      ? new ProhibitedRuleError({ status: 422, code: 'prohibited_rule', message, field })
+      : new ValidationError({ status: 400, code: 'validation_error', message, field });
+  error.sent = false;
+  return error;
 }
 
 /**
@@ -21,6 +24,6 @@ export function refusedBeforeSending(problem: string, field: string, kind: 'vali
  * other error.
  */
 export function problemRefusedBeforeSending(error: unknown): { problem: string; field: string | undefined } | undefined {
-  if (!(error instanceof ValidationError) || error.requestId !== undefined || !error.message.endsWith(NOTHING_SENT)) return undefined;
+  if (!(error instanceof ValidationError) || error.sent !== false) return undefined;
   return { problem: error.message.slice(0, -NOTHING_SENT.length - 1), field: error.field };
 }

@@ -1,7 +1,5 @@
-import type * as z from 'zod/mini';
 import type { WithResponse } from './api-promise.js';
 import type { PartnerApiError, PartnerError } from './errors.js';
-import type { RetrySafety } from './retry-policy.js';
 
 /** Options every method takes as its last argument. */
 export interface RequestOptions {
@@ -11,28 +9,6 @@ export interface RequestOptions {
   timeout?: number;
   /** Retries for this call (0..10), when repeating it is safe. */
   maxRetries?: number;
-}
-
-/** One endpoint call, as a resource method describes it. */
-export interface RequestSpec<S extends z.ZodMiniType> {
-  /** The SDK method as a partner calls it, e.g. `locations.get`, `reservations.list`; reported to telemetry. */
-  operation: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
-  /** Route under /partner/v1 with `{param}` placeholders, e.g. `/locations/{partner_location_id}`. */
-  route: string;
-  params?: Record<string, string>;
-  /** Query parameters, already checked and in wire form. */
-  query?: Record<string, string | number | boolean | undefined>;
-  /** JSON body, already checked. */
-  body?: unknown;
-  response: S;
-  retry: RetrySafety;
-  /**
-   * For a call that is not blindly repeatable: how to tell, when a repeat is refused with 409
-   * after an earlier attempt failed in a way the service may have acted on, whether that attempt
-   * did take effect. Without it, the refusal is the call's error.
-   */
-  settle?: Settle<z.infer<S>>;
 }
 
 /** What the transport knows when it asks a {@link Settle} hook. */
@@ -45,7 +21,7 @@ export interface SettleContext {
   signal: AbortSignal | undefined;
 }
 
-/** Settling a repeat that met the state its first attempt may have produced (see `RequestSpec.settle`). */
+/** Settling a repeat that met the state its first attempt may have produced (see `CallInput.settle`). */
 export interface Settle<T> {
   /**
    * Reads the state back: the call's result when it is what the call produces, undefined when

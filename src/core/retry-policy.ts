@@ -1,4 +1,4 @@
-import { ConnectionError, PartnerApiError, RateLimitError, TimeoutError } from './errors.js';
+import { ConnectionError, PartnerApiError, RateLimitError, TimeoutError, UnexpectedResponseError, isPartnerApiError, isPartnerError, type PartnerError } from './errors.js';
 import type { RateLimitState } from './rate-limit/headers.js';
 
 /**
@@ -42,6 +42,25 @@ export function mayHaveActed(error: unknown): boolean {
   if (error instanceof PartnerApiError) return error.status >= 500 && error.status !== 503;
   if (error instanceof ConnectionError) return error.mayHaveReachedServer;
   return error instanceof TimeoutError;
+}
+
+/**
+ * Whether a failed call leaves its effect in doubt, for a caller who can settle the doubt with one
+ * read: wider than {@link mayHaveActed} (which decides whether a write may be repeated), it also
+ * doubts a 503 (a proxy's page looks the same) and an answer that could not be read. There, a
+ * report that says "failed" of a change that was made costs an operator much more than the read.
+ */
+export function effectInDoubt(error: PartnerError): boolean {
+  if (error instanceof PartnerApiError) return error.status >= 500;
+  return mayHaveActed(error) || error instanceof UnexpectedResponseError;
+}
+
+/** Codes of failures that pass with time: a caller that polls tries again at its next turn. */
+const TRANSIENT_CODES = new Set(['connection_error', 'timeout', 'internal_error', 'rate_limited', 'unexpected_response']);
+
+/** Whether a failure passes with time (a poller's next turn may succeed): any 5xx, a lost connection, a time-out, a rate limit, an unreadable answer. */
+export function isTransient(error: unknown): boolean {
+  return isPartnerError(error) && (TRANSIENT_CODES.has(error.code) || (isPartnerApiError(error) && error.status >= 500));
 }
 
 /** First backoff ceiling and largest one, ms. */

@@ -2,28 +2,28 @@ import pRetry, { AbortError } from 'p-retry';
 import type * as z from 'zod/mini';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { attachCallSite, captureCallSite, type CallSite } from './call-site.js';
-import { positiveNumber, refuseUnknown, retriesOf, type ResolvedConfig } from './config.js';
+import { API_PREFIX, positiveNumber, refuseUnknown, retriesOf, type ResolvedConfig } from './config.js';
 import { AbortedError, AmbiguousOutcomeError, PartnerApiError, PartnerError, RateLimitError, UnexpectedResponseError, type RequestSummary } from './errors.js';
 import { Http, type Answer, type Outcome } from './http.js';
 import type { CallObserver } from './instrumentation.js';
 import { keyFingerprint } from './key-fingerprint.js';
 import { stoppedByCaller } from './network-error.js';
-import { fillRoute } from './path.js';
+import { outgoing, type CallInput, type Operation, type Outgoing } from './operation.js';
 import { Gate, GateClosed, WaitTooLong } from './rate-limit/gate.js';
 import type { RateLimitState } from './rate-limit/headers.js';
 import { startSharedBudget } from './rate-limit/shared.js';
-import type { RequestOptions, RequestSpec, Settle } from './request.js';
+import type { RequestOptions, Settle } from './request.js';
 import type { ResponseMeta } from './response-meta.js';
-import { parseResponse } from '../schemas/in-place.js';
+import { parseResponse } from '../schemas/response-check.js';
 import { backoffDelay, mayHaveActed, mayRetry } from './retry-policy.js';
 
 const CALL_OPTIONS = new Set(['signal', 'timeout', 'maxRetries']);
 
 /** One call on its way: what every attempt shares. */
 interface Call {
-  spec: RequestSpec<z.ZodMiniType>;
+  operation: Operation;
+  sent: Outgoing;
   request: RequestSummary;
-  path: string;
   signal: AbortSignal | undefined;
   timeout: number;
   observer: CallObserver | undefined;
@@ -60,11 +60,11 @@ export class Transport {
   }
 
   /**
-   * Send one call. `build` runs inside the returned promise, so input it refuses rejects the
-   * promise (with nothing sent) instead of throwing at the call site.
+   * Send one call of an operation. The input is checked inside the returned promise, so input
+   * the row refuses rejects the promise (with nothing sent) instead of throwing at the call site.
    */
-  request<S extends z.ZodMiniType>(options: RequestOptions | undefined, build: () => RequestSpec<S>, site: CallSite = captureCallSite()): APIPromise<z.infer<S>> {
-    const result = this.#run(build, options).catch((error: unknown) => {
+  call<T>(operation: Operation<T>, input: CallInput, options: RequestOptions | undefined, site: CallSite = captureCallSite()): APIPromise<T> {
+    const result = this.#run(operation, input, options).catch((error: unknown) => {
       attachCallSite(error, site);
       throw error;
     });
@@ -76,62 +76,52 @@ export class Transport {
     return this.#gate.close();
   }
 
-  async #run<S extends z.ZodMiniType>(build: () => RequestSpec<S>, options: RequestOptions = {}): Promise<WithResponse<z.infer<S>>> {
+  async #run<T>(operation: Operation<T>, input: CallInput, options: RequestOptions = {}): Promise<WithResponse<T>> {
     refuseUnknown('', options, CALL_OPTIONS);
     const maxRetries = retriesOf(options.maxRetries, this.#config.maxRetries);
     const timeout = positiveNumber('timeout', options.timeout, this.#config.timeout);
-    const spec = build();
-    const routePath = fillRoute(spec.route, spec.params);
-    const request: RequestSummary = { method: spec.method, path: `/partner/v1${routePath}` };
+    const sent = outgoing(operation, input);
+    const request: RequestSummary = { method: operation.method, path: `${API_PREFIX}${sent.path}` };
     const { clock, telemetry } = this.#config;
     const observer = telemetry?.startCall({
-      operation: spec.operation,
-      method: spec.method,
-      urlTemplate: `/partner/v1${spec.route}`,
+      operation: operation.name,
+      method: operation.method,
+      urlTemplate: `${API_PREFIX}${operation.route}`,
       serverAddress: this.#server.address,
       serverPort: this.#server.port,
     });
-    const call: Call = { spec, request, path: routePath.slice(1), signal: options.signal, timeout, observer };
+    const call: Call = { operation, sent, request, signal: options.signal, timeout, observer };
     this.#startSharing();
     const started = clock.now();
     let attempts = 0;
-    /** The first failed attempt after which the service may have acted, for `spec.settle`. */
+    /** The first failed attempt after which the service may have acted, for `input.settle`. */
     let mayHaveActedOn: PartnerError | undefined;
     try {
-      const { signal } = options;
-      const attempt = async (attemptNumber: number) => {
-        // p-retry checks the signal before each attempt; so does the first attempt, sent without it.
-        signal?.throwIfAborted();
-        attempts = attemptNumber;
-        const outcome = await this.#attempt(call, attemptNumber);
-        if (outcome.error && !mayHaveActedOn && mayHaveActed(outcome.error)) mayHaveActedOn = outcome.error;
-        if (outcome.error) throw outcome.error;
-        return this.#parse(spec.response, outcome, request);
-      };
-      let result: WithResponse<z.infer<S>>;
-      try {
-        // Most calls succeed at once: the first attempt is sent without p-retry's per-call set-up
-        // (~5 µs, a tenth of the SDK's cost over ky).
-        result = await attempt(1);
-      } catch (first) {
-        // p-retry takes over with attempt 1's failure, replayed, so every decision from here on
-        // (stop, wait, retry) is its loop's, exactly as if it had sent attempt 1 itself. An
-        // already aborted signal is left out, or p-retry would throw its reason before looking at
-        // the failure; the check inside `attempt` still stops any later attempt.
-        result = await pRetry((attemptNumber) => (attemptNumber === 1 ? Promise.reject(first) : attempt(attemptNumber)), {
+      const result = await pRetry(
+        async (attemptNumber) => {
+          attempts = attemptNumber;
+          const outcome = await this.#attempt(call, attemptNumber);
+          if (outcome.error) throw outcome.error;
+          return this.#parse(operation.response, outcome, request);
+        },
+        {
           retries: maxRetries,
           minTimeout: 0,
-          ...(signal && !signal.aborted ? { signal } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+          onFailedAttempt: ({ error }) => {
+            if (!mayHaveActedOn && error instanceof PartnerError && mayHaveActed(error)) mayHaveActedOn = error;
+          },
           shouldRetry: ({ error, attemptNumber }) => this.#shouldRetry(call, error, attemptNumber),
-        });
-      }
+        },
+      );
       observer?.end?.({ attempts, durationMs: clock.now() - started, status: result.response.status, ...idOf(result.response.requestId) });
       return result;
     } catch (thrown) {
       let error = this.#typed(thrown, call);
       // A repeat refused with 409 after an attempt the service may have acted on: it may have met its own effect.
-      if (spec.settle && mayHaveActedOn && mayHaveActedOn !== error && error instanceof PartnerApiError && error.status === 409) {
-        const settled = await this.#settle(spec.settle, mayHaveActedOn, error, call);
+      const { settle } = input;
+      if (settle && mayHaveActedOn && mayHaveActedOn !== error && error instanceof PartnerApiError && error.status === 409) {
+        const settled = await this.#settle(settle as Settle<T>, mayHaveActedOn, error, call);
         if (!(settled instanceof PartnerError)) {
           observer?.end?.({ attempts, durationMs: clock.now() - started, status: settled.response.status, ...idOf(settled.response.requestId) });
           return settled;
@@ -139,13 +129,17 @@ export class Transport {
         error = settled;
       }
       error.attempts ??= attempts;
+      if (error instanceof PartnerApiError) {
+        const extra = operation.advice?.[error.code]?.(error, input);
+        if (extra) error.message = `${error.message} ${extra}`;
+      }
       observer?.end?.({ attempts, durationMs: clock.now() - started, error, ...statusOf(error), ...idOf((error as { requestId?: string }).requestId) });
       throw error;
     }
   }
 
   /**
-   * Reads the state back through the spec's hook: the call's result when the earlier attempt took
+   * Reads the state back through the call's hook: the call's result when the earlier attempt took
    * effect, else an {@link AmbiguousOutcomeError} carrying both failures.
    */
   async #settle<T>(settle: Settle<T>, earlier: PartnerError, repeat: PartnerApiError, call: Call): Promise<WithResponse<T> | AmbiguousOutcomeError> {
@@ -169,7 +163,7 @@ export class Transport {
 
   /** One attempt through the gate. Nothing sent (a refused wait, close, abort) is final: p-retry's AbortError. */
   async #attempt(call: Call, attemptNumber: number): Promise<Outcome> {
-    const { observer, spec } = call;
+    const { observer, operation, sent } = call;
     const waited = observer?.waited && ((reason: Parameters<NonNullable<CallObserver['waited']>>[0]['reason'], ms: number) => observer.waited?.({ reason, ms }));
     let startedAt = 0;
     try {
@@ -180,17 +174,17 @@ export class Transport {
           const headers: Record<string, string> = {};
           observer?.attemptStart?.({ attempt: attemptNumber, headers });
           startedAt = this.#config.clock.now();
-          this.#config.logger.debug?.('partner-sdk: request', { method: spec.method, path: call.request.path, attempt: attemptNumber });
+          this.#config.logger.debug?.('partner-sdk: request', { method: operation.method, path: call.request.path, attempt: attemptNumber });
           return this.#http.attempt({
             request: call.request,
-            method: spec.method,
-            path: call.path,
-            query: spec.query,
-            body: spec.body,
+            method: operation.method,
+            path: sent.path.slice(1),
+            query: sent.query,
+            body: sent.body,
             headers,
             timeout: call.timeout,
             signal: call.signal,
-            context: { operation: spec.operation, attempt: attemptNumber },
+            context: { operation: operation.name, attempt: attemptNumber },
           });
         },
         waited,
@@ -200,7 +194,7 @@ export class Transport {
       if (debug) {
         const status = outcome.answer?.status ?? (outcome.error ? statusOf(outcome.error).status : undefined);
         const requestId = outcome.answer?.requestId ?? (outcome.error as { requestId?: string } | undefined)?.requestId;
-        debug.call(this.#config.logger, 'partner-sdk: response', { method: spec.method, path: call.request.path, status, requestId, ms: this.#config.clock.now() - startedAt });
+        debug.call(this.#config.logger, 'partner-sdk: response', { method: operation.method, path: call.request.path, status, requestId, ms: this.#config.clock.now() - startedAt });
       }
       if (outcome.error) outcome.error.attempts = attemptNumber;
       return outcome;
@@ -210,7 +204,7 @@ export class Transport {
   }
 
   async #shouldRetry(call: Call, error: unknown, attemptNumber: number): Promise<boolean> {
-    if (!mayRetry(error, call.spec.retry)) return false;
+    if (!mayRetry(error, call.operation.retry)) return false;
     const { observer } = call;
     const reason = error instanceof PartnerError ? error.code : 'error';
     const serverWait = error instanceof PartnerApiError ? error.retryAfterMs : undefined;
@@ -233,6 +227,16 @@ export class Transport {
   #notSent(error: unknown, call: Call): PartnerError {
     const { request } = call;
     const where = `${request.method} ${request.path}`;
+    if (error instanceof WaitTooLong || error instanceof GateClosed) {
+      const refused = this.#refused(error, where, request);
+      refused.sent = false;
+      return refused;
+    }
+    return this.#typed(error, call);
+  }
+
+  /** An attempt the gate would not send: its wait is too long, or the client closed. */
+  #refused(error: WaitTooLong | GateClosed, where: string, request: RequestSummary): PartnerError {
     if (error instanceof WaitTooLong) {
       const what = error.reason === 'rate_budget' ? "the key's rate budget for this window is spent" : 'the service asked this key to pause (Retry-After)';
       return new RateLimitError({
@@ -245,10 +249,7 @@ export class Transport {
         retryAfterMs: Math.ceil(error.ms),
       });
     }
-    if (error instanceof GateClosed) {
-      return new AbortedError(`The call ${where} was waiting to be sent when client.close() was called; nothing was sent.`, { request, cause: error });
-    }
-    return this.#typed(error, call);
+    return new AbortedError(`The call ${where} was waiting to be sent when client.close() was called; nothing was sent.`, { request, cause: error });
   }
 
   /** Whatever ended the call, as the SDK's error (p-retry rethrows the caller's abort reason as it is). */
@@ -292,7 +293,7 @@ export class Transport {
     this.#gate.share(sharing);
   }
 
-  #parse<S extends z.ZodMiniType>(schema: S, outcome: Outcome, request: RequestSummary): WithResponse<z.infer<S>> {
+  #parse<T>(schema: z.ZodMiniType<T>, outcome: Outcome, request: RequestSummary): WithResponse<T> {
     const { status, headers, body, requestId } = outcome.answer as Answer;
     const where = `${request.method} ${request.path}`;
     let json: unknown;

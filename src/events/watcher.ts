@@ -1,4 +1,4 @@
-import { CheckpointLockedError, ConfigurationError, isPartnerApiError, isPartnerError, type ClientClock, type PartnerClient } from '../index.js';
+import { CheckpointLockedError, ConfigurationError, isTransient, type ClientClock, type PartnerClient } from '../index.js';
 import { CallBudget } from './call-budget.js';
 import type { Checkpoint, LockStatus } from './checkpoint.js';
 import { standbyCheck } from './standby-check.js';
@@ -11,11 +11,6 @@ import type { PartnerEvent, WatchOptions, WatchStats } from './types.js';
 
 /** Checkpoints a watcher in this process is using (catches two watchers on one custom checkpoint). */
 const inUse = new WeakSet<Checkpoint>();
-
-/** Failures worth another try after a pause; anything else ends the loop with the error. */
-const TRANSIENT = new Set(['connection_error', 'timeout', 'internal_error', 'rate_limited', 'unexpected_response']);
-const transient = (error: unknown): boolean =>
-  isPartnerError(error) && (TRANSIENT.has(error.code) || (isPartnerApiError(error) && error.status >= 500));
 
 interface Settings {
   checkpoint: Checkpoint;
@@ -154,7 +149,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
         }
       } catch (error) {
         if (signal.aborted) break;
-        if (!transient(error)) throw error;
+        if (!isTransient(error)) throw error;
         this.stats.errors++;
         outcome.failed = true;
       } finally {

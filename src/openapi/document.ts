@@ -12,11 +12,20 @@ import { SCHEMA_REF, toComponents, toSchema, type RefinementNotes } from './comp
 import { FieldDocs } from './descriptions.js';
 import { ERROR_CODES, EVERY_CALL, ErrorResponses, errorBodySchema, errorSchemas, headers, responseHeaders } from './errors.js';
 import type { JsonSchema } from './json-schema.js';
-import { OPERATIONS, TAGS } from './partner-operations.js';
-import { httpMethodNames, recordRequest, type RecordedRequest } from './record-requests.js';
+import type { Operation } from '../core/operation.js';
+import { API_PREFIX } from '../core/config.js';
+import { OPERATIONS } from '../resources/operations.js';
 import { SANDBOX_TAG, controlPaths } from './sandbox-control.js';
 
-export const API_PREFIX = '/partner/v1';
+/** Tags, in the order a reader meets them. */
+const TAGS = [
+  { name: 'Stores', description: 'Enroll, read, change, pause, resume and terminate stores (`/locations`).' },
+  { name: 'Bookings', description: "Creators' bookings (`reservations`) and their acknowledgement." },
+  { name: 'Videos', description: 'Videos creators published for a store.' },
+  { name: 'Creators', description: 'Creators named for a store, and sample review.' },
+  { name: 'Reports', description: 'Account-wide summary and monthly billing counts.' },
+  { name: 'Pricing and settings', description: "Price quotes and the partner's surcharge per video." },
+];
 
 /** Refinements without a message of their own (superRefine), said in words. */
 const NOTES: RefinementNotes = new Map<z.ZodMiniType, string>([
@@ -57,7 +66,7 @@ const PATH_PARAMS: Record<string, { schema: z.ZodMiniType; description: string }
   batch_id: { schema: batchId, description: "The sample batch's id, as the service gave it." },
 };
 
-const DESCRIPTION = `The Partner Interface for Restaurant Platforms (\`/partner/v1\`), and the control API of its sandbox (\`crp-sandbox\`, tag "${SANDBOX_TAG.name}").
+const DESCRIPTION = `The Partner Interface for Restaurant Platforms (\`${API_PREFIX}\`), and the control API of its sandbox (\`crp-sandbox\`, tag "${SANDBOX_TAG.name}").
 
 Generated from the schemas the TypeScript SDK (\`@crp/partner-sdk\`) checks requests and responses with, so it says what the SDK sends and accepts. docs/http.md walks through it with curl and Python.
 
@@ -70,30 +79,17 @@ Generated from the schemas the TypeScript SDK (\`@crp/partner-sdk\`) checks requ
 
 /** The OpenAPI 3.1 document of the service and the sandbox's control API. */
 export async function buildDocument(): Promise<Record<string, unknown>> {
-  const documented = Object.keys(OPERATIONS);
-  const methods = httpMethodNames();
-  const missing = methods.filter((name) => !documented.includes(name));
-  const extra = documented.filter((name) => !methods.includes(name));
-  if (missing.length || extra.length) throw new Error(`src/openapi/partner-operations.ts is out of step with src/resources: undocumented ${missing.join(', ') || 'none'}; unknown ${extra.join(', ') || 'none'}`);
-
-  const recorded = new Map<string, RecordedRequest>();
-  for (const [name, doc] of Object.entries(OPERATIONS)) {
-    const spec = await recordRequest(doc.call);
-    if (spec.operation !== name) throw new Error(`OPERATIONS['${name}'] calls ${spec.operation}`);
-    recorded.set(name, spec);
-  }
-
-  // Page schemas are made by the resources: named after their items (`ReservationPage`).
+  const operations: Operation[] = Object.values(OPERATIONS);
+  // Page schemas are made in the operation table: named after their items (`ReservationPage`).
   const outputs = new Map(RESPONSES);
-  for (const spec of recorded.values()) {
-    if (outputs.has(spec.response)) continue;
-    const item = pageItem(spec.response);
-    const itemName = item && outputs.get(item);
-    if (!itemName) throw new Error(`${spec.operation}: its response schema has no name in src/openapi/document.ts`);
-    outputs.set(spec.response, `${itemName}Page`);
+  for (const operation of operations) {
+    if (outputs.has(operation.response)) continue;
+    const itemName = operation.item && outputs.get(operation.item);
+    if (!itemName) throw new Error(`${operation.name}: its response schema has no name in src/openapi/document.ts`);
+    outputs.set(operation.response, `${itemName}Page`);
   }
   const inputs = new Map(REQUEST_PARTS);
-  for (const doc of Object.values(OPERATIONS)) if (doc.body) inputs.set(doc.body.schema, doc.body.type);
+  for (const operation of operations) if (operation.body) inputs.set(operation.body.schema, operation.body.type);
 
   const docs = new FieldDocs('src/schemas/index.ts');
   const schemas: Record<string, JsonSchema> = { ...toComponents(outputs, 'output', NOTES), ...toComponents(inputs, 'input', NOTES) };
@@ -108,8 +104,7 @@ export async function buildDocument(): Promise<Record<string, unknown>> {
   const serviceErrors = new ErrorResponses('', describeCode, responseHeaders);
   const controlErrors = new ErrorResponses('sandbox_', describeControlCode, () => ({}));
   const paths: Record<string, Record<string, object>> = {};
-  for (const [name, doc] of Object.entries(OPERATIONS)) {
-    const spec = recorded.get(name) as RecordedRequest;
+  for (const { name, doc, ...spec } of operations) {
     const safe = spec.retry === 'safe';
     const success = { description: `Success: ${outputs.get(spec.response) ?? ''}.`, headers: responseHeaders(200), content: json(ref(outputs.get(spec.response) as string)) };
     (paths[`${API_PREFIX}${spec.route}`] ??= {})[spec.method.toLowerCase()] = {
@@ -118,8 +113,8 @@ export async function buildDocument(): Promise<Record<string, unknown>> {
       summary: doc.summary,
       description: [doc.description, safe ? 'Safe to retry.' : 'Not safe to retry blindly (see above).', `SDK: \`client.${name}()\`.`].filter(Boolean).join('\n\n'),
       'x-retry-safe': safe,
-      parameters: [...pathParameters(spec.route), ...(doc.query ? queryParameters(doc.query.schema, doc.query.type, docs) : [])],
-      ...(doc.body ? { requestBody: { required: true, content: json(ref(doc.body.type)) } } : {}),
+      parameters: [...pathParameters(spec.route), ...(spec.query ? queryParameters(spec.query.schema, spec.query.type, docs) : [])],
+      ...(spec.body ? { requestBody: { required: true, content: json(ref(spec.body.type)) } } : {}),
       responses: {
         ...(doc.created ? { '201': { ...success, description: doc.created } } : {}),
         '200': doc.created ? { ...success, description: 'Already enrolled with the same name and address: the same store.' } : success,
@@ -162,12 +157,6 @@ function describeCode(code: string): string {
 
 function describeControlCode(code: string): string {
   return code === 'unauthorized' ? 'The admin token is missing or wrong (a sandbox started with one), or the key naming the account is.' : describeCode(code);
-}
-
-/** The item schema of a list page (`{ items: Item[], next_cursor }`), or undefined for any other schema. */
-function pageItem(schema: z.ZodMiniType): z.ZodMiniType | undefined {
-  const shape = (schema as unknown as { _zod: { def: { shape?: Record<string, { _zod: { def: { element?: z.ZodMiniType } } }> } } })._zod.def.shape;
-  return shape?.next_cursor ? shape.items?._zod.def.element : undefined;
 }
 
 function describePage(schema: JsonSchema): void {

@@ -8,7 +8,7 @@
 // The main entry itself, not a copy: ConfigurationError stays one class (tsup.config.ts keeps this
 // import pointing at dist/index.js or dist/index.cjs).
 import { ConfigurationError, type SharedBudget } from '../index.js';
-import { defineSharedBudget, kindOf } from '../core/rate-limit/shared.js';
+import { defineSharedBudget, kindWithoutValue } from '../core/rate-limit/shared.js';
 import type { Checkpoint } from '../events/index.js';
 import { RedisCheckpoint, type RedisCheckpointOptions } from './checkpoint.js';
 import { isRedisClient, RedisSharing, type RedisBudgetOptions, type RedisLike, type RedisOptionsLike } from './sharing.js';
@@ -79,7 +79,7 @@ export function redisCheckpoint(options: RedisCheckpointOptions): Checkpoint {
   }
   checkConnection(o.redis, 'redisCheckpoint()');
   if (typeof o.key !== 'string' || o.key.length === 0 || o.key.length > 200) {
-    throw new ConfigurationError(`redisCheckpoint() needs a key: the checkpoint's name in Redis, 1 to 200 characters (e.g. 'crp-events'); got ${kindOf(o.key)}.`);
+    throw new ConfigurationError(`redisCheckpoint() needs a key: the checkpoint's name in Redis, 1 to 200 characters (e.g. 'crp-events'); got ${kindWithoutValue(o.key)}.`);
   }
   if (o.leaseMs !== undefined && !(Number.isFinite(o.leaseMs) && o.leaseMs >= 100 && o.leaseMs <= 600_000)) {
     throw new ConfigurationError(`redisCheckpoint() option leaseMs must be a number of milliseconds from 100 to 600000; got ${String(o.leaseMs)}.`);
@@ -94,7 +94,7 @@ function checkConnection(redis: unknown, who: string): asserts redis is RedisCon
       throw new ConfigurationError(`${who} takes a redis:// or rediss:// URL; got ${scheme ? `a URL starting with ${scheme}:` : 'a string that is not a URL'}.`);
     }
   } else if (!isRedisClient(redis) && !isPlainObject(redis)) {
-    throw new ConfigurationError(`${who} takes an ioredis client (new Redis(…)), ioredis options ({ host, port, … }) or a redis:// URL; got ${kindOf(redis)}.`);
+    throw new ConfigurationError(`${who} takes an ioredis client (new Redis(…)), ioredis options ({ host, port, … }) or a redis:// URL; got ${kindWithoutValue(redis)}.`);
   }
 }
 

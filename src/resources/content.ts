@@ -1,15 +1,9 @@
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
-import { listQuery, type ListQuery } from '../schemas/common.js';
-import { video, type Video } from '../schemas/content.js';
-import { Resource, pageOf, type ListSpec } from './resource.js';
-
-const LIST: ListSpec<Video, ListQuery> = {
-  operation: 'content.list',
-  route: '/locations/{partner_location_id}/content',
-  page: pageOf(video),
-  query: listQuery,
-};
+import type { ListQuery } from '../schemas/common.js';
+import type { Video } from '../schemas/content.js';
+import { OPERATIONS } from './operations.js';
+import { Resource } from './resource.js';
 
 /** Videos creators published for a store. */
 export class Content extends Resource {
@@ -22,6 +16,6 @@ export class Content extends Resource {
    * ```
    */
   list(partnerLocationId: string, query?: ListQuery, options?: RequestOptions): PagePromise<Video> {
-    return this.paginate(LIST, { partner_location_id: partnerLocationId }, query, options);
+    return this.paginate(OPERATIONS['content.list'], { partner_location_id: partnerLocationId }, query, options);
   }
 }

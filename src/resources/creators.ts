@@ -1,17 +1,10 @@
-import { parseInput } from '../core/input.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions, Settle } from '../core/request.js';
-import { listQuery, type ListQuery } from '../schemas/common.js';
-import { creator, sampleBatch, sampleDecisionBody, type Creator, type SampleBatch, type SampleDecision } from '../schemas/creators.js';
-import { Resource, pageOf, type ListSpec } from './resource.js';
-
-const LIST: ListSpec<Creator, ListQuery> = {
-  operation: 'creators.list',
-  route: '/locations/{partner_location_id}/creators',
-  page: pageOf(creator),
-  query: listQuery,
-};
+import type { ListQuery } from '../schemas/common.js';
+import type { Creator, SampleBatch, SampleDecision } from '../schemas/creators.js';
+import { OPERATIONS } from './operations.js';
+import { Resource } from './resource.js';
 
 /** Creators named for a store, and sample review. */
 export class Creators extends Resource {
@@ -24,7 +17,7 @@ export class Creators extends Resource {
    * ```
    */
   list(partnerLocationId: string, query?: ListQuery, options?: RequestOptions): PagePromise<Creator> {
-    return this.paginate(LIST, { partner_location_id: partnerLocationId }, query, options);
+    return this.paginate(OPERATIONS['creators.list'], { partner_location_id: partnerLocationId }, query, options);
   }
 
   /**
@@ -37,14 +30,7 @@ export class Creators extends Resource {
    * ```
    */
   getSamples(partnerLocationId: string, options?: RequestOptions): APIPromise<SampleBatch> {
-    return this.request(options, () => ({
-      operation: 'creators.getSamples',
-      method: 'GET',
-      route: '/locations/{partner_location_id}/creator-samples',
-      params: { partner_location_id: partnerLocationId },
-      response: sampleBatch,
-      retry: 'safe',
-    }));
+    return this.call(OPERATIONS['creators.getSamples'], { params: { partner_location_id: partnerLocationId } }, options);
   }
 
   /**
@@ -63,20 +49,12 @@ export class Creators extends Resource {
    * ```
    */
   decideSamples(partnerLocationId: string, batchId: string, decision: SampleDecision, options?: RequestOptions): APIPromise<SampleBatch> {
-    return this.request(options, () => ({
-      operation: 'creators.decideSamples',
-      method: 'POST',
-      route: '/locations/{partner_location_id}/creator-samples/{batch_id}/decision',
-      params: { partner_location_id: partnerLocationId, batch_id: batchId },
-      body: parseInput(sampleDecisionBody, { decision }),
-      response: sampleBatch,
-      retry: 'unsafe',
-      settle: this.#decided(partnerLocationId, batchId, decision),
-    }));
+    const params = { partner_location_id: partnerLocationId, batch_id: batchId };
+    return this.call(OPERATIONS['creators.decideSamples'], { params, body: { decision }, settle: this.#decided(params, decision) }, options);
   }
 
   /** The state a decision leaves, read back: the current batch, when it is what `decision` produces. */
-  #decided(partnerLocationId: string, batchId: string, decision: SampleDecision): Settle<SampleBatch> {
+  #decided({ partner_location_id: partnerLocationId, batch_id: batchId }: Record<'partner_location_id' | 'batch_id', string>, decision: SampleDecision): Settle<SampleBatch> {
     return {
       check: `the store's current sample batch (client.creators.getSamples(${JSON.stringify(partnerLocationId)}))`,
       read: async ({ signal }) => {

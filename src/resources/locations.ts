@@ -1,19 +1,8 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
-import {
-  dashboardToken,
-  enrollLocationBody,
-  location,
-  updateLocationBody,
-  type DashboardToken,
-  type EnrollLocationBody,
-  type Location,
-  type UpdateLocationBody,
-} from '../schemas/locations.js';
+import type { DashboardToken, EnrollLocationBody, Location, UpdateLocationBody } from '../schemas/locations.js';
+import { OPERATIONS } from './operations.js';
 import { Resource } from './resource.js';
-import { STATE_ADVICE, enrollAdvice, storeBody } from './store-body.js';
-
-const ONE = '/locations/{partner_location_id}';
 
 /** Stores: enroll, read, change, pause, resume and terminate. */
 export class Locations extends Resource {
@@ -36,14 +25,7 @@ export class Locations extends Resource {
    * ```
    */
   enroll(body: EnrollLocationBody, options?: RequestOptions): APIPromise<Location> {
-    return this.request(options, () => ({
-      operation: 'locations.enroll',
-      method: 'POST',
-      route: '/locations',
-      body: storeBody(enrollLocationBody, body),
-      response: location,
-      retry: 'safe',
-    }), enrollAdvice(body?.partner_location_id));
+    return this.call(OPERATIONS['locations.enroll'], { body }, options);
   }
 
   /**
@@ -56,7 +38,7 @@ export class Locations extends Resource {
    * ```
    */
   get(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.#call('locations.get', 'GET', ONE, partnerLocationId, options);
+    return this.call(OPERATIONS['locations.get'], { params: { partner_location_id: partnerLocationId } }, options);
   }
 
   /**
@@ -69,15 +51,7 @@ export class Locations extends Resource {
    * ```
    */
   update(partnerLocationId: string, patch: UpdateLocationBody, options?: RequestOptions): APIPromise<Location> {
-    return this.request(options, () => ({
-      operation: 'locations.update',
-      method: 'PATCH',
-      route: ONE,
-      params: { partner_location_id: partnerLocationId },
-      body: storeBody(updateLocationBody, patch),
-      response: location,
-      retry: 'safe',
-    }));
+    return this.call(OPERATIONS['locations.update'], { params: { partner_location_id: partnerLocationId }, body: patch }, options);
   }
 
   /**
@@ -89,7 +63,7 @@ export class Locations extends Resource {
    * ```
    */
   pause(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.#call('locations.pause', 'POST', `${ONE}/pause`, partnerLocationId, options);
+    return this.call(OPERATIONS['locations.pause'], { params: { partner_location_id: partnerLocationId } }, options);
   }
 
   /**
@@ -101,7 +75,7 @@ export class Locations extends Resource {
    * ```
    */
   resume(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.#call('locations.resume', 'POST', `${ONE}/resume`, partnerLocationId, options);
+    return this.call(OPERATIONS['locations.resume'], { params: { partner_location_id: partnerLocationId } }, options);
   }
 
   /**
@@ -113,7 +87,7 @@ export class Locations extends Resource {
    * ```
    */
   terminate(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.#call('locations.terminate', 'POST', `${ONE}/terminate`, partnerLocationId, options);
+    return this.call(OPERATIONS['locations.terminate'], { params: { partner_location_id: partnerLocationId } }, options);
   }
 
   /**
@@ -127,24 +101,6 @@ export class Locations extends Resource {
    * ```
    */
   createDashboardToken(partnerLocationId: string, options?: RequestOptions): APIPromise<DashboardToken> {
-    return this.request(options, () => ({
-      operation: 'locations.createDashboardToken',
-      method: 'POST',
-      route: `${ONE}/dashboard-token`,
-      params: { partner_location_id: partnerLocationId },
-      response: dashboardToken,
-      retry: 'safe',
-    }));
-  }
-
-  #call(operation: string, method: 'GET' | 'POST', route: string, partnerLocationId: string, options: RequestOptions | undefined): APIPromise<Location> {
-    return this.request(options, () => ({
-      operation,
-      method,
-      route,
-      params: { partner_location_id: partnerLocationId },
-      response: location,
-      retry: 'safe',
-    }), STATE_ADVICE);
+    return this.call(OPERATIONS['locations.createDashboardToken'], { params: { partner_location_id: partnerLocationId } }, options);
   }
 }

@@ -1,7 +1,7 @@
-import { parseInput } from '../core/input.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
-import { priceQuote, quoteQuery, type PriceQuote, type QuoteQuery } from '../schemas/pricing.js';
+import type { PriceQuote, QuoteQuery } from '../schemas/pricing.js';
+import { OPERATIONS } from './operations.js';
 import { Resource } from './resource.js';
 
 /** Prices, before a store is enrolled. */
@@ -16,13 +16,6 @@ export class Pricing extends Resource {
    * ```
    */
   quote(query: QuoteQuery, options?: RequestOptions): APIPromise<PriceQuote> {
-    return this.request(options, () => ({
-      operation: 'pricing.quote',
-      method: 'GET',
-      route: '/pricing/quote',
-      query: parseInput(quoteQuery, query),
-      response: priceQuote,
-      retry: 'safe',
-    }));
+    return this.call(OPERATIONS['pricing.quote'], { query }, options);
   }
 }

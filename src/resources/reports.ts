@@ -2,15 +2,9 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
 import type { ListQuery } from '../schemas/common.js';
-import { billingQuery, billingRow, summary, type BillingQuery, type BillingRow, type Summary } from '../schemas/reports.js';
-import { Resource, pageOf, type ListSpec } from './resource.js';
-
-const BILLING: ListSpec<BillingRow, BillingQuery> = {
-  operation: 'reports.billingMonthly',
-  route: '/billing/monthly',
-  page: pageOf(billingRow),
-  query: billingQuery,
-};
+import type { BillingRow, Summary } from '../schemas/reports.js';
+import { OPERATIONS } from './operations.js';
+import { Resource } from './resource.js';
 
 /** Account-wide summaries and monthly billing counts. */
 export class Reports extends Resource {
@@ -24,7 +18,7 @@ export class Reports extends Resource {
    * ```
    */
   summary(options?: RequestOptions): APIPromise<Summary> {
-    return this.request(options, () => ({ operation: 'reports.summary', method: 'GET', route: '/summary', response: summary, retry: 'safe' }));
+    return this.call(OPERATIONS['reports.summary'], {}, options);
   }
 
   /**
@@ -38,6 +32,6 @@ export class Reports extends Resource {
    * ```
    */
   billingMonthly(month: string, query?: ListQuery, options?: RequestOptions): PagePromise<BillingRow> {
-    return this.paginate(BILLING, {}, { ...query, month }, options);
+    return this.paginate(OPERATIONS['reports.billingMonthly'], {}, { ...query, month }, options);
   }
 }

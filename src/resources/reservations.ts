@@ -1,33 +1,9 @@
-import { parseInput } from '../core/input.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
-import {
-  acknowledgeBody,
-  locationReservationsQuery,
-  reservation,
-  reservationsQuery,
-  type AcknowledgedKind,
-  type LocationReservationsQuery,
-  type Reservation,
-  type ReservationsQuery,
-} from '../schemas/reservations.js';
-import { Resource, pageOf, type ListSpec } from './resource.js';
-
-const page = pageOf(reservation);
-const LIST: ListSpec<Reservation, ReservationsQuery> = {
-  operation: 'reservations.list',
-  route: '/reservations',
-  page,
-  query: reservationsQuery,
-  toWire: (q) => ({ ...q, status: Array.isArray(q.status) ? q.status.join(',') : q.status }),
-};
-const LIST_FOR_LOCATION: ListSpec<Reservation, LocationReservationsQuery> = {
-  operation: 'reservations.listForLocation',
-  route: '/locations/{partner_location_id}/reservations',
-  page,
-  query: locationReservationsQuery,
-};
+import type { AcknowledgedKind, LocationReservationsQuery, Reservation, ReservationsQuery } from '../schemas/reservations.js';
+import { OPERATIONS } from './operations.js';
+import { Resource } from './resource.js';
 
 /** Creator bookings at the partner's stores. */
 export class Reservations extends Resource {
@@ -44,7 +20,7 @@ export class Reservations extends Resource {
    * ```
    */
   list(query?: ReservationsQuery, options?: RequestOptions): PagePromise<Reservation> {
-    return this.paginate(LIST, {}, query, options);
+    return this.paginate(OPERATIONS['reservations.list'], {}, query, options);
   }
 
   /**
@@ -57,7 +33,7 @@ export class Reservations extends Resource {
    * ```
    */
   listForLocation(partnerLocationId: string, query?: LocationReservationsQuery, options?: RequestOptions): PagePromise<Reservation> {
-    return this.paginate(LIST_FOR_LOCATION, { partner_location_id: partnerLocationId }, query, options);
+    return this.paginate(OPERATIONS['reservations.listForLocation'], { partner_location_id: partnerLocationId }, query, options);
   }
 
   /**
@@ -69,14 +45,6 @@ export class Reservations extends Resource {
    * ```
    */
   acknowledge(reservationId: string, kind: AcknowledgedKind, options?: RequestOptions): APIPromise<Reservation> {
-    return this.request(options, () => ({
-      operation: 'reservations.acknowledge',
-      method: 'POST',
-      route: '/reservations/{reservation_id}/acknowledge',
-      params: { reservation_id: reservationId },
-      body: parseInput(acknowledgeBody, { acknowledged_kind: kind }),
-      response: reservation,
-      retry: 'safe',
-    }));
+    return this.call(OPERATIONS['reservations.acknowledge'], { params: { reservation_id: reservationId }, body: { acknowledged_kind: kind } }, options);
   }
 }

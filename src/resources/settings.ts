@@ -1,7 +1,7 @@
-import { parseInput } from '../core/input.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
-import { settings, updateSettingsBody, type Settings, type UpdateSettingsBody } from '../schemas/settings.js';
+import type { Settings, UpdateSettingsBody } from '../schemas/settings.js';
+import { OPERATIONS } from './operations.js';
 import { Resource } from './resource.js';
 
 /** The partner's account settings. */
@@ -15,7 +15,7 @@ export class SettingsResource extends Resource {
    * ```
    */
   get(options?: RequestOptions): APIPromise<Settings> {
-    return this.request(options, () => ({ operation: 'settings.get', method: 'GET', route: '/settings', response: settings, retry: 'safe' }));
+    return this.call(OPERATIONS['settings.get'], {}, options);
   }
 
   /**
@@ -27,13 +27,6 @@ export class SettingsResource extends Resource {
    * ```
    */
   update(body: UpdateSettingsBody, options?: RequestOptions): APIPromise<Settings> {
-    return this.request(options, () => ({
-      operation: 'settings.update',
-      method: 'PUT',
-      route: '/settings',
-      body: parseInput(updateSettingsBody, body),
-      response: settings,
-      retry: 'safe',
-    }));
+    return this.call(OPERATIONS['settings.update'], { body }, options);
   }
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { $loose, $ZodLooseShape } from 'zod/v4/core';
-import { IN_PLACE, compile } from './in-place.js';
+import { IN_PLACE, compile } from './response-check.js';
 import type { SchemaNode } from './schema-def.js';
 
 /**

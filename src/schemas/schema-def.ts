@@ -1,6 +1,6 @@
 /**
  * The parts of a zod schema's definition (`schema._zod.def`) that the SDK reads to say what a
- * schema accepts: in-place.ts compiles a check from them, validate.ts words a refusal from them.
+ * schema accepts: response-check.ts compiles a check from them, validate.ts words a refusal from them.
  */
 export interface SchemaDef {
   type: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isTheRowsStore, mayHaveActed, readBack } from '../../src/bulk/settle.js';
-import { AbortedError, ConfigurationError, TimeoutError, UnexpectedResponseError, type Location } from '../../src/index.js';
+import { isTheRowsStore, readBack } from '../../src/bulk/settle.js';
+import { AbortedError, ConfigurationError, TimeoutError, UnexpectedResponseError, effectInDoubt, type Location } from '../../src/index.js';
 import { address, useSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
 
 /**
@@ -10,12 +10,12 @@ import { address, useSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
 let env: SdkEnv;
 const startSdkEnv = useSdkEnv();
 
-describe('mayHaveActed', () => {
+describe('effectInDoubt', () => {
   it('is true for a time-out or an unreadable answer, false for a failure that happened before sending', () => {
-    expect(mayHaveActed(new TimeoutError('timed out'))).toBe(true);
-    expect(mayHaveActed(new UnexpectedResponseError('garbled', { status: 200, requestId: undefined }))).toBe(true);
-    expect(mayHaveActed(new AbortedError('stopped'))).toBe(false);
-    expect(mayHaveActed(new ConfigurationError('set up wrongly'))).toBe(false);
+    expect(effectInDoubt(new TimeoutError('timed out'))).toBe(true);
+    expect(effectInDoubt(new UnexpectedResponseError('garbled', { status: 200, requestId: undefined }))).toBe(true);
+    expect(effectInDoubt(new AbortedError('stopped'))).toBe(false);
+    expect(effectInDoubt(new ConfigurationError('set up wrongly'))).toBe(false);
   });
 });
 

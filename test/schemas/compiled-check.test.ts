@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { pageOf } from '../../src/resources/resource.js';
 import { generateCheck } from '../../src/schemas/compiled-check.js';
-import { compileClosures } from '../../src/schemas/in-place.js';
+import { compileClosures } from '../../src/schemas/response-check.js';
 import { location } from '../../src/schemas/locations.js';
 import { reservation } from '../../src/schemas/reservations.js';
 import { settings } from '../../src/schemas/settings.js';

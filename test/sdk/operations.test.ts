@@ -1,54 +1,76 @@
 import { describe, expect, it } from 'vitest';
+import { PartnerClient } from '../../src/client.js';
 import { APIPromise } from '../../src/core/api-promise.js';
-import type { RequestSpec } from '../../src/core/request.js';
+import type { CallInput, Operation } from '../../src/core/operation.js';
 import type { Transport } from '../../src/core/transport.js';
-import { Content } from '../../src/resources/content.js';
-import { Creators } from '../../src/resources/creators.js';
-import { Locations } from '../../src/resources/locations.js';
-import { Pricing } from '../../src/resources/pricing.js';
-import { Reports } from '../../src/resources/reports.js';
-import { Reservations } from '../../src/resources/reservations.js';
-import { SettingsResource } from '../../src/resources/settings.js';
+import { OPERATIONS } from '../../src/resources/operations.js';
+import type { ResourceContext } from '../../src/resources/resource.js';
 
-/** A transport that records the spec each method builds and answers nothing. */
-function recordingContext() {
-  const specs: Array<RequestSpec<never>> = [];
+/** Methods of the namespaces that are built on others rather than a row of their own. */
+const BUILT_ON_OTHERS = new Set(['locations.enrollMany']);
+
+type Namespace = Record<string, (...args: unknown[]) => unknown>;
+
+/** The client's namespaces, each rebuilt on a transport that records the row each call names and answers nothing. */
+function recordingNamespaces() {
+  const calls: Array<{ operation: Operation; input: CallInput }> = [];
   const transport = {
-    request(_options: unknown, build: () => RequestSpec<never>) {
-      specs.push(build());
+    call(operation: Operation, input: CallInput) {
+      calls.push({ operation, input });
       return new APIPromise(new Promise<never>(() => undefined));
     },
   } as unknown as Transport;
-  return { specs, context: { transport, prefetchPages: false } };
+  const context: ResourceContext = { transport, prefetchPages: false };
+  const client = new PartnerClient({ apiKey: 'crp_test_operations', baseUrl: 'http://127.0.0.1:9' });
+  const namespaces: Record<string, Namespace> = {};
+  for (const [key, value] of Object.entries(client)) {
+    if (typeof value !== 'object' || value === null || !('constructor' in value) || value.constructor === Object) continue;
+    const type = value.constructor as new (context: ResourceContext) => Namespace;
+    if (Object.getPrototypeOf(type.prototype)?.constructor?.name !== 'Resource') continue;
+    namespaces[key] = new type(context);
+  }
+  void client.close();
+  return { calls, namespaces };
 }
 
-const address = { line1: '1 Main St', city: 'Seattle', state: 'WA', postal_code: '98101', country: 'US' };
+const rows = Object.entries(OPERATIONS).map(([key, row]) => [key, row as Operation] as const);
 
-describe('every method names its operation for telemetry', () => {
-  const cases: Array<[string, (c: ReturnType<typeof recordingContext>['context']) => unknown]> = [
-    ['locations.enroll', (c) => new Locations(c).enroll({ partner_location_id: 's1', name: 'N', address })],
-    ['locations.get', (c) => new Locations(c).get('s1')],
-    ['locations.update', (c) => new Locations(c).update('s1', { name: 'M' })],
-    ['locations.pause', (c) => new Locations(c).pause('s1')],
-    ['locations.resume', (c) => new Locations(c).resume('s1')],
-    ['locations.terminate', (c) => new Locations(c).terminate('s1')],
-    ['locations.createDashboardToken', (c) => new Locations(c).createDashboardToken('s1')],
-    ['reservations.list', (c) => new Reservations(c).list().then(() => undefined)],
-    ['reservations.listForLocation', (c) => new Reservations(c).listForLocation('s1').then(() => undefined)],
-    ['reservations.acknowledge', (c) => new Reservations(c).acknowledge('r1', 'acknowledged_self')],
-    ['content.list', (c) => new Content(c).list('s1').then(() => undefined)],
-    ['creators.list', (c) => new Creators(c).list('s1').then(() => undefined)],
-    ['creators.getSamples', (c) => new Creators(c).getSamples('s1')],
-    ['creators.decideSamples', (c) => new Creators(c).decideSamples('s1', 'b1', 'approve')],
-    ['reports.summary', (c) => new Reports(c).summary()],
-    ['reports.billingMonthly', (c) => new Reports(c).billingMonthly('2026-12').then(() => undefined)],
-    ['settings.get', (c) => new SettingsResource(c).get()],
-    ['settings.update', (c) => new SettingsResource(c).update({ surcharge_per_video_cents: 1 })],
-    ['pricing.quote', (c) => new Pricing(c).quote({ plan: 'growth', videos_per_month: 4 })],
-  ];
-  it.each(cases)('%s', (operation, call) => {
-    const { specs, context } = recordingContext();
-    void call(context);
-    expect(specs.map((s) => s.operation)).toEqual([operation]);
+describe('the operation table', () => {
+  it.each(rows)('%s: its client method names this row and nothing else', async (key, row) => {
+    expect(row.name).toBe(key);
+    const { calls, namespaces } = recordingNamespaces();
+    const [namespace, method] = key.split('.') as [string, string];
+    const call = namespaces[namespace]?.[method];
+    expect(call, `client.${key}()`).toBeTypeOf('function');
+    const result = call?.call(namespaces[namespace], 'id-1', 'id-2', 'approve') as { then?: unknown };
+    // A list sends its first page when awaited.
+    if (result instanceof Object && !(result instanceof APIPromise) && typeof result.then === 'function') void (result as Promise<unknown>).then(() => undefined);
+    await Promise.resolve();
+    expect(calls.map((c) => c.operation)).toEqual([row]);
+  });
+
+  it.each(rows)("%s: its route's placeholders are its path ids, each with a schema", (_key, row) => {
+    const placeholders = [...row.route.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
+    expect(Object.keys(row.path ?? {})).toEqual(placeholders);
+  });
+
+  it.each(rows)('%s: a list has a query and an item, a GET is retry-safe, a GET or list sends no body', (_key, row) => {
+    if (row.item) expect(row.query, 'a paged list takes cursor and limit').toBeDefined();
+    if (row.method === 'GET') {
+      expect(row.retry).toBe('safe');
+      expect(row.body).toBeUndefined();
+    }
+  });
+
+  it('every method that sends a request has a row', () => {
+    const { namespaces } = recordingNamespaces();
+    const methods = Object.entries(namespaces).flatMap(([namespace, instance]) =>
+      Object.getOwnPropertyNames(Object.getPrototypeOf(instance))
+        .filter((name) => name !== 'constructor')
+        .map((name) => `${namespace}.${name}`)
+        .filter((name) => !BUILT_ON_OTHERS.has(name)),
+    );
+    expect(methods.length).toBeGreaterThan(0);
+    expect(methods.sort()).toEqual(Object.keys(OPERATIONS).sort());
   });
 });

@@ -10,7 +10,7 @@ import { location } from '../../src/schemas/locations.js';
 import { reservation } from '../../src/schemas/reservations.js';
 import { summary } from '../../src/schemas/reports.js';
 import { settings } from '../../src/schemas/settings.js';
-import { IN_PLACE, parseResponse } from '../../src/schemas/in-place.js';
+import { IN_PLACE, parseResponse } from '../../src/schemas/response-check.js';
 import { looseObject } from '../../src/schemas/loose-object.js';
 import { startSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
 
