@@ -68,7 +68,8 @@ Example:
     const schema = values.schema ?? 'crp';
     if ('embedded' in database) {
       io.stderr.write(
-        `crp sync: an embedded database in ${database.embedded} (no server needed). Look at it with:\n  crp query --dir ${database.embedded} "select status, count(*) from ${schema}.bookings group by status"\n`,
+        `crp sync: an embedded database in ${database.embedded} (no server needed). Look at it with:\n` +
+          `  crp query --dir ${database.embedded} "select status, count(*) from ${schema}.bookings group by status"\n`,
       );
     }
     const controller = new AbortController();

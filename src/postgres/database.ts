@@ -65,7 +65,9 @@ function nameOfPool(pool: Pool): string {
       }
     ).options ?? {};
   if (o.connectionString) return nameOfUrl(o.connectionString);
-  return `${o.host ?? process.env.PGHOST ?? 'localhost'}:${o.port ?? process.env.PGPORT ?? 5432}/${o.database ?? process.env.PGDATABASE ?? o.user ?? 'postgres'}`;
+  const host = o.host ?? process.env.PGHOST ?? 'localhost';
+  const port = o.port ?? process.env.PGPORT ?? 5432;
+  return `${host}:${port}/${o.database ?? process.env.PGDATABASE ?? o.user ?? 'postgres'}`;
 }
 
 /** node-postgres: a pool the mirror owns (from a URL) or the partner's own (never ended by the mirror). */

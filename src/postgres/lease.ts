@@ -44,7 +44,8 @@ export class WriterLease {
       await db.query(`select set_config('lock_timeout', $1, true)`, [`${this.pollMs}ms`]);
       const row = (
         await db.query<{ holder: string | null; live: boolean; holder_pid: number | null; holder_host: string | null }>(
-          `select holder, coalesce(expires_at > clock_timestamp(), false) as live, holder_pid, holder_host from ${this.#table} where name = 'writer' for update`,
+          `select holder, coalesce(expires_at > clock_timestamp(), false) as live, holder_pid, holder_host
+           from ${this.#table} where name = 'writer' for update`,
         )
       ).rows[0];
       if (row?.live && row.holder !== this.holder) {
@@ -89,7 +90,8 @@ export class WriterLease {
   /** Move the lease's end on; false when another writer has taken it. */
   async renew(db: Queryable): Promise<boolean> {
     const result = await db.query(
-      `update ${this.#table} set expires_at = clock_timestamp() + make_interval(secs => $3::float8 / 1000) where name = 'writer' and holder = $1 and fence = $2::bigint`,
+      `update ${this.#table} set expires_at = clock_timestamp() + make_interval(secs => $3::float8 / 1000)
+       where name = 'writer' and holder = $1 and fence = $2::bigint`,
       [this.holder, this.fence, this.#leaseMs],
     );
     if ((result.rowCount ?? 0) === 0) this.lost = true;
@@ -106,14 +108,17 @@ export class WriterLease {
 
   lostError(): CheckpointLockedError {
     return new CheckpointLockedError(
-      `This sync lost the writer lease of ${this.#database} (${this.#table}): another sync took over after this one was paused or cut off past the lease. Nothing more was committed by this one; restart it (with standby: true it waits for the lease again).`,
+      `This sync lost the writer lease of ${this.#database} (${this.#table}): another sync took over after this one ` +
+        'was paused or cut off past the lease. Nothing more was committed by this one; restart it ' +
+        '(with standby: true it waits for the lease again).',
     );
   }
 
   heldError(pid: number | undefined, host: string | undefined): CheckpointLockedError {
     const who = pid === undefined ? 'another sync' : `the sync of process ${pid}${host ? ` on ${host}` : ''}`;
     return new CheckpointLockedError(
-      `The mirror in ${this.#database} (${this.#table}) is being written by ${who}. Stop that one first, or run this one with standby: true (crp sync --standby) to take over when it stops.`,
+      `The mirror in ${this.#database} (${this.#table}) is being written by ${who}. Stop that one first, ` +
+        'or run this one with standby: true (crp sync --standby) to take over when it stops.',
       pid,
     );
   }

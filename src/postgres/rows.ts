@@ -32,7 +32,8 @@ export async function applyEvent(tx: Queryable, s: string, event: PartnerEvent):
   }
   const b = event.data;
   await tx.query(
-    `insert into ${s}.bookings (reservation_id, partner_location_id, status, visit_at, time_zone, party_size, acknowledged_kind, created_at, data, observed_at, synced_at)
+    `insert into ${s}.bookings (reservation_id, partner_location_id, status, visit_at, time_zone, party_size,
+       acknowledged_kind, created_at, data, observed_at, synced_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, now())
      on conflict (reservation_id) do update set partner_location_id = excluded.partner_location_id, status = excluded.status,
        visit_at = excluded.visit_at, time_zone = excluded.time_zone, party_size = excluded.party_size,

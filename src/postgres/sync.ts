@@ -100,7 +100,8 @@ function checked(options: SyncOptions): void {
   const sources = ['connectionString', 'pool', 'embedded'].filter((k) => options[k as keyof SyncOptions] !== undefined);
   if (sources.length !== 1) {
     throw new ConfigurationError(
-      `syncToPostgres() needs one database: connectionString ('postgres://…'), pool (a pg Pool) or embedded (a folder); got ${sources.length === 0 ? 'none' : sources.join(' and ')}.`,
+      "syncToPostgres() needs one database: connectionString ('postgres://…'), pool (a pg Pool) or embedded (a folder); " +
+        `got ${sources.length === 0 ? 'none' : sources.join(' and ')}.`,
     );
   }
   if (options.connectionString !== undefined && !/^postgres(ql)?:\/\//i.test(options.connectionString)) {
