@@ -35,11 +35,18 @@ async function main(): Promise<void> {
   const server = await startPostgresServer();
   if (!server) throw new Error('PostgreSQL 15 is needed (apt-get install postgresql-15)');
   const url = await server.database('fleet');
-  const sandbox = createSandbox({ seed: 30, rateLimitClock: 'simulated', rateLimit: { limit: LIMIT, windowMs: MINUTE }, visitsPerWeek: 3 });
+  const sandbox = createSandbox({
+    seed: 30,
+    rateLimitClock: 'simulated',
+    rateLimit: { limit: LIMIT, windowMs: MINUTE },
+    visitsPerWeek: 3,
+  });
   const key = sandbox.issueKey();
   const populateStarted = performance.now();
   sandbox.populate(key, { locations: STORES, reservationsPerLocation: 30 });
-  console.error(`populated ${STORES} stores in ${((performance.now() - populateStarted) / 1000).toFixed(0)} s; RSS ${mb(process.memoryUsage().rss)}`);
+  console.error(
+    `populated ${STORES} stores in ${((performance.now() - populateStarted) / 1000).toFixed(0)} s; RSS ${mb(process.memoryUsage().rss)}`,
+  );
   const perMinute = new Map<number, number>();
   let calls = 0;
   let throttled = 0;
@@ -59,7 +66,10 @@ async function main(): Promise<void> {
       const minute = Math.floor(clock.now() / MINUTE);
       perMinute.set(minute, (perMinute.get(minute) ?? 0) + 1);
       calls++;
-      const path = new URL(input instanceof Request ? input.url : String(input)).pathname.replace(/\/locations\/[^/]+/, '/locations/{id}');
+      const path = new URL(input instanceof Request ? input.url : String(input)).pathname.replace(
+        /\/locations\/[^/]+/,
+        '/locations/{id}',
+      );
       byPath.set(path, (byPath.get(path) ?? 0) + 1);
       const response = await sandbox.handle(input instanceof Request ? input : new Request(input, init));
       if (response.status === 429) throttled++;
@@ -71,7 +81,8 @@ async function main(): Promise<void> {
   const withVisit = new Set(bookings.filter((b) => b.status === 'completed').map((b) => b.partner_location_id)).size;
   const oldest = bookings.reduce((m, b) => (b.created_at < m ? b.created_at : m), bookings[0]?.created_at ?? '');
   const now = new Date(clock.now());
-  const months = (now.getUTCFullYear() - Number(oldest.slice(0, 4))) * 12 + now.getUTCMonth() + 1 - Number(oldest.slice(5, 7)) + 1;
+  const months =
+    (now.getUTCFullYear() - Number(oldest.slice(0, 4))) * 12 + now.getUTCMonth() + 1 - Number(oldest.slice(5, 7)) + 1;
   const needed = Math.ceil(bookings.length / 200) + stores.length + withVisit + months * Math.ceil(stores.length / 200);
   const physicalMin = needed / (LIMIT * SHARE);
 
@@ -91,7 +102,9 @@ async function main(): Promise<void> {
       last = p;
       if (performance.now() - lastPrint > 10_000) {
         lastPrint = performance.now();
-        console.error(`  load: ${p.events} changes, ${p.calls} calls, ${((clock.now() - loadStart) / MINUTE).toFixed(0)} simulated min, ${((performance.now() - loadWall) / 1000).toFixed(0)} s real, RSS ${mb(process.memoryUsage().rss)}`);
+        console.error(
+          `  load: ${p.events} changes, ${p.calls} calls, ${((clock.now() - loadStart) / MINUTE).toFixed(0)} simulated min, ${((performance.now() - loadWall) / 1000).toFixed(0)} s real, RSS ${mb(process.memoryUsage().rss)}`,
+        );
       }
     },
   });
@@ -102,18 +115,40 @@ async function main(): Promise<void> {
   const loadCalls = calls;
   const loadRss = peakRss();
   const check = new pg.Pool({ connectionString: url });
-  const count = async (table: string) => Number((await check.query(`select count(*) as n from crp.${table}`)).rows[0].n);
-  const rows = { bookings: await count('bookings'), videos: await count('videos'), stores: await count('stores'), billing: await count('billing_monthly') };
-  const checkpointBytes = Number((await check.query('select coalesce(sum(length(record)), 0) as n from crp.stream_records')).rows[0].n);
+  const count = async (table: string) =>
+    Number((await check.query(`select count(*) as n from crp.${table}`)).rows[0].n);
+  const rows = {
+    bookings: await count('bookings'),
+    videos: await count('videos'),
+    stores: await count('stores'),
+    billing: await count('billing_monthly'),
+  };
+  const checkpointBytes = Number(
+    (await check.query('select coalesce(sum(length(record)), 0) as n from crp.stream_records')).rows[0].n,
+  );
   const loadBusiest = Math.max(...perMinute.values());
-  console.log(`## sync-fleet: ${STORES} stores × 30 bookings (${bookings.length} bookings), limit ${LIMIT}/min, budgetShare ${SHARE}`);
-  console.log(`first load ${complete ? 'complete' : `NOT complete: stopped after ${WALL_S} s real (BENCH_SYNC_WALL_S)`}`);
-  console.log(`  calls: ${loadCalls} (needed: ${needed} = ${Math.ceil(bookings.length / 200)} booking pages + ${stores.length} store reads + ${withVisit} content reads + ${months} months × ${Math.ceil(stores.length / 200)} billing pages) = ${(loadCalls / needed).toFixed(2)} × needed`);
-  console.log(`  simulated time: ${loadSimMin.toFixed(1)} min; physical limit (needed ÷ ${SHARE} × ${LIMIT}/min): ${physicalMin.toFixed(1)} min = ${(loadSimMin / physicalMin).toFixed(2)} ×`);
+  console.log(
+    `## sync-fleet: ${STORES} stores × 30 bookings (${bookings.length} bookings), limit ${LIMIT}/min, budgetShare ${SHARE}`,
+  );
+  console.log(
+    `first load ${complete ? 'complete' : `NOT complete: stopped after ${WALL_S} s real (BENCH_SYNC_WALL_S)`}`,
+  );
+  console.log(
+    `  calls: ${loadCalls} (needed: ${needed} = ${Math.ceil(bookings.length / 200)} booking pages + ${stores.length} store reads + ${withVisit} content reads + ${months} months × ${Math.ceil(stores.length / 200)} billing pages) = ${(loadCalls / needed).toFixed(2)} × needed`,
+  );
+  console.log(
+    `  simulated time: ${loadSimMin.toFixed(1)} min; physical limit (needed ÷ ${SHARE} × ${LIMIT}/min): ${physicalMin.toFixed(1)} min = ${(loadSimMin / physicalMin).toFixed(2)} ×`,
+  );
   console.log(`  calls by path: ${JSON.stringify(Object.fromEntries(byPath))}`);
-  console.log(`  429s: ${throttled}; busiest minute ${loadBusiest} calls (${((loadBusiest / LIMIT) * 100).toFixed(0)} % of the limit)`);
-  console.log(`  applied: ${first.events} changes in ${loadWallS.toFixed(0)} s real = ${(first.events / loadWallS).toFixed(0)} changes/s (one transaction each, with the checkpoint)`);
-  console.log(`  rows: ${JSON.stringify(rows)}; checkpoint ${mb(checkpointBytes)} in crp.stream_records; peak RSS (sandbox included) ${mb(loadRss)}`);
+  console.log(
+    `  429s: ${throttled}; busiest minute ${loadBusiest} calls (${((loadBusiest / LIMIT) * 100).toFixed(0)} % of the limit)`,
+  );
+  console.log(
+    `  applied: ${first.events} changes in ${loadWallS.toFixed(0)} s real = ${(first.events / loadWallS).toFixed(0)} changes/s (one transaction each, with the checkpoint)`,
+  );
+  console.log(
+    `  rows: ${JSON.stringify(rows)}; checkpoint ${mb(checkpointBytes)} in crp.stream_records; peak RSS (sandbox included) ${mb(loadRss)}`,
+  );
   if (!complete || HOURS <= 0) {
     await check.end();
     await server.stop();
@@ -141,7 +176,17 @@ async function main(): Promise<void> {
     },
     onChange: (event) => {
       const d = event.data as unknown as DeliveredEvent['data'];
-      events.push({ id: event.id, type: event.type, created_at: event.created_at, data: { reservation_id: d.reservation_id, status: d.status, acknowledged_kind: d.acknowledged_kind, video_id: d.video_id } });
+      events.push({
+        id: event.id,
+        type: event.type,
+        created_at: event.created_at,
+        data: {
+          reservation_id: d.reservation_id,
+          status: d.status,
+          acknowledged_kind: d.acknowledged_kind,
+          video_id: d.video_id,
+        },
+      });
       if (clock.now() >= end) stop.abort();
     },
   });
@@ -150,10 +195,16 @@ async function main(): Promise<void> {
   const sorted = [...report.lagsMs].sort((a, b) => a - b);
   const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? 0;
   const busiest = Math.max(...perMinute.values());
-  console.log(`steady state: ${HOURS} simulated hours, ${report.changes} changes, ${report.missing.length} missing, ${events.length} events`);
-  console.log(`  calls: ${calls - steadyCalls}; busiest minute ${busiest} (${((busiest / LIMIT) * 100).toFixed(0)} % of the limit)`);
+  console.log(
+    `steady state: ${HOURS} simulated hours, ${report.changes} changes, ${report.missing.length} missing, ${events.length} events`,
+  );
+  console.log(
+    `  calls: ${calls - steadyCalls}; busiest minute ${busiest} (${((busiest / LIMIT) * 100).toFixed(0)} % of the limit)`,
+  );
   console.log(`  detection lag p99: ${(p99 / MINUTE).toFixed(2)} min (maxLag ${MAX_LAG / MINUTE} min)`);
-  console.log(`  start-up after a restart (to the end of the first poll): ${((startupMs ?? 0) / 1000).toFixed(1)} s; peak RSS ${mb(peakRss())}`);
+  console.log(
+    `  start-up after a restart (to the end of the first poll): ${((startupMs ?? 0) / 1000).toFixed(1)} s; peak RSS ${mb(peakRss())}`,
+  );
   await client.close();
   await check.end();
   await server.stop();

@@ -41,7 +41,8 @@ Example:
       } catch (error) {
         const failure = databaseError(error, db.name, 'running the query');
         // The statement's own mistake is the operator's to fix: told as it is, with the database.
-        if (failure instanceof MirrorDatabaseError && failure.problem === 'failed') throw new UsageError(`${db.name}: ${(error as Error).message}`);
+        if (failure instanceof MirrorDatabaseError && failure.problem === 'failed')
+          throw new UsageError(`${db.name}: ${(error as Error).message}`);
         throw failure;
       } finally {
         session.release();
@@ -59,7 +60,11 @@ Example:
       for (const row of cells) io.stdout.write(record(row as Cell[]));
     } else {
       const widths = columns.map((c, i) => Math.min(60, Math.max(c.length, ...cells.map((r) => (r[i] ?? '').length))));
-      const line = (values: string[]) => values.map((v, i) => v.slice(0, 60).padEnd(widths[i] ?? 0)).join(' | ').trimEnd();
+      const line = (values: string[]) =>
+        values
+          .map((v, i) => v.slice(0, 60).padEnd(widths[i] ?? 0))
+          .join(' | ')
+          .trimEnd();
       io.stdout.write(`${line(columns)}\n${widths.map((w) => '-'.repeat(w)).join('-+-')}\n`);
       for (const row of cells) io.stdout.write(`${line(row)}\n`);
       io.stdout.write(`(${rows.length} row${rows.length === 1 ? '' : 's'})\n`);

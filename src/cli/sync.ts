@@ -7,12 +7,21 @@ import { COMMON_HELP, EXIT, UsageError, clientFrom, parse, stopOnSignal, type Co
 export const DEFAULT_DIR = 'crp-mirror';
 
 /** --database or --dir, for crp sync and crp query alike. */
-export const DATABASE_OPTIONS = { database: { type: 'string' }, dir: { type: 'string' }, schema: { type: 'string' } } as const;
+export const DATABASE_OPTIONS = {
+  database: { type: 'string' },
+  dir: { type: 'string' },
+  schema: { type: 'string' },
+} as const;
 
-export function databaseOf(values: { database?: string | undefined; dir?: string | undefined }): { connectionString: string } | { embedded: string } {
-  if (values.database !== undefined && values.dir !== undefined) throw new UsageError('give --database (a Postgres server) or --dir (an embedded database), not both.');
+export function databaseOf(values: {
+  database?: string | undefined;
+  dir?: string | undefined;
+}): { connectionString: string } | { embedded: string } {
+  if (values.database !== undefined && values.dir !== undefined)
+    throw new UsageError('give --database (a Postgres server) or --dir (an embedded database), not both.');
   if (values.database !== undefined) {
-    if (!/^postgres(ql)?:\/\//i.test(values.database)) throw new UsageError('--database takes a postgres:// URL, e.g. postgres://user@db.internal:5432/partner');
+    if (!/^postgres(ql)?:\/\//i.test(values.database))
+      throw new UsageError('--database takes a postgres:// URL, e.g. postgres://user@db.internal:5432/partner');
     return { connectionString: values.database };
   }
   return { embedded: resolve(values.dir ?? DEFAULT_DIR) };
@@ -58,14 +67,20 @@ Example:
     const client = clientFrom(values, io);
     const schema = values.schema ?? 'crp';
     if ('embedded' in database) {
-      io.stderr.write(`crp sync: an embedded database in ${database.embedded} (no server needed). Look at it with:\n  crp query --dir ${database.embedded} "select status, count(*) from ${schema}.bookings group by status"\n`);
+      io.stderr.write(
+        `crp sync: an embedded database in ${database.embedded} (no server needed). Look at it with:\n` +
+          `  crp query --dir ${database.embedded} "select status, count(*) from ${schema}.bookings group by status"\n`,
+      );
     }
     const controller = new AbortController();
     const unhook = stopOnSignal(controller, io, 'syncing');
     const terminal = (io.stderr as { isTTY?: boolean }).isTTY === true && !values.json;
     let lastLine = 0;
     const onProgress = (p: SyncProgress) => {
-      if (terminal) io.stderr.write(`\r\x1b[Kcrp sync: ${p.events} changes, ${p.storeReads} store reads, ${p.calls} calls, ${p.reconciliations} full passes (${p.database})`);
+      if (terminal)
+        io.stderr.write(
+          `\r\x1b[Kcrp sync: ${p.events} changes, ${p.storeReads} store reads, ${p.calls} calls, ${p.reconciliations} full passes (${p.database})`,
+        );
       else if (Date.now() - lastLine >= 60_000) {
         lastLine = Date.now();
         io.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), ...p })}\n`);
@@ -85,7 +100,10 @@ Example:
       if (terminal) io.stderr.write('\n');
       const line = values.once && !controller.signal.aborted ? 'the tables match the service' : 'stopped';
       if (values.json) io.stdout.write(`${JSON.stringify({ done: line, ...done })}\n`);
-      else io.stderr.write(`crp sync: ${line}: ${done.events} changes applied, ${done.storeReads} store reads, ${done.calls} calls (${done.database}).\n`);
+      else
+        io.stderr.write(
+          `crp sync: ${line}: ${done.events} changes applied, ${done.storeReads} store reads, ${done.calls} calls (${done.database}).\n`,
+        );
       return EXIT.ok;
     } finally {
       unhook();

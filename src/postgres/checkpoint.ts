@@ -57,7 +57,9 @@ export class PostgresCheckpoint implements Checkpoint {
 
   async load(): Promise<string[]> {
     try {
-      return (await this.tx.query<{ record: string }>(`select record from ${this.#records} order by id`)).rows.map((r) => r.record);
+      return (await this.tx.query<{ record: string }>(`select record from ${this.#records} order by id`)).rows.map(
+        (r) => r.record,
+      );
     } catch (error) {
       throw databaseError(error, this.#p.database, 'reading the stream checkpoint');
     }
@@ -112,7 +114,13 @@ export class PostgresCheckpoint implements Checkpoint {
     }
     // A statement that failed inside the transaction (caught by onChange) turns COMMIT into ROLLBACK.
     if (result.command === 'ROLLBACK') {
-      throw databaseError(new Error('a statement of the transaction had failed (an error caught inside onChange?), so the server rolled it back'), this.#p.database, 'committing');
+      throw databaseError(
+        new Error(
+          'a statement of the transaction had failed (an error caught inside onChange?), so the server rolled it back',
+        ),
+        this.#p.database,
+        'committing',
+      );
     }
   }
 
@@ -133,7 +141,10 @@ export class PostgresCheckpoint implements Checkpoint {
         renewing = true;
         lease
           .renew(renewal)
-          .then((held) => options.onStatus?.(held ? 'held' : 'lost'), () => options.onStatus?.('unreachable'))
+          .then(
+            (held) => options.onStatus?.(held ? 'held' : 'lost'),
+            () => options.onStatus?.('unreachable'),
+          )
           .finally(() => (renewing = false));
       }, lease.pollMs);
       timer.unref?.();

@@ -10,7 +10,10 @@ import { databaseError } from './errors.js';
 /** What `onChange(event, tx)` gets: node-postgres's `query(text, params)`. */
 export interface Queryable {
   /** Run one statement with `$1`-style parameters; resolves to its rows. */
-  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount?: number | null }>;
+  query<Row = Record<string, unknown>>(
+    text: string,
+    params?: unknown[],
+  ): Promise<{ rows: Row[]; rowCount?: number | null }>;
 }
 
 /** One connection, used by one task at a time. */
@@ -36,7 +39,10 @@ async function loadPeer<T>(name: string, who: string): Promise<T> {
   try {
     return await loadAtRunTime<T>(name);
   } catch (error) {
-    throw new ConfigurationError(`${who} needs the package ${name}, which is not installed or failed to load: npm install ${name}`, { cause: error });
+    throw new ConfigurationError(
+      `${who} needs the package ${name}, which is not installed or failed to load: npm install ${name}`,
+      { cause: error },
+    );
   }
 }
 
@@ -52,9 +58,16 @@ export function nameOfUrl(url: string): string {
 }
 
 function nameOfPool(pool: Pool): string {
-  const o = (pool as unknown as { options?: { host?: string; port?: number; database?: string; user?: string; connectionString?: string } }).options ?? {};
+  const o =
+    (
+      pool as unknown as {
+        options?: { host?: string; port?: number; database?: string; user?: string; connectionString?: string };
+      }
+    ).options ?? {};
   if (o.connectionString) return nameOfUrl(o.connectionString);
-  return `${o.host ?? process.env.PGHOST ?? 'localhost'}:${o.port ?? process.env.PGPORT ?? 5432}/${o.database ?? process.env.PGDATABASE ?? o.user ?? 'postgres'}`;
+  const host = o.host ?? process.env.PGHOST ?? 'localhost';
+  const port = o.port ?? process.env.PGPORT ?? 5432;
+  return `${host}:${port}/${o.database ?? process.env.PGDATABASE ?? o.user ?? 'postgres'}`;
 }
 
 /** node-postgres: a pool the mirror owns (from a URL) or the partner's own (never ended by the mirror). */
@@ -65,7 +78,8 @@ export async function postgresDatabase(source: { connectionString: string } | { 
   else {
     const pg = await loadPeer<{ default?: { Pool: typeof Pool }; Pool?: typeof Pool }>('pg', 'syncToPostgres()');
     const PoolClass = pg.Pool ?? pg.default?.Pool;
-    if (!PoolClass) throw new ConfigurationError('syncToPostgres(): the installed pg has no Pool; install pg 8 (npm install pg).');
+    if (!PoolClass)
+      throw new ConfigurationError('syncToPostgres(): the installed pg has no Pool; install pg 8 (npm install pg).');
     pool = new PoolClass({ connectionString: source.connectionString, max: 4, connectionTimeoutMillis: 10_000 });
     owned = true;
   }
@@ -105,7 +119,10 @@ interface PGliteLike {
 /** PGlite in a folder of its own: one connection, statements in turn. */
 export async function embeddedDatabase(dir: string): Promise<MirrorDatabase> {
   const name = `embedded ${dir}`;
-  const mod = await loadPeer<{ PGlite: { create(dir: string): Promise<PGliteLike> } }>('@electric-sql/pglite', 'syncToPostgres() with an embedded database');
+  const mod = await loadPeer<{ PGlite: { create(dir: string): Promise<PGliteLike> } }>(
+    '@electric-sql/pglite',
+    'syncToPostgres() with an embedded database',
+  );
   let db: PGliteLike;
   try {
     db = await mod.PGlite.create(dir);

@@ -1,7 +1,14 @@
 import { PartnerError } from '../index.js';
 
 /** What went wrong with the mirror's database, as a stable string to branch on. */
-export type MirrorDatabaseProblem = 'unreachable' | 'authentication' | 'read_only' | 'disk_full' | 'schema_newer' | 'schema_altered' | 'failed';
+export type MirrorDatabaseProblem =
+  | 'unreachable'
+  | 'authentication'
+  | 'read_only'
+  | 'disk_full'
+  | 'schema_newer'
+  | 'schema_altered'
+  | 'failed';
 
 /**
  * The mirror's database refused or lost the sync. The message names the database (`host:port/db`
@@ -30,24 +37,43 @@ function problemOf(error: unknown): MirrorDatabaseProblem {
   if (code === '28P01' || code === '28000') return 'authentication';
   if (code === '25006') return 'read_only';
   if (code === '53100') return 'disk_full';
-  if (code === '42703' || code === '42P01' || code === '42804' || code === '23502' || code === '42P10') return 'schema_altered';
+  if (code === '42703' || code === '42P01' || code === '42804' || code === '23502' || code === '42P10')
+    return 'schema_altered';
   if (
     typeof code === 'string' &&
-    (['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08006', '08001', '08003', '3D000'].includes(code) || code.startsWith('08'))
+    ([
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ENOTFOUND',
+      'ETIMEDOUT',
+      'EPIPE',
+      'EHOSTUNREACH',
+      '57P01',
+      '57P02',
+      '57P03',
+      '08006',
+      '08001',
+      '08003',
+      '3D000',
+    ].includes(code) ||
+      code.startsWith('08'))
   ) {
     return 'unreachable';
   }
-  if (/Connection terminated|connection is closed|Client has encountered a connection error|not queryable/i.test(text)) return 'unreachable';
+  if (/Connection terminated|connection is closed|Client has encountered a connection error|not queryable/i.test(text))
+    return 'unreachable';
   return 'failed';
 }
 
 const ADVICE: Record<MirrorDatabaseProblem, string> = {
-  unreachable: 'Check that the server runs and the URL (host, port, database) is right; the next run goes on from the last commit.',
+  unreachable:
+    'Check that the server runs and the URL (host, port, database) is right; the next run goes on from the last commit.',
   authentication: 'Check the user and password in the connection string (or PGPASSWORD).',
-  read_only: 'It is read-only (a replica, or default_transaction_read_only): give the primary\'s URL.',
-  disk_full: 'The server\'s disk is full: free space, then run again; nothing of the change in progress was committed.',
+  read_only: "It is read-only (a replica, or default_transaction_read_only): give the primary's URL.",
+  disk_full: "The server's disk is full: free space, then run again; nothing of the change in progress was committed.",
   schema_newer: 'Upgrade @crp/partner-sdk to the version that wrote it, or sync into another schema.',
-  schema_altered: 'A table of the mirror was changed by hand: restore its columns (docs/sync.md lists them) or sync into a new schema.',
+  schema_altered:
+    'A table of the mirror was changed by hand: restore its columns (docs/sync.md lists them) or sync into a new schema.',
   failed: 'Nothing of the change in progress was committed; the next run goes on from the last commit.',
 };
 
@@ -62,10 +88,19 @@ function reasonOf(error: unknown): string {
 export function databaseError(error: unknown, database: string, doing: string): MirrorDatabaseError | Error {
   if (error instanceof PartnerError) return error;
   const problem = problemOf(error);
-  return new MirrorDatabaseError(problem, database, `The mirror's database ${database} failed while ${doing}: ${reasonOf(error)}. ${ADVICE[problem]}`, { cause: error });
+  return new MirrorDatabaseError(
+    problem,
+    database,
+    `The mirror's database ${database} failed while ${doing}: ${reasonOf(error)}. ${ADVICE[problem]}`,
+    { cause: error },
+  );
 }
 
 /** A problem the mirror found itself (a newer schema, a changed table). */
-export function schemaError(problem: 'schema_newer' | 'schema_altered', database: string, what: string): MirrorDatabaseError {
+export function schemaError(
+  problem: 'schema_newer' | 'schema_altered',
+  database: string,
+  what: string,
+): MirrorDatabaseError {
   return new MirrorDatabaseError(problem, database, `The mirror's database ${database}: ${what}. ${ADVICE[problem]}`);
 }

@@ -42,10 +42,18 @@ export { SCHEMA_VERSION } from './migrations.js';
 export function syncToPostgres(client: PartnerClient, options: SyncOptions): Promise<SyncProgress> {
   const c = client as Partial<PartnerClient> | undefined;
   if (typeof c?.locations?.get !== 'function' || typeof c.reports?.billingMonthly !== 'function') {
-    return Promise.reject(new ConfigurationError('syncToPostgres(client, options) takes the PartnerClient to read through as its first argument.'));
+    return Promise.reject(
+      new ConfigurationError(
+        'syncToPostgres(client, options) takes the PartnerClient to read through as its first argument.',
+      ),
+    );
   }
   if (options === null || typeof options !== 'object') {
-    return Promise.reject(new ConfigurationError('syncToPostgres(client, options) needs options: { connectionString } or { pool } or { embedded }.'));
+    return Promise.reject(
+      new ConfigurationError(
+        'syncToPostgres(client, options) needs options: { connectionString } or { pool } or { embedded }.',
+      ),
+    );
   }
   return runSync(client, options);
 }

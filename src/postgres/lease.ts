@@ -42,18 +42,23 @@ export class WriterLease {
     try {
       await db.query('begin');
       await db.query(`select set_config('lock_timeout', $1, true)`, [`${this.pollMs}ms`]);
-      const row = (await db.query<{ holder: string | null; live: boolean; holder_pid: number | null; holder_host: string | null }>(
-        `select holder, coalesce(expires_at > clock_timestamp(), false) as live, holder_pid, holder_host from ${this.#table} where name = 'writer' for update`,
-      )).rows[0];
+      const row = (
+        await db.query<{ holder: string | null; live: boolean; holder_pid: number | null; holder_host: string | null }>(
+          `select holder, coalesce(expires_at > clock_timestamp(), false) as live, holder_pid, holder_host
+           from ${this.#table} where name = 'writer' for update`,
+        )
+      ).rows[0];
       if (row?.live && row.holder !== this.holder) {
         await db.query('rollback');
         return { taken: false, pid: row.holder_pid ?? undefined, host: row.holder_host ?? undefined };
       }
-      const taken = (await db.query<{ fence: string }>(
-        `update ${this.#table} set holder = $1, fence = fence + 1, expires_at = clock_timestamp() + make_interval(secs => $2::float8 / 1000),
+      const taken = (
+        await db.query<{ fence: string }>(
+          `update ${this.#table} set holder = $1, fence = fence + 1, expires_at = clock_timestamp() + make_interval(secs => $2::float8 / 1000),
            holder_pid = $3, holder_host = $4 where name = 'writer' returning fence::text`,
-        [this.holder, this.#leaseMs, process.pid, hostname()],
-      )).rows[0];
+          [this.holder, this.#leaseMs, process.pid, hostname()],
+        )
+      ).rows[0];
       await db.query('commit');
       if (!taken) throw new Error(`the row 'writer' of ${this.#table} is missing`);
       this.fence = taken.fence;
@@ -62,14 +67,20 @@ export class WriterLease {
     } catch (error) {
       await db.query('rollback').catch(() => undefined);
       // The row is locked by the holder's open transaction: it is alive (or about to be cut off).
-      if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return { taken: false, pid: undefined, host: undefined };
+      if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE)
+        return { taken: false, pid: undefined, host: undefined };
       throw databaseError(error, this.#database, 'taking the writer lease');
     }
   }
 
   /** Inside a transaction: go on only while the lease is ours, and keep it ours until the commit. */
   async check(tx: Queryable): Promise<void> {
-    const rows = (await tx.query(`select 1 from ${this.#table} where name = 'writer' and holder = $1 and fence = $2::bigint for key share`, [this.holder, this.fence])).rows;
+    const rows = (
+      await tx.query(
+        `select 1 from ${this.#table} where name = 'writer' and holder = $1 and fence = $2::bigint for key share`,
+        [this.holder, this.fence],
+      )
+    ).rows;
     if (rows.length === 0) {
       this.lost = true;
       throw this.lostError();
@@ -79,7 +90,8 @@ export class WriterLease {
   /** Move the lease's end on; false when another writer has taken it. */
   async renew(db: Queryable): Promise<boolean> {
     const result = await db.query(
-      `update ${this.#table} set expires_at = clock_timestamp() + make_interval(secs => $3::float8 / 1000) where name = 'writer' and holder = $1 and fence = $2::bigint`,
+      `update ${this.#table} set expires_at = clock_timestamp() + make_interval(secs => $3::float8 / 1000)
+       where name = 'writer' and holder = $1 and fence = $2::bigint`,
       [this.holder, this.fence, this.#leaseMs],
     );
     if ((result.rowCount ?? 0) === 0) this.lost = true;
@@ -88,19 +100,25 @@ export class WriterLease {
 
   /** Let a standby take over at once. */
   async release(db: Queryable): Promise<void> {
-    await db.query(`update ${this.#table} set expires_at = null where name = 'writer' and holder = $1 and fence = $2::bigint`, [this.holder, this.fence]);
+    await db.query(
+      `update ${this.#table} set expires_at = null where name = 'writer' and holder = $1 and fence = $2::bigint`,
+      [this.holder, this.fence],
+    );
   }
 
   lostError(): CheckpointLockedError {
     return new CheckpointLockedError(
-      `This sync lost the writer lease of ${this.#database} (${this.#table}): another sync took over after this one was paused or cut off past the lease. Nothing more was committed by this one; restart it (with standby: true it waits for the lease again).`,
+      `This sync lost the writer lease of ${this.#database} (${this.#table}): another sync took over after this one ` +
+        'was paused or cut off past the lease. Nothing more was committed by this one; restart it ' +
+        '(with standby: true it waits for the lease again).',
     );
   }
 
   heldError(pid: number | undefined, host: string | undefined): CheckpointLockedError {
     const who = pid === undefined ? 'another sync' : `the sync of process ${pid}${host ? ` on ${host}` : ''}`;
     return new CheckpointLockedError(
-      `The mirror in ${this.#database} (${this.#table}) is being written by ${who}. Stop that one first, or run this one with standby: true (crp sync --standby) to take over when it stops.`,
+      `The mirror in ${this.#database} (${this.#table}) is being written by ${who}. Stop that one first, ` +
+        'or run this one with standby: true (crp sync --standby) to take over when it stops.',
       pid,
     );
   }

@@ -71,12 +71,60 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The columns each table must have (name → type as information_schema tells it): what a hand-altered table is checked against. */
 export const COLUMNS: Record<string, Record<string, string>> = {
-  stores: { partner_location_id: 'text', name: 'text', status: 'text', time_zone: 'text', preferred_language: 'text', address: 'jsonb', created_at: 'timestamp with time zone', updated_at: 'timestamp with time zone', data: 'jsonb', synced_at: 'timestamp with time zone' },
-  bookings: { reservation_id: 'text', partner_location_id: 'text', status: 'text', visit_at: 'timestamp with time zone', time_zone: 'text', party_size: 'integer', acknowledged_kind: 'text', created_at: 'timestamp with time zone', data: 'jsonb', observed_at: 'timestamp with time zone', synced_at: 'timestamp with time zone' },
-  videos: { video_id: 'text', partner_location_id: 'text', reservation_id: 'text', url: 'text', platform: 'text', posted_at: 'timestamp with time zone', data: 'jsonb', observed_at: 'timestamp with time zone', synced_at: 'timestamp with time zone' },
-  billing_monthly: { partner_location_id: 'text', month: 'text', videos_published: 'integer', completed_visits: 'integer', no_shows: 'integer', data: 'jsonb', synced_at: 'timestamp with time zone' },
+  stores: {
+    partner_location_id: 'text',
+    name: 'text',
+    status: 'text',
+    time_zone: 'text',
+    preferred_language: 'text',
+    address: 'jsonb',
+    created_at: 'timestamp with time zone',
+    updated_at: 'timestamp with time zone',
+    data: 'jsonb',
+    synced_at: 'timestamp with time zone',
+  },
+  bookings: {
+    reservation_id: 'text',
+    partner_location_id: 'text',
+    status: 'text',
+    visit_at: 'timestamp with time zone',
+    time_zone: 'text',
+    party_size: 'integer',
+    acknowledged_kind: 'text',
+    created_at: 'timestamp with time zone',
+    data: 'jsonb',
+    observed_at: 'timestamp with time zone',
+    synced_at: 'timestamp with time zone',
+  },
+  videos: {
+    video_id: 'text',
+    partner_location_id: 'text',
+    reservation_id: 'text',
+    url: 'text',
+    platform: 'text',
+    posted_at: 'timestamp with time zone',
+    data: 'jsonb',
+    observed_at: 'timestamp with time zone',
+    synced_at: 'timestamp with time zone',
+  },
+  billing_monthly: {
+    partner_location_id: 'text',
+    month: 'text',
+    videos_published: 'integer',
+    completed_visits: 'integer',
+    no_shows: 'integer',
+    data: 'jsonb',
+    synced_at: 'timestamp with time zone',
+  },
   stream_records: { id: 'bigint', record: 'text' },
-  writer_lease: { name: 'text', holder: 'text', fence: 'bigint', expires_at: 'timestamp with time zone', holder_pid: 'integer', holder_host: 'text' },
+  writer_lease: {
+    name: 'text',
+    holder: 'text',
+    fence: 'bigint',
+    expires_at: 'timestamp with time zone',
+    holder_pid: 'integer',
+    holder_host: 'text',
+  },
 };
 
 /** A schema name the mirror accepts: a plain lower-case identifier, quoted in every statement. */
@@ -96,7 +144,9 @@ export async function migrate(db: Queryable, schema: string, database: string): 
     // One migrator per schema at a time, whatever the number of processes starting at once.
     await db.query(`select pg_advisory_xact_lock(hashtext($1))`, [`crp-mirror:${schema}`]);
     await db.query(`create schema if not exists ${s}`);
-    await db.query(`create table if not exists ${s}.crp_schema (only_row boolean primary key default true check (only_row), version integer not null)`);
+    await db.query(
+      `create table if not exists ${s}.crp_schema (only_row boolean primary key default true check (only_row), version integer not null)`,
+    );
     const rows = (await db.query<{ version: number }>(`select version from ${s}.crp_schema`)).rows;
     found = rows[0]?.version ?? 0;
     if (found > SCHEMA_VERSION) {
@@ -125,10 +175,12 @@ export async function migrate(db: Queryable, schema: string, database: string): 
 async function checkColumns(db: Queryable, schema: string, database: string): Promise<void> {
   let rows: { table_name: string; column_name: string; data_type: string }[];
   try {
-    rows = (await db.query<{ table_name: string; column_name: string; data_type: string }>(
-      'select table_name, column_name, data_type from information_schema.columns where table_schema = $1',
-      [schema],
-    )).rows;
+    rows = (
+      await db.query<{ table_name: string; column_name: string; data_type: string }>(
+        'select table_name, column_name, data_type from information_schema.columns where table_schema = $1',
+        [schema],
+      )
+    ).rows;
   } catch (error) {
     throw databaseError(error, database, `reading the columns of schema ${schema}`);
   }
@@ -137,8 +189,18 @@ async function checkColumns(db: Queryable, schema: string, database: string): Pr
   for (const [table, columns] of Object.entries(COLUMNS)) {
     for (const [column, type] of Object.entries(columns)) {
       const actual = have.get(`${table}.${column}`);
-      if (actual !== type) wrong.push(actual === undefined ? `${schema}.${table}.${column} is missing` : `${schema}.${table}.${column} is ${actual}, not ${type}`);
+      if (actual !== type)
+        wrong.push(
+          actual === undefined
+            ? `${schema}.${table}.${column} is missing`
+            : `${schema}.${table}.${column} is ${actual}, not ${type}`,
+        );
     }
   }
-  if (wrong.length > 0) throw schemaError('schema_altered', database, `${wrong.slice(0, 3).join('; ')}${wrong.length > 3 ? ` (and ${wrong.length - 3} more)` : ''}`);
+  if (wrong.length > 0)
+    throw schemaError(
+      'schema_altered',
+      database,
+      `${wrong.slice(0, 3).join('; ')}${wrong.length > 3 ? ` (and ${wrong.length - 3} more)` : ''}`,
+    );
 }

@@ -97,12 +97,19 @@ export class Refresher {
     this.#storesAt = now;
     if (last === undefined) return [];
     const s = this.#o.schemaQuoted;
-    const count = Number((await this.#o.read.query<{ n: string }>(`select count(*)::text as n from ${s}.stores`)).rows[0]?.n ?? 0);
+    const count = Number(
+      (await this.#o.read.query<{ n: string }>(`select count(*)::text as n from ${s}.stores`)).rows[0]?.n ?? 0,
+    );
     const owed = (count * (now - last)) / this.#o.storeRefreshMs + this.#carry;
     const n = Math.min(count, Math.floor(owed));
     this.#carry = owed - n;
     if (n === 0) return [];
-    return (await this.#o.read.query<{ id: string }>(`select partner_location_id as id from ${s}.stores order by synced_at limit $1`, [n])).rows.map((r) => r.id);
+    return (
+      await this.#o.read.query<{ id: string }>(
+        `select partner_location_id as id from ${s}.stores order by synced_at limit $1`,
+        [n],
+      )
+    ).rows.map((r) => r.id);
   }
 
   async #billing(signal: AbortSignal, firstInProcess: boolean): Promise<void> {
@@ -114,16 +121,30 @@ export class Refresher {
     const previous = d.toISOString().slice(0, 7);
     let months = [previous, current];
     if (firstInProcess) {
-      const oldest = (await read.query<{ m: string | null }>(`select to_char(min(created_at) at time zone 'UTC', 'YYYY-MM') as m from ${s}.bookings`)).rows[0]?.m;
-      const have = new Set((await read.query<{ month: string }>(`select distinct month from ${s}.billing_monthly`)).rows.map((r) => r.month));
-      months = monthsFrom(oldest && oldest < previous ? oldest : previous, current).filter((m) => m >= previous || !have.has(m));
+      const oldest = (
+        await read.query<{ m: string | null }>(
+          `select to_char(min(created_at) at time zone 'UTC', 'YYYY-MM') as m from ${s}.bookings`,
+        )
+      ).rows[0]?.m;
+      const have = new Set(
+        (await read.query<{ month: string }>(`select distinct month from ${s}.billing_monthly`)).rows.map(
+          (r) => r.month,
+        ),
+      );
+      months = monthsFrom(oldest && oldest < previous ? oldest : previous, current).filter(
+        (m) => m >= previous || !have.has(m),
+      );
     }
-    const known = new Set((await read.query<{ id: string }>(`select partner_location_id as id from ${s}.stores`)).rows.map((r) => r.id));
+    const known = new Set(
+      (await read.query<{ id: string }>(`select partner_location_id as id from ${s}.stores`)).rows.map((r) => r.id),
+    );
     for (const month of months) {
       let cursor: string | undefined;
       const seen = new Set<string>();
       do {
-        const page = await this.#call(signal, () => client.reports.billingMonthly(month, { limit: PAGE, ...(cursor ? { cursor } : {}) }, { signal }));
+        const page = await this.#call(signal, () =>
+          client.reports.billingMonthly(month, { limit: PAGE, ...(cursor ? { cursor } : {}) }, { signal }),
+        );
         const rows: BillingRow[] = page.items;
         await this.#o.write((tx) => upsertBilling(tx, s, month, rows));
         for (const row of rows) if (!known.has(row.partner_location_id)) this.dirty.add(row.partner_location_id);

@@ -17,20 +17,41 @@ export async function applyEvent(tx: Queryable, s: string, event: PartnerEvent):
          url = excluded.url, platform = excluded.platform, posted_at = excluded.posted_at, data = excluded.data,
          observed_at = excluded.observed_at, synced_at = excluded.synced_at
        where ${s}.videos.observed_at <= excluded.observed_at`,
-      [v.video_id, event.partner_location_id, v.reservation_id, v.url, v.platform, v.posted_at, JSON.stringify(v), event.created_at],
+      [
+        v.video_id,
+        event.partner_location_id,
+        v.reservation_id,
+        v.url,
+        v.platform,
+        v.posted_at,
+        JSON.stringify(v),
+        event.created_at,
+      ],
     );
     return;
   }
   const b = event.data;
   await tx.query(
-    `insert into ${s}.bookings (reservation_id, partner_location_id, status, visit_at, time_zone, party_size, acknowledged_kind, created_at, data, observed_at, synced_at)
+    `insert into ${s}.bookings (reservation_id, partner_location_id, status, visit_at, time_zone, party_size,
+       acknowledged_kind, created_at, data, observed_at, synced_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, now())
      on conflict (reservation_id) do update set partner_location_id = excluded.partner_location_id, status = excluded.status,
        visit_at = excluded.visit_at, time_zone = excluded.time_zone, party_size = excluded.party_size,
        acknowledged_kind = excluded.acknowledged_kind, created_at = excluded.created_at, data = excluded.data,
        observed_at = excluded.observed_at, synced_at = excluded.synced_at
      where ${s}.bookings.observed_at <= excluded.observed_at`,
-    [b.reservation_id, b.partner_location_id, b.status, b.visit_at, b.time_zone, b.party_size, b.acknowledged_kind, b.created_at, JSON.stringify(b), event.created_at],
+    [
+      b.reservation_id,
+      b.partner_location_id,
+      b.status,
+      b.visit_at,
+      b.time_zone,
+      b.party_size,
+      b.acknowledged_kind,
+      b.created_at,
+      JSON.stringify(b),
+      event.created_at,
+    ],
   );
 }
 
@@ -54,7 +75,12 @@ export async function upsertStores(tx: Queryable, s: string, stores: readonly Lo
  * One month's billing rows in one statement. Billing rows carry no version: the last read wins,
  * and only the writer holding the lease writes (a writer that lost it commits nothing).
  */
-export async function upsertBilling(tx: Queryable, s: string, month: string, rows: readonly BillingRow[]): Promise<void> {
+export async function upsertBilling(
+  tx: Queryable,
+  s: string,
+  month: string,
+  rows: readonly BillingRow[],
+): Promise<void> {
   if (rows.length === 0) return;
   await tx.query(
     `insert into ${s}.billing_monthly (partner_location_id, month, videos_published, completed_visits, no_shows, data, synced_at)

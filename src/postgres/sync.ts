@@ -69,8 +69,22 @@ export interface SyncProgress {
 }
 
 const KNOWN = new Set([
-  'connectionString', 'pool', 'embedded', 'schema', 'signal', 'once', 'onChange', 'standby', 'leaseMs', 'budgetShare',
-  'maxLag', 'minInterval', 'maxInterval', 'previousKeys', 'storeRefreshMs', 'onProgress',
+  'connectionString',
+  'pool',
+  'embedded',
+  'schema',
+  'signal',
+  'once',
+  'onChange',
+  'standby',
+  'leaseMs',
+  'budgetShare',
+  'maxLag',
+  'minInterval',
+  'maxInterval',
+  'previousKeys',
+  'storeRefreshMs',
+  'onProgress',
 ]);
 
 /** The stream's part of the sync's budget share; the store and billing reads get the rest. */
@@ -78,31 +92,50 @@ const STREAM_SHARE = 0.8;
 
 function checked(options: SyncOptions): void {
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new ConfigurationError(`syncToPostgres() has no option ${JSON.stringify(key)}. Options: ${[...KNOWN].join(', ')}.`);
+    if (!KNOWN.has(key))
+      throw new ConfigurationError(
+        `syncToPostgres() has no option ${JSON.stringify(key)}. Options: ${[...KNOWN].join(', ')}.`,
+      );
   }
   const sources = ['connectionString', 'pool', 'embedded'].filter((k) => options[k as keyof SyncOptions] !== undefined);
   if (sources.length !== 1) {
-    throw new ConfigurationError(`syncToPostgres() needs one database: connectionString ('postgres://…'), pool (a pg Pool) or embedded (a folder); got ${sources.length === 0 ? 'none' : sources.join(' and ')}.`);
+    throw new ConfigurationError(
+      "syncToPostgres() needs one database: connectionString ('postgres://…'), pool (a pg Pool) or embedded (a folder); " +
+        `got ${sources.length === 0 ? 'none' : sources.join(' and ')}.`,
+    );
   }
   if (options.connectionString !== undefined && !/^postgres(ql)?:\/\//i.test(options.connectionString)) {
     throw new ConfigurationError('The option connectionString must be a postgres:// or postgresql:// URL.');
   }
   const schema = options.schema ?? 'crp';
-  if (!SCHEMA_NAME.test(schema)) throw new ConfigurationError(`The option schema must be a lower-case identifier (letters, digits, _); got ${JSON.stringify(schema)}.`);
+  if (!SCHEMA_NAME.test(schema))
+    throw new ConfigurationError(
+      `The option schema must be a lower-case identifier (letters, digits, _); got ${JSON.stringify(schema)}.`,
+    );
   for (const name of ['leaseMs', 'storeRefreshMs'] as const) {
     const v = options[name];
-    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 100)) throw new ConfigurationError(`The option ${name} must be a number of milliseconds, at least 100; got ${String(v)}.`);
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 100))
+      throw new ConfigurationError(
+        `The option ${name} must be a number of milliseconds, at least 100; got ${String(v)}.`,
+      );
   }
   if (options.standby && options.embedded !== undefined) {
-    throw new ConfigurationError('The option standby is for several processes on one Postgres server; an embedded database is opened by one process.');
+    throw new ConfigurationError(
+      'The option standby is for several processes on one Postgres server; an embedded database is opened by one process.',
+    );
   }
-  if (options.onChange !== undefined && typeof options.onChange !== 'function') throw new ConfigurationError('The option onChange must be a function (event, tx) => Promise<void>.');
+  if (options.onChange !== undefined && typeof options.onChange !== 'function')
+    throw new ConfigurationError('The option onChange must be a function (event, tx) => Promise<void>.');
 }
 
 /** Open the database the options name; connection errors are told with its name. */
-export function openDatabase(options: Pick<SyncOptions, 'connectionString' | 'pool' | 'embedded'>): Promise<MirrorDatabase> {
+export function openDatabase(
+  options: Pick<SyncOptions, 'connectionString' | 'pool' | 'embedded'>,
+): Promise<MirrorDatabase> {
   if (options.embedded !== undefined) return embeddedDatabase(options.embedded);
-  return postgresDatabase(options.pool ? { pool: options.pool } : { connectionString: options.connectionString as string });
+  return postgresDatabase(
+    options.pool ? { pool: options.pool } : { connectionString: options.connectionString as string },
+  );
 }
 
 export async function runSync(client: PartnerClient, options: SyncOptions): Promise<SyncProgress> {
@@ -112,7 +145,9 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
   const leaseMs = options.leaseMs ?? 15_000;
   const budgetShare = options.budgetShare ?? 0.5;
   if (!(typeof budgetShare === 'number' && budgetShare > 0 && budgetShare <= 1)) {
-    throw new ConfigurationError(`The option budgetShare must be a number above 0 and at most 1; got ${String(budgetShare)}.`);
+    throw new ConfigurationError(
+      `The option budgetShare must be a number above 0 and at most 1; got ${String(budgetShare)}.`,
+    );
   }
   const db = await openDatabase(options);
   const sessions: Session[] = [];
@@ -138,7 +173,10 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
     if (!db.embedded) {
       try {
         // A writer paused inside a transaction holds the lease row's lock only this long.
-        await main.query(`select set_config('idle_in_transaction_session_timeout', $1, false), set_config('lock_timeout', $1, false)`, [`${leaseMs}ms`]);
+        await main.query(
+          `select set_config('idle_in_transaction_session_timeout', $1, false), set_config('lock_timeout', $1, false)`,
+          [`${leaseMs}ms`],
+        );
       } catch (error) {
         throw databaseError(error, db.name, 'setting up the session');
       }

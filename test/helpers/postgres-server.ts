@@ -31,7 +31,10 @@ export const POSTGRES_SKIP_MESSAGE = `PostgreSQL 15 is not installed at ${BIN}: 
 
 function ids(): { uid: number; gid: number } | undefined {
   try {
-    return { uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()) };
+    return {
+      uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+      gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+    };
   } catch {
     return undefined;
   }
@@ -39,7 +42,8 @@ function ids(): { uid: number; gid: number } | undefined {
 
 export function postgresAvailable(): boolean {
   const found = spawnSync(join(BIN, 'initdb'), ['--version'], { stdio: 'ignore' }).status === 0 && ids() !== undefined;
-  if (!found && process.env.CRP_REQUIRE_POSTGRES === '1') throw new Error(`CRP_REQUIRE_POSTGRES=1 but ${POSTGRES_SKIP_MESSAGE}`);
+  if (!found && process.env.CRP_REQUIRE_POSTGRES === '1')
+    throw new Error(`CRP_REQUIRE_POSTGRES=1 but ${POSTGRES_SKIP_MESSAGE}`);
   return found;
 }
 
@@ -49,10 +53,17 @@ export async function startPostgresServer(): Promise<PostgresServer | undefined>
   const root = mkdtempSync(join(tmpdir(), 'crp-pg-'));
   chownSync(root, user.uid, user.gid);
   const data = join(root, 'data');
-  const init = spawnSync(join(BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], { ...user, encoding: 'utf8', cwd: root });
+  const init = spawnSync(
+    join(BIN, 'initdb'),
+    ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+    { ...user, encoding: 'utf8', cwd: root },
+  );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   // Trust for every role but `secret`, which must give its password (the wrong-password test).
-  writeFileSync(join(data, 'pg_hba.conf'), 'host all secret 127.0.0.1/32 scram-sha-256\nhost all all 127.0.0.1/32 trust\nlocal all all trust\n');
+  writeFileSync(
+    join(data, 'pg_hba.conf'),
+    'host all secret 127.0.0.1/32 scram-sha-256\nhost all all 127.0.0.1/32 trust\nlocal all all trust\n',
+  );
   chownSync(join(data, 'pg_hba.conf'), user.uid, user.gid);
   const port = await freePort();
   let child: ChildProcess | undefined;
@@ -71,11 +82,32 @@ export async function startPostgresServer(): Promise<PostgresServer | undefined>
   };
   const start = async () => {
     let stderr = '';
-    const c = spawn(join(BIN, 'postgres'), ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', root, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'], {
-      ...user,
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const c = spawn(
+      join(BIN, 'postgres'),
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-h',
+        '127.0.0.1',
+        '-k',
+        root,
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'max_connections=200',
+      ],
+      {
+        ...user,
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     c.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child = c;
     exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));

@@ -31,7 +31,9 @@ describe('crp sync / crp query', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('crp sync --once into Postgres fills the tables; crp query shows what the service shows (table, CSV)', { timeout: 120_000 }, async () => {
+  it('crp sync --once into Postgres fills the tables; crp query shows what the service shows (table, CSV)', {
+    timeout: 120_000,
+  }, async () => {
     const url = await freshDatabase(server());
     const done = await crp(['sync', '--database', url, '--once'], sandbox.env);
     expect(done.stderr).toMatch(/the tables match the service: \d+ changes applied/);
@@ -52,7 +54,9 @@ describe('crp sync / crp query', () => {
     expect(write.stderr).toMatch(/read-only transaction/);
   });
 
-  it('without --database: an embedded database in a folder, printed with how to query it', { timeout: 180_000 }, async () => {
+  it('without --database: an embedded database in a folder, printed with how to query it', {
+    timeout: 180_000,
+  }, async () => {
     const folder = join(dir, 'mirror');
     const done = await crp(['sync', '--dir', folder, '--once'], sandbox.env);
     expect(done.stderr).toContain(`an embedded database in ${folder}`);
@@ -62,9 +66,14 @@ describe('crp sync / crp query', () => {
     expect(rows.stdout).toBe(`n\n${bookings}\n`);
   });
 
-  it('a wrong password, a server that is not there: one line naming the database, never the password', { timeout: 60_000 }, async () => {
+  it('a wrong password, a server that is not there: one line naming the database, never the password', {
+    timeout: 60_000,
+  }, async () => {
     await server().sql("create role secret login password 'right-one'");
-    const wrong = await crp(['sync', '--database', `postgres://secret:hunter2-wrong@127.0.0.1:${server().port}/postgres`, '--once'], sandbox.env);
+    const wrong = await crp(
+      ['sync', '--database', `postgres://secret:hunter2-wrong@127.0.0.1:${server().port}/postgres`, '--once'],
+      sandbox.env,
+    );
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(`127.0.0.1:${server().port}/postgres`);
     expect(wrong.stderr).toMatch(/password authentication failed/);

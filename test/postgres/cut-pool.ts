@@ -32,7 +32,9 @@ export function cutPool(url: string): CutPool {
         statements++;
         if (at !== undefined && statements === at) {
           cut = true;
-          await admin.query('select pg_terminate_backend($1)', [(client as unknown as { processID: number }).processID]);
+          await admin.query('select pg_terminate_backend($1)', [
+            (client as unknown as { processID: number }).processID,
+          ]);
         }
         return query(text, params);
       };

@@ -22,7 +22,9 @@ describe('syncToPostgres({ embedded })', () => {
     dir = undefined;
   });
 
-  it('fills the tables in a folder, onChange once per change, and catches up when opened again', { timeout: 180_000 }, async () => {
+  it('fills the tables in a folder, onChange once per change, and catches up when opened again', {
+    timeout: 180_000,
+  }, async () => {
     env = await startSimEnv('msw', { visitsPerWeek: 5 });
     env.sandbox.populate(env.key, { locations: 3, reservationsPerLocation: 4 });
     dir = mkdtempSync(join(tmpdir(), 'crp-pglite-'));
@@ -40,8 +42,12 @@ describe('syncToPostgres({ embedded })', () => {
     const db = await PGlite.create(folder);
     try {
       await expectMirrorMatches(env, async (text) => (await db.query<Record<string, unknown>>(text)).rows);
-      expect((await db.query('select event_id from partner_log group by event_id having count(*) > 1')).rows).toEqual([]);
-      expect((await db.query<{ n: number }>('select count(*)::int as n from partner_log')).rows[0]?.n).toBe(first.events + second.events);
+      expect((await db.query('select event_id from partner_log group by event_id having count(*) > 1')).rows).toEqual(
+        [],
+      );
+      expect((await db.query<{ n: number }>('select count(*)::int as n from partner_log')).rows[0]?.n).toBe(
+        first.events + second.events,
+      );
     } finally {
       await db.close();
     }
@@ -49,7 +55,11 @@ describe('syncToPostgres({ embedded })', () => {
 
   it('refuses standby on an embedded database, and a second source', async () => {
     env = await startSimEnv('msw');
-    await expect(syncToPostgres(env.client(), { embedded: '/tmp/x', standby: true })).rejects.toBeInstanceOf(ConfigurationError);
-    await expect(syncToPostgres(env.client(), { embedded: '/tmp/x', connectionString: 'postgres://h/db' })).rejects.toThrow(/needs one database/);
+    await expect(syncToPostgres(env.client(), { embedded: '/tmp/x', standby: true })).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
+    await expect(
+      syncToPostgres(env.client(), { embedded: '/tmp/x', connectionString: 'postgres://h/db' }),
+    ).rejects.toThrow(/needs one database/);
   });
 });

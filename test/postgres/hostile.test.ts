@@ -18,24 +18,34 @@ describe('syncToPostgres() on a hostile database', () => {
     env = undefined;
   });
 
-  it('read-only (default_transaction_read_only): one error naming the database, nothing written', { timeout: 60_000 }, async () => {
+  it('read-only (default_transaction_read_only): one error naming the database, nothing written', {
+    timeout: 60_000,
+  }, async () => {
     env = await startSimEnv('msw', { visitsPerWeek: 0 });
     env.sandbox.populate(env.key, { locations: 2, reservationsPerLocation: 2 });
     const url = await freshDatabase(server());
     const name = url.split('/').pop() as string;
     await server().sql(`alter database ${name} set default_transaction_read_only = on`);
-    const error = await syncToPostgres(env.client(), { connectionString: url.replace('postgres@', 'postgres:topsecret@'), once: true }).catch((e: unknown) => e);
+    const error = await syncToPostgres(env.client(), {
+      connectionString: url.replace('postgres@', 'postgres:topsecret@'),
+      once: true,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MirrorDatabaseError);
     expect((error as MirrorDatabaseError).problem).toBe('read_only');
     expect((error as Error).message).toContain(`127.0.0.1:${server().port}/${name}`);
     expect((error as Error).message).toMatch(/read-only/);
     expect((error as Error).message).not.toContain('topsecret');
-    expect(await server().sql("select count(*)::int as n from information_schema.schemata where schema_name = 'crp'", name)).toEqual([{ n: 0 }]);
+    expect(
+      await server().sql("select count(*)::int as n from information_schema.schemata where schema_name = 'crp'", name),
+    ).toEqual([{ n: 0 }]);
   });
 
   it('down at start: one error naming the database, never the password', { timeout: 60_000 }, async () => {
     env = await startSimEnv('msw');
-    const error = await syncToPostgres(env.client(), { connectionString: 'postgres://me:topsecret@127.0.0.1:1/partner', once: true }).catch((e: unknown) => e);
+    const error = await syncToPostgres(env.client(), {
+      connectionString: 'postgres://me:topsecret@127.0.0.1:1/partner',
+      once: true,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MirrorDatabaseError);
     expect((error as MirrorDatabaseError).problem).toBe('unreachable');
     expect((error as MirrorDatabaseError).database).toBe('127.0.0.1:1/partner');
@@ -43,7 +53,9 @@ describe('syncToPostgres() on a hostile database', () => {
     expect((error as Error).message).not.toContain('topsecret');
   });
 
-  it('lost mid-run (the server killed): the sync rejects naming the database; after a restart it goes on from the last commit, each event once', { timeout: 120_000 }, async () => {
+  it('lost mid-run (the server killed): the sync rejects naming the database; after a restart it goes on from the last commit, each event once', {
+    timeout: 120_000,
+  }, async () => {
     const own = await startPostgresServer();
     if (!own) throw new Error('no PostgreSQL');
     try {
@@ -57,17 +69,30 @@ describe('syncToPostgres() on a hostile database', () => {
         await tx.query('insert into partner_log values ($1)', [event.id]);
         if (++applied === 10) killing = own.kill();
       };
-      const error = await syncToPostgres(env.client(), { connectionString: url, once: true, leaseMs: 1_000, onChange }).catch((e: unknown) => e);
+      const error = await syncToPostgres(env.client(), {
+        connectionString: url,
+        once: true,
+        leaseMs: 1_000,
+        onChange,
+      }).catch((e: unknown) => e);
       await killing;
       expect(error).toBeInstanceOf(MirrorDatabaseError);
       expect((error as MirrorDatabaseError).problem).toBe('unreachable');
       expect((error as Error).message).toContain(`127.0.0.1:${own.port}/lost`);
       await own.start();
-      await syncToPostgres(env.client(), { connectionString: url, once: true, standby: true, leaseMs: 1_000, onChange });
+      await syncToPostgres(env.client(), {
+        connectionString: url,
+        once: true,
+        standby: true,
+        leaseMs: 1_000,
+        onChange,
+      });
       const pool = new pg.Pool({ connectionString: url });
       try {
         await expectMirrorMatches(env, async (text) => (await pool.query(text)).rows);
-        expect((await pool.query('select event_id from partner_log group by event_id having count(*) > 1')).rows).toEqual([]);
+        expect(
+          (await pool.query('select event_id from partner_log group by event_id having count(*) > 1')).rows,
+        ).toEqual([]);
         expect((await pool.query('select count(*)::int as n from partner_log')).rows[0].n).toBeGreaterThanOrEqual(24);
       } finally {
         await pool.end();

@@ -18,7 +18,11 @@ import { expectMirrorMatches, freshDatabase } from './support.js';
 const HOUR = 3_600_000;
 
 /** Syncs cut at `runs[i].cutAt` (after moving the service on), then one uncut: returns the runs actually cut. */
-async function scenario(server: () => PostgresServer, runs: { cutAt: number; advanceHours: number }[], stores: number): Promise<number> {
+async function scenario(
+  server: () => PostgresServer,
+  runs: { cutAt: number; advanceHours: number }[],
+  stores: number,
+): Promise<number> {
   const env = await startSimEnv('msw', { visitsPerWeek: 10 });
   const url = await freshDatabase(server());
   const cuts = cutPool(url);
@@ -57,10 +61,12 @@ async function scenario(server: () => PostgresServer, runs: { cutAt: number; adv
     cuts.cutAt(undefined);
     await syncToPostgres(env.client(), options);
     await expectMirrorMatches(env, async (text) => (await check.query(text)).rows);
-    const twice = (await check.query('select event_id, count(*)::int as n from partner_log group by event_id having count(*) > 1')).rows;
+    const twice = (
+      await check.query('select event_id, count(*)::int as n from partner_log group by event_id having count(*) > 1')
+    ).rows;
     expect(twice).toEqual([]);
     const events = (await check.query('select count(*)::int as n from partner_log')).rows[0].n as number;
-    const records = (await check.query("select count(*)::int as n from crp.bookings")).rows[0].n as number;
+    const records = (await check.query('select count(*)::int as n from crp.bookings')).rows[0].n as number;
     expect(events).toBeGreaterThanOrEqual(records);
     return cutsDone;
   } finally {
@@ -68,7 +74,6 @@ async function scenario(server: () => PostgresServer, runs: { cutAt: number; adv
     await check.end();
     await env.close();
   }
-
 }
 
 describe('syncToPostgres(): kills at random statements', () => {
@@ -78,15 +83,22 @@ describe('syncToPostgres(): kills at random statements', () => {
     await Promise.all(pools.map((p) => p.end()));
   });
 
-  it('a cut between the partner\'s insert and the commit of the checkpoint (shrunk counterexample: rows committed apart from the checkpoint)', { timeout: 120_000 }, async () => {
+  it("a cut between the partner's insert and the commit of the checkpoint (shrunk counterexample: rows committed apart from the checkpoint)", {
+    timeout: 120_000,
+  }, async () => {
     expect(await scenario(server, [{ cutAt: 58, advanceHours: 0 }], 2)).toBe(1);
   });
 
   const cutTotals: number[] = [];
-  it('tables equal the service, and the partner table has each event exactly once, whatever the cuts', { timeout: 600_000 }, async () => {
+  it('tables equal the service, and the partner table has each event exactly once, whatever the cuts', {
+    timeout: 600_000,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ cutAt: fc.integer({ min: 1, max: 250 }), advanceHours: fc.integer({ min: 0, max: 30 }) }), { minLength: 1, maxLength: 4 }),
+        fc.array(
+          fc.record({ cutAt: fc.integer({ min: 1, max: 250 }), advanceHours: fc.integer({ min: 0, max: 30 }) }),
+          { minLength: 1, maxLength: 4 },
+        ),
         fc.integer({ min: 2, max: 5 }),
         async (runs, stores) => {
           cutTotals.push(await scenario(server, runs, stores));

@@ -32,13 +32,18 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
     return pool;
   };
 
-  it('once: fills stores, bookings, videos and billing as the service has them, and catches up on a later run; onChange once per change', { timeout: 120_000 }, async () => {
+  it('once: fills stores, bookings, videos and billing as the service has them, and catches up on a later run; onChange once per change', {
+    timeout: 120_000,
+  }, async () => {
     env = await startSimEnv('msw', { visitsPerWeek: 5 });
     env.sandbox.populate(env.key, { locations: 6, reservationsPerLocation: 5 });
     const url = await freshDatabase(server());
     const pool = poolOf(url);
     await pool.query('create table partner_log (event_id text not null, kind text not null)');
-    const onChange = async (event: { id: string; type: string }, tx: { query(text: string, params?: unknown[]): Promise<unknown> }) => {
+    const onChange = async (
+      event: { id: string; type: string },
+      tx: { query(text: string, params?: unknown[]): Promise<unknown> },
+    ) => {
       await tx.query('insert into partner_log (event_id, kind) values ($1, $2)', [event.id, event.type]);
     };
     const first = await syncToPostgres(env.client(), { connectionString: url, once: true, onChange });
@@ -46,19 +51,25 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
     expect(first.database).toBe(`127.0.0.1:${server().port}/${url.split('/').pop()}`);
     const query = async (text: string) => (await pool.query(text)).rows;
     await expectMirrorMatches(env, query);
-    const stored = await query("select data from crp.stores limit 1");
-    expect(stored[0]?.data).toEqual(env.sandbox.inspect.store(env.key, (stored[0]?.data as { partner_location_id: string }).partner_location_id));
+    const stored = await query('select data from crp.stores limit 1');
+    expect(stored[0]?.data).toEqual(
+      env.sandbox.inspect.store(env.key, (stored[0]?.data as { partner_location_id: string }).partner_location_id),
+    );
 
     env.sandbox.clock.advance({ ms: 3 * DAY });
     const second = await syncToPostgres(env.client(), { connectionString: url, once: true, onChange });
     expect(second.events).toBeGreaterThan(0);
     await expectMirrorMatches(env, query);
-    const log = await query('select event_id, count(*)::int as n from partner_log group by event_id having count(*) > 1');
+    const log = await query(
+      'select event_id, count(*)::int as n from partner_log group by event_id having count(*) > 1',
+    );
     expect(log).toEqual([]);
     expect((await query('select count(*)::int as n from partner_log'))[0]?.n).toBe(first.events + second.events);
   });
 
-  it('onChange that throws: nothing of that change is committed, the sync rejects with the error, and the change comes again', { timeout: 60_000 }, async () => {
+  it('onChange that throws: nothing of that change is committed, the sync rejects with the error, and the change comes again', {
+    timeout: 60_000,
+  }, async () => {
     env = await startSimEnv('msw', { visitsPerWeek: 0 });
     env.sandbox.populate(env.key, { locations: 2, reservationsPerLocation: 3 });
     const url = await freshDatabase(server());
@@ -78,7 +89,11 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
     ).rejects.toBe(boom);
     expect((await pool.query('select count(*)::int as n from partner_log')).rows[0].n).toBe(3);
     expect((await pool.query('select count(*)::int as n from crp.bookings')).rows[0].n).toBe(3);
-    await syncToPostgres(env.client(), { connectionString: url, once: true, onChange: async (event, tx) => void (await tx.query('insert into partner_log values ($1)', [event.id])) });
+    await syncToPostgres(env.client(), {
+      connectionString: url,
+      once: true,
+      onChange: async (event, tx) => void (await tx.query('insert into partner_log values ($1)', [event.id])),
+    });
     const all = (await pool.query('select event_id from partner_log')).rows.map((r) => r.event_id);
     expect(new Set(all).size).toBe(all.length);
     const { sandbox, key } = env;
@@ -86,7 +101,9 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
     expect(all.length).toBe(sandbox.inspect.reservations(key).length + videos.length);
   });
 
-  it('migrations: two at once migrate once; a newer schema is refused and left as it is; rows of others are kept', { timeout: 60_000 }, async () => {
+  it('migrations: two at once migrate once; a newer schema is refused and left as it is; rows of others are kept', {
+    timeout: 60_000,
+  }, async () => {
     const url = await freshDatabase(server());
     const a = poolOf(url);
     const b = poolOf(url);
@@ -99,18 +116,24 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
     const c = await a.connect();
     expect(await migrate(c, 'crp', 'db')).toBe(SCHEMA_VERSION);
     c.release();
-    expect((await a.query('select partner_location_id from crp.stores')).rows).toEqual([{ partner_location_id: 'mine' }]);
+    expect((await a.query('select partner_location_id from crp.stores')).rows).toEqual([
+      { partner_location_id: 'mine' },
+    ]);
     await a.query(`update crp.crp_schema set version = ${SCHEMA_VERSION + 1}`);
     env = await startSimEnv('msw');
     const error = await syncToPostgres(env.client(), { connectionString: url, once: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MirrorDatabaseError);
     expect((error as MirrorDatabaseError).problem).toBe('schema_newer');
-    expect((error as Error).message).toContain(`version ${SCHEMA_VERSION + 1}, newer than this package knows (${SCHEMA_VERSION})`);
+    expect((error as Error).message).toContain(
+      `version ${SCHEMA_VERSION + 1}, newer than this package knows (${SCHEMA_VERSION})`,
+    );
     expect((error as Error).message).toContain(`127.0.0.1:${server().port}/`);
     expect((await a.query('select version from crp.crp_schema')).rows[0].version).toBe(SCHEMA_VERSION + 1);
   });
 
-  it('a table altered by hand: one clear error naming the database and the column, nothing written', { timeout: 60_000 }, async () => {
+  it('a table altered by hand: one clear error naming the database and the column, nothing written', {
+    timeout: 60_000,
+  }, async () => {
     env = await startSimEnv('msw', { visitsPerWeek: 0 });
     env.sandbox.populate(env.key, { locations: 2, reservationsPerLocation: 2 });
     const url = await freshDatabase(server());
@@ -124,14 +147,20 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
     expect((error as Error).message).toContain(`127.0.0.1:${server().port}/`);
   });
 
-  it('a second sync on the same schema is refused while the first runs (CheckpointLockedError naming the holder)', { timeout: 60_000 }, async () => {
+  it('a second sync on the same schema is refused while the first runs (CheckpointLockedError naming the holder)', {
+    timeout: 60_000,
+  }, async () => {
     env = await startSimEnv('msw', { visitsPerWeek: 0 });
     env.sandbox.populate(env.key, { locations: 2, reservationsPerLocation: 2 });
     const url = await freshDatabase(server());
     const stop = new AbortController();
     let firstEvent!: () => void;
     const started = new Promise<void>((resolve) => (firstEvent = resolve));
-    const running = syncToPostgres(env.client(), { connectionString: url, signal: stop.signal, onChange: () => firstEvent() });
+    const running = syncToPostgres(env.client(), {
+      connectionString: url,
+      signal: stop.signal,
+      onChange: () => firstEvent(),
+    });
     await started;
     const error = await syncToPostgres(env.client(), { connectionString: url, once: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointLockedError);
@@ -142,20 +171,47 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
     await syncToPostgres(env.client(), { connectionString: url, once: true });
   });
 
-  it('an older state never overwrites a newer one: a booking found earlier, a store updated earlier', { timeout: 60_000 }, async () => {
+  it('an older state never overwrites a newer one: a booking found earlier, a store updated earlier', {
+    timeout: 60_000,
+  }, async () => {
     const url = await freshDatabase(server());
     const pool = poolOf(url);
     const c = await pool.connect();
     try {
       await migrate(c, 'crp', 'db');
-      const booking = { reservation_id: 'r1', partner_location_id: 's1', status: 'pending', visit_at: null, time_zone: 'UTC', party_size: 2, creator: { handle: 'h', platforms: [], follower_count: 1 }, acknowledged_kind: null, created_at: '2026-12-01T00:00:00Z' };
-      const event = (status: string, at: string) => ({ id: `evt_${status}`, type: 'reservation.updated', created_at: at, partner_location_id: 's1', data: { ...booking, status }, previous: {} }) as unknown as PartnerEvent;
+      const booking = {
+        reservation_id: 'r1',
+        partner_location_id: 's1',
+        status: 'pending',
+        visit_at: null,
+        time_zone: 'UTC',
+        party_size: 2,
+        creator: { handle: 'h', platforms: [], follower_count: 1 },
+        acknowledged_kind: null,
+        created_at: '2026-12-01T00:00:00Z',
+      };
+      const event = (status: string, at: string) =>
+        ({
+          id: `evt_${status}`,
+          type: 'reservation.updated',
+          created_at: at,
+          partner_location_id: 's1',
+          data: { ...booking, status },
+          previous: {},
+        }) as unknown as PartnerEvent;
       await applyEvent(c, '"crp"', event('confirmed', '2026-12-02T00:00:00Z'));
       await applyEvent(c, '"crp"', event('pending', '2026-12-01T12:00:00Z')); // a replay of an earlier find
       expect((await c.query('select status from crp.bookings')).rows).toEqual([{ status: 'confirmed' }]);
       await applyEvent(c, '"crp"', event('completed', '2026-12-03T00:00:00Z'));
       expect((await c.query('select status from crp.bookings')).rows).toEqual([{ status: 'completed' }]);
-      const store = (name: string, updated: string) => ({ partner_location_id: 's1', name, status: 'active', created_at: '2026-11-01T00:00:00Z', updated_at: updated }) as unknown as Location;
+      const store = (name: string, updated: string) =>
+        ({
+          partner_location_id: 's1',
+          name,
+          status: 'active',
+          created_at: '2026-11-01T00:00:00Z',
+          updated_at: updated,
+        }) as unknown as Location;
       await upsertStores(c, '"crp"', [store('New name', '2026-12-02T00:00:00Z')]);
       await upsertStores(c, '"crp"', [store('Old name', '2026-12-01T00:00:00Z')]);
       expect((await c.query('select name from crp.stores')).rows).toEqual([{ name: 'New name' }]);

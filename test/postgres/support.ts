@@ -8,26 +8,36 @@ import type { PostgresServer } from '../helpers/postgres-server.js';
 
 let databases = 0;
 /** A fresh database on the server, its URL. */
-export const freshDatabase = (server: PostgresServer): Promise<string> => server.database(`mirror_${process.pid}_${++databases}_${Date.now() % 100000}`);
+export const freshDatabase = (server: PostgresServer): Promise<string> =>
+  server.database(`mirror_${process.pid}_${++databases}_${Date.now() % 100000}`);
 
 type Query = (text: string) => Promise<Record<string, unknown>[]>;
 
 /** The tables of `schema` hold the service's bookings, videos, stores and this month's billing, no more, no less. */
 export async function expectMirrorMatches(env: SimEnv, query: Query, schema = 'crp'): Promise<void> {
   const bookings = env.sandbox.inspect.reservations(env.key);
-  const rows = await query(`select reservation_id, status, acknowledged_kind, data from ${schema}.bookings order by reservation_id`);
+  const rows = await query(
+    `select reservation_id, status, acknowledged_kind, data from ${schema}.bookings order by reservation_id`,
+  );
   expect(rows.map((r) => [r.reservation_id, r.status, r.acknowledged_kind])).toEqual(
-    [...bookings].sort((a, b) => (a.reservation_id < b.reservation_id ? -1 : 1)).map((b) => [b.reservation_id, b.status, b.acknowledged_kind]),
+    [...bookings]
+      .sort((a, b) => (a.reservation_id < b.reservation_id ? -1 : 1))
+      .map((b) => [b.reservation_id, b.status, b.acknowledged_kind]),
   );
   const stores = env.sandbox.inspect.stores(env.key);
   const videos = stores.flatMap((s) => env.sandbox.inspect.videos(env.key, s.partner_location_id));
   const videoRows = await query(`select video_id, data from ${schema}.videos order by video_id`);
   expect(videoRows.map((r) => r.video_id)).toEqual(videos.map((v) => v.video_id).sort());
   for (const v of videoRows) expect(v.data).toEqual(videos.find((x) => x.video_id === v.video_id));
-  const storeRows = await query(`select partner_location_id, name, status, data from ${schema}.stores order by partner_location_id`);
+  const storeRows = await query(
+    `select partner_location_id, name, status, data from ${schema}.stores order by partner_location_id`,
+  );
   expect(storeRows.map((r) => r.partner_location_id)).toEqual(stores.map((s) => s.partner_location_id).sort());
-  for (const row of storeRows) expect(row.status).toBe(stores.find((s) => s.partner_location_id === row.partner_location_id)?.status);
+  for (const row of storeRows)
+    expect(row.status).toBe(stores.find((s) => s.partner_location_id === row.partner_location_id)?.status);
   const month = env.sandbox.clock.now().toISOString().slice(0, 7);
-  const billing = await query(`select partner_location_id, videos_published from ${schema}.billing_monthly where month = '${month}' order by partner_location_id`);
+  const billing = await query(
+    `select partner_location_id, videos_published from ${schema}.billing_monthly where month = '${month}' order by partner_location_id`,
+  );
   expect(billing.map((r) => r.partner_location_id)).toEqual(stores.map((s) => s.partner_location_id).sort());
 }
