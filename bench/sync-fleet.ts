@@ -15,7 +15,7 @@
  */
 import { createSandbox } from '../src/testing/index.js';
 import { PartnerClient } from '../src/index.js';
-import { syncToPostgres, type SyncProgress } from '../src/postgres/index.js';
+import { syncToPostgres } from '../src/postgres/index.js';
 import { coverage, type DeliveredEvent } from '../test/events/coverage.js';
 import { startPostgresServer } from '../test/helpers/postgres-server.js';
 import pg from 'pg';
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const bookings = sandbox.inspect.reservations(key);
   const stores = sandbox.inspect.stores(key);
   const withVisit = new Set(bookings.filter((b) => b.status === 'completed').map((b) => b.partner_location_id)).size;
-  const oldest = bookings.reduce((m, b) => (b.created_at < m ? b.created_at : m), bookings[0]?.created_at ?? '');
+  const oldest = bookings.map((b) => b.created_at).sort()[0] ?? '';
   const now = new Date(clock.now());
   const months =
     (now.getUTCFullYear() - Number(oldest.slice(0, 4))) * 12 + now.getUTCMonth() + 1 - Number(oldest.slice(5, 7)) + 1;
@@ -91,7 +91,6 @@ async function main(): Promise<void> {
   const wallCap = setTimeout(() => loadStop.abort(), WALL_S * 1000);
   const loadStart = clock.now();
   const loadWall = performance.now();
-  let last: SyncProgress | undefined;
   let lastPrint = 0;
   const first = await syncToPostgres(client, {
     connectionString: url,
@@ -99,7 +98,6 @@ async function main(): Promise<void> {
     budgetShare: SHARE,
     signal: loadStop.signal,
     onProgress: (p) => {
-      last = p;
       if (performance.now() - lastPrint > 10_000) {
         lastPrint = performance.now();
         console.error(

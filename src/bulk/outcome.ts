@@ -3,7 +3,7 @@ import {
   AuthenticationError,
   ConflictError,
   ForbiddenIpError,
-  PartnerError,
+  type PartnerError,
   effectInDoubt,
   ProhibitedRuleError,
   ValidationError,

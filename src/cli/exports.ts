@@ -1,5 +1,5 @@
 /** `crp bookings export` and `crp billing export`: a list walked page by page into CSV or JSON lines. */
-import { type BillingRow, type Reservation, type ReservationsQuery } from '../index.js';
+import type { BillingRow, Reservation, ReservationsQuery } from '../index.js';
 import { problemRefusedBeforeSending } from '../core/refusal.js';
 import { RESERVATION_STATUSES } from '../schemas/reservations.js';
 import { COMMON_HELP, EXIT, UsageError, allowedList, clientFrom, oneOf, parse, stopOnSignal, type Command, type Io } from './command.js';

@@ -15,7 +15,7 @@
  * snapshot gives the state as of the last confirmed event. Every line is checked before it is
  * used (checkpoint-format.ts).
  */
-import { CheckpointInvalidError, type Reservation } from '../index.js';
+import { CheckpointInvalidError } from '../index.js';
 import type { Checkpoint } from './checkpoint.js';
 import { unpackBooking, type BookingEntry } from './bookings.js';
 import { FORMAT, invalid, readLine, type Snapshot } from './checkpoint-format.js';
@@ -204,7 +204,7 @@ export class WatchState {
   static async load(checkpoint: Checkpoint, identity?: StateIdentity, previousKeys: readonly string[] = []): Promise<WatchState> {
     const state = new WatchState();
     const lines = await checkpoint.load();
-    lines.forEach((line, i) => state.#restore(line, i));
+    for (const [i, line] of lines.entries()) state.#restore(line, i);
     if (identity) {
       const saved = state.identity;
       if (saved && saved.key !== identity.key && !previousKeys.includes(saved.key)) {

@@ -19,7 +19,7 @@ export function generateCheck(schema: SchemaNode): Check | undefined {
     const root = gen.fn(schema);
     // The source holds no input: names come from JSON.stringify, values sit in `sets`.
     const make = new Function('sets', 'hasOwn', `${gen.functions.join('\n')}\nreturn ${root};`) as (sets: ReadonlyArray<Set<unknown>>, hasOwn: typeof Object.hasOwn) => Check;
-    return make(gen.sets, (o, k) => Object.prototype.hasOwnProperty.call(o, k));
+    return make(gen.sets, (o, k) => Object.hasOwn(o, k));
   } catch {
     return undefined;
   }

@@ -102,5 +102,5 @@ function compileObject(def: SchemaDef): Check | undefined {
  * (`Object.assign` from it would set a prototype).
  */
 function isRecord(v: unknown): v is object {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !Object.prototype.hasOwnProperty.call(v, '__proto__');
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !Object.hasOwn(v, '__proto__');
 }

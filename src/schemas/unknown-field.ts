@@ -18,5 +18,5 @@ export function unknownField<T extends object, const Name extends string>(
   record: T,
   name: Name & (Name extends keyof T ? never : Name),
 ): unknown {
-  return Object.prototype.hasOwnProperty.call(record, name) ? (record as Record<string, unknown>)[name] : undefined;
+  return Object.hasOwn(record, name) ? (record as Record<string, unknown>)[name] : undefined;
 }

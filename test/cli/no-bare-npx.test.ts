@@ -17,7 +17,7 @@ const RUNNER = /\b(npx|npm\s+exec|npm\s+x|pnpm\s+dlx|pnpx|yarn\s+dlx|bunx)((?:\s
 const SAFE = /(?:^|\s)(?:-p|--package)[= ]@crp\/partner-sdk\b|(?:^|\s)--(?:no-install|no)\b|(?:^|\s)--yes=false\b/;
 
 /** Each bare form in `text`: its line and what it says. */
-export function bareForms(text: string): Array<{ line: number; said: string }> {
+function bareForms(text: string): Array<{ line: number; said: string }> {
   const found: Array<{ line: number; said: string }> = [];
   for (const match of text.matchAll(RUNNER)) {
     if (SAFE.test(match[2] ?? '')) continue;

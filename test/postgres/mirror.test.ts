@@ -52,9 +52,9 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
     const query = async (text: string) => (await pool.query(text)).rows;
     await expectMirrorMatches(env, query);
     const stored = await query('select data from crp.stores limit 1');
-    expect(stored[0]?.data).toEqual(
-      env.sandbox.inspect.store(env.key, (stored[0]?.data as { partner_location_id: string }).partner_location_id),
-    );
+    const data = stored[0]?.data as { partner_location_id: string } | undefined;
+    expect(data).toBeDefined();
+    expect(data).toEqual(env.sandbox.inspect.store(env.key, data?.partner_location_id ?? ''));
 
     env.sandbox.clock.advance({ ms: 3 * DAY });
     const second = await syncToPostgres(env.client(), { connectionString: url, once: true, onChange });
