@@ -22,7 +22,7 @@ function report(text: string): string {
 async function read(path: string): Promise<{ records: unknown[]; torn: number[] }> {
   const records: unknown[] = [];
   const torn: number[] = [];
-  for await (const r of readResume(path, { onTornLine: (line) => torn.push(line) })) records.push(r);
+  for await (const r of readResume(path, { cwd: process.cwd(), onTornLine: (line) => torn.push(line) })) records.push(r);
   return { records, torn };
 }
 
