@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SetupError } from '../../src/cli/command.js';
 import { readResume } from '../../src/cli/enroll-resume.js';
 import { HEADER, enrollEnv, jsonLines, row } from './enroll-env.js';
-import { crp } from './processes.js';
+import { crp } from './in-process.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'crp-resume-unit-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -11,6 +11,8 @@ import { main } from '../../src/cli/main.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/testing/index.js';
 import { ROOT, type Finished } from './processes.js';
 
+export { ROOT, type Finished };
+
 /** A command started in process. */
 export interface RunningCrp {
   /** Its exit code and all it wrote, once `main` resolves (or the command exits at once on a second Ctrl-C). */
