@@ -13,6 +13,7 @@ export const SLOW_TESTS = [
   // Crash runs and failover: processes killed mid-run, replicas taking over.
   'test/events/crash.test.ts',
   'test/redis-events/failover.test.ts',
+  'test/postgres/kills.property.test.ts',
   'test/rate-limit/exit.test.ts',
   // Stress across processes and threads.
   'test/events/file-lock.stress.test.ts',
@@ -21,6 +22,7 @@ export const SLOW_TESTS = [
   // Simulated days and months against the sandbox's ground truth.
   'test/events/service-time.test.ts',
   'test/events/hostile.test.ts',
+  'test/events/service-time-hostile.test.ts',
   'test/examples/watch-bookings.test.ts',
   // Real-time pacing by the rate-limit windows of every dialect.
   'test/transport/dialects.test.ts',
@@ -29,6 +31,7 @@ export const SLOW_TESTS = [
   'test/types/typescript-7.test.ts',
   // The largest property runs.
   'test/events/stream.property.test.ts',
+  'test/events/service-time.property.test.ts',
   'test/redis-events/property.test.ts',
   'test/redis-events/faults.property.test.ts',
 ];

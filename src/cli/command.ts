@@ -7,11 +7,39 @@ import { isPartnerError } from '../core/errors.js';
 /** Exit codes: everything done; some rows failed (the report says which and why); could not run. */
 export const EXIT = { ok: 0, couldNotRun: 1, someFailed: 2 } as const;
 
-/** The process's streams and environment, passed in so each command names what it uses. */
+/**
+ * What a command takes from its process, passed in so that each command names what it uses and a
+ * test can run `crp` inside its own process (test/cli/in-process.ts).
+ */
 export interface Io {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
+  /** The folder relative paths are read against (the files named on the command line). */
+  cwd: string;
+  /** Calls `handler` on Ctrl-C (SIGINT) and SIGTERM; returns the function that stops it. */
+  onSignal(handler: (signal: NodeJS.Signals) => void): () => void;
+  /** Ends the command at once with `code`, without what is still running (a second Ctrl-C). */
+  exit(code: number): void;
+}
+
+/** The Io of the process itself: what the `crp` bin passes to `main`. */
+export function processIo(): Io {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    onSignal(handler) {
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
+    exit: (code) => process.exit(code),
+  };
 }
 
 /** A command-line mistake: the message and a line pointing to the command's --help are printed, exit 1. */
@@ -110,7 +138,7 @@ export function clientFrom(values: { 'api-key'?: string | undefined; 'base-url'?
  * would scroll the error away).
  */
 export function reportFailure(failure: unknown, io: Io, json: boolean, help?: string): number {
-  const error = fileProblem(failure) ?? failure;
+  const error = fileProblem(failure, io.cwd) ?? failure;
   if (json) {
     const record = isPartnerError(error) ? error.toJSON() : { name: (error as Error)?.name ?? 'Error', message: messageOf(error) };
     io.stderr.write(`${JSON.stringify({ error: record })}\n`);
@@ -133,12 +161,15 @@ const FILE_PROBLEMS: Record<string, string> = {
   ENOTDIR: 'a part of the path is not a directory',
 };
 
-/** A file the command could not open (a --resume report, an --out directory): one line naming it and what to do. */
-export function fileProblem(error: unknown, path = (error as NodeJS.ErrnoException | null)?.path): SetupError | undefined {
+/**
+ * A file the command could not open (a --resume report, an --out directory): one line naming it and
+ * what to do. `path`: as the command line gave it, read against `cwd`.
+ */
+export function fileProblem(error: unknown, cwd: string, path = (error as NodeJS.ErrnoException | null)?.path): SetupError | undefined {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   const problem = code === undefined ? undefined : FILE_PROBLEMS[code];
   if (problem === undefined || typeof path !== 'string') return undefined;
-  const where = isAbsolute(path) ? '' : ` (relative to ${process.cwd()})`;
+  const where = isAbsolute(path) ? '' : ` (relative to ${cwd})`;
   return new SetupError(`cannot open ${path}: ${problem}. Check the path${where}.`, { cause: error });
 }
 
@@ -154,15 +185,11 @@ export function stopOnSignal(controller: AbortController, io: Io, what: string):
   const onSignal = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) {
       io.stderr.write(`\ncrp: ${signal} again: exiting now; the report may be incomplete.\n`);
-      process.exit(EXIT.couldNotRun);
+      io.exit(EXIT.couldNotRun);
+      return;
     }
     io.stderr.write(`\ncrp: ${signal}: stopping ${what} (press Ctrl-C again to exit at once).\n`);
     controller.abort(new Error(`stopped by ${signal}`));
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  };
+  return io.onSignal(onSignal);
 }

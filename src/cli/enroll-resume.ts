@@ -7,6 +7,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { EnrollResumeRecord, EnrollStatus } from '../bulk/index.js';
 import { SetupError, UsageError } from './command.js';
@@ -15,6 +16,8 @@ const STATUSES: ReadonlySet<string> = new Set<EnrollStatus>(['created', 'already
 const CONTENT_HASH = /^[0-9a-f]{64}$/;
 
 export interface ResumeOptions {
+  /** The folder a relative path is read against. */
+  cwd: string;
   /** Told once the file is read, when its last line was cut short: that line's number. */
   onTornLine?: (line: number) => void;
 }
@@ -23,9 +26,9 @@ export interface ResumeOptions {
  * The records of an earlier `.jsonl` report, for `enrollMany({ resume })`. A record written before
  * reports had `content_hash` has none: enrollMany then skips nothing for it, and sends its row again.
  */
-export async function* readResume(path: string, options: ResumeOptions = {}): AsyncGenerator<EnrollResumeRecord> {
+export async function* readResume(path: string, options: ResumeOptions): AsyncGenerator<EnrollResumeRecord> {
   if (!/\.(jsonl|ndjson)$/i.test(path)) throw new UsageError(`--resume ${path}: give the .jsonl report of an earlier run (a .csv report lists only the rows not enrolled).`);
-  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  const lines = createInterface({ input: createReadStream(resolve(options.cwd, path)), crlfDelay: Infinity });
   let n = 0;
   let unreadable: number | undefined;
   for await (const text of lines) {
@@ -43,7 +46,7 @@ export async function* readResume(path: string, options: ResumeOptions = {}): As
     yield recordAt(record, n, path);
   }
   if (unreadable === undefined) return;
-  if (await endsWithLineBreak(path)) throw notJson(path, unreadable);
+  if (await endsWithLineBreak(resolve(options.cwd, path))) throw notJson(path, unreadable);
   options.onTornLine?.(unreadable);
 }
 

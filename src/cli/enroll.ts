@@ -61,16 +61,16 @@ async function run(args: string[], io: Io): Promise<number> {
   const paths = values.report ?? [];
   for (const path of paths) reportFormat(path);
   // Everything that can refuse the run comes before the reports are opened (which empties them).
-  const total = await countStores(file);
+  const total = await countStores(file, io.cwd);
   const resume = values.resume;
   if (resume) {
     const onTornLine = (line: number) =>
       io.stderr.write(`crp: --resume ${resume}: its last line (line ${line}) was cut short, as by a run that crashed while writing it. The ${line - 1} lines before it are used; the row of that line is sent again.\n`);
-    for await (const _ of readResume(resume, { onTornLine }));
+    for await (const _ of readResume(resume, { cwd: io.cwd, onTornLine }));
   }
-  await refuseSharedFiles({ stores: file, resume: values.resume, reports: paths });
+  await refuseSharedFiles({ cwd: io.cwd, stores: file, resume: values.resume, reports: paths });
   const client = clientFrom(values, io);
-  const opened = await openAll(paths).catch(async (error: unknown) => {
+  const opened = await openAll(paths, io.cwd).catch(async (error: unknown) => {
     await client.close();
     throw error;
   });
@@ -96,7 +96,7 @@ async function run(args: string[], io: Io): Promise<number> {
   const lines: number[] = [];
   const run: RunLines = { file, lineOf: (index) => lines[index] ?? 0, resume: values.resume };
   async function* bodies(): AsyncGenerator<EnrollLocationBody> {
-    for await (const row of readStores(file as string)) {
+    for await (const row of readStores(file as string, io.cwd)) {
       if ('problem' in row) {
         await record({ line: row.line, partner_location_id: row.partner_location_id, status: 'invalid', code: 'bad_row', message: row.problem }, false);
         continue;
@@ -113,7 +113,7 @@ async function run(args: string[], io: Io): Promise<number> {
     const summary = await enrollMany(client, bodies(), {
       signal: controller.signal,
       ...(concurrency === undefined ? {} : { concurrency }),
-      ...(resume ? { resume: readResume(resume) } : {}),
+      ...(resume ? { resume: readResume(resume, { cwd: io.cwd }) } : {}),
       onOutcome: (outcome) => record(recordOf(outcome, run), wasSent(outcome)),
     });
     aborted = summary.aborted;

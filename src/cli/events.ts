@@ -1,5 +1,6 @@
 /** `crp events tail`: bookings and videos as JSON lines, from `watchEvents()` of `@crp/partner-sdk/events`. */
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint, type Watcher } from '../events/index.js';
 import { redisCheckpoint } from '../redis/index.js';
 import { COMMON_HELP, EXIT, SetupError, UsageError, clientFrom, oneOf, parse, stopOnSignal, type Command } from './command.js';
@@ -48,14 +49,14 @@ Example:
     if (values.standby && !values.checkpoint) throw new UsageError('--standby waits for a checkpoint another run holds: give --checkpoint too.');
     const from = oneOf('--from', values.from ?? (values.checkpoint ? 'beginning' : 'now'), ['now', 'beginning']);
     const client = clientFrom(values, io);
-    const out = lineWriter(undefined, io.stdout);
+    const out = lineWriter(undefined, io.stdout, io.cwd);
     const controller = new AbortController();
     const unhook = stopOnSignal(controller, io, 'watching');
     let watcher: Watcher | undefined;
     let notices: TailNotices | undefined;
     try {
-      const checkpoint = checkpointOf(values.checkpoint, values['checkpoint-key']);
-      const hasPosition = values.checkpoint && !inRedis ? await stat(values.checkpoint).then((s) => s.size > 0, () => false) : undefined;
+      const checkpoint = checkpointOf(values.checkpoint, values['checkpoint-key'], io.cwd);
+      const hasPosition = values.checkpoint && !inRedis ? await stat(resolve(io.cwd, values.checkpoint)).then((s) => s.size > 0, () => false) : undefined;
       watcher = watchEvents(client, { checkpoint, startFrom: from, standby: values.standby ?? false, previousKeys: values['previous-key'] ?? [], signal: controller.signal });
       const running = watcher;
       notices = tailNotices(io.stderr, startingPoint(values.checkpoint, from, hasPosition, values['checkpoint-key']), { stats: () => running.stats });
@@ -80,7 +81,7 @@ Example:
   },
 };
 
-function checkpointOf(where: string | undefined, key = 'crp-events'): Checkpoint {
+function checkpointOf(where: string | undefined, key: string | undefined, cwd: string): Checkpoint {
   if (!where) return memoryCheckpoint();
-  return /^rediss?:\/\//i.test(where) ? redisCheckpoint({ redis: where, key }) : fileCheckpoint(where);
+  return /^rediss?:\/\//i.test(where) ? redisCheckpoint({ redis: where, key: key ?? 'crp-events' }) : fileCheckpoint(resolve(cwd, where));
 }

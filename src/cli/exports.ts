@@ -58,7 +58,7 @@ async function exportList<T>(io: Io, what: string, list: (signal: AbortSignal) =
     let next = await items.next().catch((error: unknown) => {
       throw asUsage(error, flags);
     });
-    out = lineWriter(values.out, io.stdout);
+    out = lineWriter(values.out, io.stdout, io.cwd);
     // Plain lines while it runs; the count is told at the end.
     const counter = progress(io.stderr, values.json !== true, { unit: what, total: undefined, plain: true });
     const record: CsvRecord = csvRecord(values['raw-csv']);

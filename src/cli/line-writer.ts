@@ -1,6 +1,7 @@
 /** Text out to a file or stdout, waiting when the stream is full so that memory stays flat. */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { resolve } from 'node:path';
 
 export interface LineWriter {
   /** Resolves once the stream can take more. */
@@ -9,10 +10,10 @@ export interface LineWriter {
   close(): Promise<void>;
 }
 
-/** A writer for `path`, or for `stdout` when `path` is undefined or `-`. */
-export function lineWriter(path: string | undefined, stdout: NodeJS.WritableStream): LineWriter {
+/** A writer for `path` (read against `cwd`), or for `stdout` when `path` is undefined or `-`. */
+export function lineWriter(path: string | undefined, stdout: NodeJS.WritableStream, cwd: string): LineWriter {
   const toStdout = path === undefined || path === '-';
-  return streamWriter(toStdout ? stdout : createWriteStream(path), !toStdout);
+  return streamWriter(toStdout ? stdout : createWriteStream(resolve(cwd, path)), !toStdout);
 }
 
 /** A writer for `stream`; `owned`: close() ends it (a file), else leaves it open (stdout). */

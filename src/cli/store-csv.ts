@@ -1,5 +1,6 @@
 /** Stores from a CSV file (csv-parse, streamed): a header row names the columns, one store per row. */
 import { createReadStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { pipeline } from 'node:stream';
 import { CsvError, parse, type Options } from 'csv-parse';
 import type { EnrollLocationBody } from '../schemas/locations.js';
@@ -38,11 +39,11 @@ export const STORES_CSV_OPTIONS = {
  * The file's records; a file that is not UTF-8, or that csv-parse cannot read (a quote not closed),
  * throws a SetupError naming the line where the record it could not read starts.
  */
-async function* records(path: string): AsyncGenerator<Parsed> {
+async function* records(path: string, cwd: string): AsyncGenerator<Parsed> {
   const parser = parse({ ...STORES_CSV_OPTIONS, record_delimiter: [...STORES_CSV_OPTIONS.record_delimiter] });
   const { tap, lines } = watchBytes(path);
   // pipeline (not pipe) hands a read error (no such file, not UTF-8) to the parser, so the loop reading it throws.
-  pipeline(createReadStream(path), tap, parser, () => undefined);
+  pipeline(createReadStream(resolve(cwd, path)), tap, parser, () => undefined);
   let end = 0;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
@@ -71,24 +72,24 @@ function columnsOf(header: string[], path: string): Map<string, number> {
 }
 
 /** Rows in the file (after the header), reading it once; refuses a bad header before anything is sent. */
-export async function countStores(path: string): Promise<number> {
+export async function countStores(path: string, cwd: string): Promise<number> {
   let count = -1;
   try {
-    for await (const { record } of records(path)) {
+    for await (const { record } of records(path, cwd)) {
       if (count === -1) columnsOf(record, path);
       count += 1;
     }
   } catch (error) {
-    throw fileProblem(error, path) ?? error;
+    throw fileProblem(error, cwd, path) ?? error;
   }
   if (count === -1) throw new UsageError(`${path} is empty: it needs a header row (${STORE_COLUMNS}) and one row per store.`);
   return count;
 }
 
 /** Every row of the file, read as it is needed. */
-export async function* readStores(path: string): AsyncGenerator<StoreRow> {
+export async function* readStores(path: string, cwd: string): AsyncGenerator<StoreRow> {
   let columns: Map<string, number> | undefined;
-  for await (const { record, line } of records(path)) {
+  for await (const { record, line } of records(path, cwd)) {
     if (!columns) {
       columns = columnsOf(record, path);
       continue;

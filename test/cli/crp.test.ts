@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, bundled, crp, spawnCrp, startCrpSandbox, type CrpSandbox, type Finished } from './processes.js';
+import { crp, serveSandbox, startCrp, until } from './in-process.js';
+import { ROOT, bundled, crp as childCrp, spawnCrp, startCrpSandbox, type CrpSandbox, type Finished } from './processes.js';
 
 const SAMPLE = join(ROOT, 'examples/data/stores.csv');
 const HEADER = 'partner_location_id,name,line1,city,state,postal_code,country';
@@ -66,7 +67,7 @@ describe('the libraries of the crp command', () => {
   });
 });
 
-describe('crp, as a child process against crp-sandbox', () => {
+describe('crp against crp-sandbox (in process, a child where a process is the point)', () => {
   let sandbox: CrpSandbox;
   beforeAll(async () => {
     // Time flows (10 simulated hours every 40 ms) so that enrolled stores get bookings to export.
@@ -81,8 +82,12 @@ describe('crp, as a child process against crp-sandbox', () => {
       expect(run.stdout).toMatch(/^Usage: crp/);
       expect(run.stdout).toContain('Example:');
     }
-    const unknown = await crp(['enroll-all'], sandbox.env);
+    // The bundled bin, as a shell runs it: the exit code is the process's.
+    const unknown = await childCrp(['enroll-all'], sandbox.env);
     expect(unknown.code).toBe(1);
+    const summary = await childCrp(['summary', '--json'], sandbox.env);
+    expect(summary.code).toBe(0);
+    expect(JSON.parse(summary.stdout)).toHaveProperty('generated_at');
     expect(unknown.stderr).toContain('unknown command "enroll-all"');
 
     // What is missing is not a mistake in the arguments: one line that says what to do, no usage.
@@ -290,9 +295,9 @@ describe('crp, as a child process against crp-sandbox', () => {
     expect(refused.stderr).toContain('--previous-key');
     expectNoKey(refused, sandbox.key);
     expectNoKey(refused, rotatedKey);
-    const resumed = spawnCrp(['events', 'tail', '--checkpoint', checkpoint, '--previous-key', oldFingerprint as string], rotatedEnv, dir);
-    await firstLine(resumed, 'no event in 30 s after the rotation');
-    resumed.kill('SIGINT');
+    const resumed = startCrp(['events', 'tail', '--checkpoint', checkpoint, '--previous-key', oldFingerprint as string], rotatedEnv, dir);
+    await until(() => resumed.stdout().includes('\n'), 30_000, () => `no event in 30 s after the rotation:\n${resumed.stdout()}`);
+    resumed.signal('SIGINT');
     const again = await resumed.finished;
     expect(again.code).toBe(0);
     expect(again.stderr.split('\n')[0]).toBe(`crp: watching from the position saved in ${checkpoint}. Events go to stdout; Ctrl-C stops.`);
@@ -318,12 +323,14 @@ describe('crp, as a child process against crp-sandbox', () => {
 describe('crp enroll stopped with Ctrl-C', () => {
   it('cancels the calls waiting for the budget, reports every row, writes the reports, exits 2', async () => {
     // A fresh key: 600 calls a minute. The 601st row waits for the next window, and then comes Ctrl-C.
-    const sandbox = await startCrpSandbox();
+    // The windows run on a clock the test moves a minute on, so the resumed run need not wait one.
+    let skipped = 0;
+    const sandbox = await serveSandbox({ rateLimitClock: () => Date.now() + skipped });
     try {
       const csv = storesCsv('many.csv', 650, 'many');
       const report = join(dir, 'stopped.jsonl');
       const failures = join(dir, 'stopped.csv');
-      const child = spawnCrp(['enroll', csv, '--report', report, '--report', failures], sandbox.env, dir);
+      const child = startCrp(['enroll', csv, '--report', report, '--report', failures], sandbox.env, dir);
       const started = Date.now();
       for (;;) {
         const done = (() => {
@@ -337,7 +344,7 @@ describe('crp enroll stopped with Ctrl-C', () => {
         if (Date.now() - started > 40_000) throw new Error(`only ${done} rows done in 40 s`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      child.kill('SIGINT');
+      child.signal('SIGINT');
       const run = await child.finished;
       expect(Date.now() - started).toBeLessThan(45_000); // not the minute the window needed
       expect(run.code).toBe(2);
@@ -356,6 +363,7 @@ describe('crp enroll stopped with Ctrl-C', () => {
       expect(run.stdout).toContain('50 not attempted: the stop came before these rows were sent (or answered); enrolling them again is safe');
       const goOn = `crp enroll ${csv} --resume ${report} --report ${join(dir, 'stopped.2.jsonl')} --report ${join(dir, 'stopped.2.csv')}`;
       expect(run.stdout).toContain(`To go on where it stopped:\n  ${goOn}\n`);
+      skipped += 61_000;
       const resumed = await crp(goOn.split(' ').slice(1), sandbox.env, dir);
       expect(resumed.code).toBe(0);
       expect(resumed.stdout).toMatch(/^650 rows: 50 enrolled, 0 already enrolled, 600 skipped \(resumed\)/);

@@ -1,6 +1,6 @@
 /**
  * CSV that a person opens: `crp` escapes every cell a spreadsheet would run as a formula, and
- * `--raw-csv` writes the bytes as they are. Child processes against `crp-sandbox`, whose demo data
+ * `--raw-csv` writes the bytes as they are. `crp` in process against `crp-sandbox`, whose demo data
  * has a creator `=sum.plates` and a store named `+39 Trattoria`; the clock stands still, so two
  * exports of the same data can be compared byte for byte.
  */
@@ -11,7 +11,8 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PartnerClient } from '../../src/index.js';
 import { FORMULA_STARTS, formulaCells, insertedQuotes } from './csv-cells.js';
-import { crp, startCrpSandbox, type CrpSandbox, type Finished } from './processes.js';
+import { crp, type Finished } from './in-process.js';
+import { startCrpSandbox, type CrpSandbox } from './processes.js';
 
 const HEADER = 'partner_location_id,name,line1,city,state,postal_code,country';
 

@@ -8,7 +8,7 @@ import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, symlinkSync, 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HEADER, enrollEnv, row } from './enroll-env.js';
-import { crp, type Finished } from './processes.js';
+import { crp, type Finished } from './in-process.js';
 
 const env = enrollEnv('crp-files-');
 

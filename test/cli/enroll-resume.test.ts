@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SetupError } from '../../src/cli/command.js';
 import { readResume } from '../../src/cli/enroll-resume.js';
 import { HEADER, enrollEnv, jsonLines, row } from './enroll-env.js';
-import { crp } from './processes.js';
+import { crp } from './in-process.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'crp-resume-unit-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -22,7 +22,7 @@ function report(text: string): string {
 async function read(path: string): Promise<{ records: unknown[]; torn: number[] }> {
   const records: unknown[] = [];
   const torn: number[] = [];
-  for await (const r of readResume(path, { onTornLine: (line) => torn.push(line) })) records.push(r);
+  for await (const r of readResume(path, { cwd: process.cwd(), onTornLine: (line) => torn.push(line) })) records.push(r);
   return { records, torn };
 }
 

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HEADER, enrollEnv, jsonLines, row } from './enroll-env.js';
-import { crp } from './processes.js';
+import { crp } from './in-process.js';
 
 const env = enrollEnv('crp-settle-');
 

@@ -27,7 +27,7 @@ function file(content: string | Buffer): string {
 }
 async function rows(path: string): Promise<StoreRow[]> {
   const out: StoreRow[] = [];
-  for await (const row of readStores(path)) out.push(row);
+  for await (const row of readStores(path, process.cwd())) out.push(row);
   return out;
 }
 const lineAndName = (row: StoreRow) => ['body' in row ? row.body.name : row.problem, row.line];
@@ -106,14 +106,14 @@ describe('a stores file that is not UTF-8', () => {
   it('is refused whole before any row is read, naming the line, the byte offset and what to do', async () => {
     const path = file(latin1);
     const offset = latin1.indexOf(0xe9);
-    const refusal = countStores(path);
+    const refusal = countStores(path, process.cwd());
     await expect(refusal).rejects.toBeInstanceOf(SetupError);
     await expect(refusal).rejects.toThrow(`${path} is not UTF-8: line 4, byte offset ${offset} (0xE9) is not UTF-8 text (a file saved as Latin-1 or Windows-1252?). Nothing was sent. Save the file as UTF-8 (in Excel: CSV UTF-8), then run crp enroll again.`);
     await expect(rows(path)).rejects.toThrow(/line 4, byte offset/);
   });
 
   it('is refused for a sequence cut off at the end of the file, or a byte split from its sequence across chunks', async () => {
-    await expect(countStores(file(Buffer.concat([Buffer.from(`${HEADER}\nb,Caf`), Buffer.from([0xc3])])))).rejects.toThrow(/line 2, byte offset 67 \(0xC3\)/);
+    await expect(countStores(file(Buffer.concat([Buffer.from(`${HEADER}\nb,Caf`), Buffer.from([0xc3])])), process.cwd())).rejects.toThrow(/line 2, byte offset 67 \(0xC3\)/);
     // Valid multi-byte text in 1-byte chunks passes; an invalid continuation is found across chunks.
     for (const [bytes, fails] of [[Buffer.from('Café 東京 🍜\n'), false], [Buffer.from([0x61, 0x0a, 0xe6, 0x9d, 0x41]), true]] as const) {
       const { tap } = watchBytes('x.csv');

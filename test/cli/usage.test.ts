@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closest } from '../../src/cli/command.js';
-import { ROOT, crp } from './processes.js';
+import { ROOT, crp } from './in-process.js';
 
 const env = { PATH: process.env.PATH };
 
-describe('crp and its usage errors, as a child process', () => {
+describe('crp and its usage errors', () => {
   it('prints the error and one line pointing to --help (not the whole help), with "did you mean" for a misspelt command or flag', { timeout: 60_000 }, async () => {
     const cases: Array<[string[], string]> = [
       [['enrol', 'stores.csv'], 'crp: unknown command "enrol"; did you mean enroll?\nRun crp --help for the usage.\n'],

@@ -1,24 +1,18 @@
 /**
  * `crp events tail --checkpoint redis://… --standby` as two replicas against crp-sandbox: the
  * second waits while the first runs, and goes on from the checkpoint when the first is stopped.
+ * The replicas run in process: what keeps them apart is the checkpoint in Redis, not the process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { ROOT, crp, spawnCrp, startCrpSandbox, type CrpSandbox } from '../cli/processes.js';
+import { ROOT, crp, startCrp, until } from '../cli/in-process.js';
+import { startCrpSandbox, type CrpSandbox } from '../cli/processes.js';
 import { REDIS_SKIP_MESSAGE, redisServerAvailable, useRedisServer } from '../helpers/redis-server.js';
 
 const available = redisServerAvailable();
 if (!available) console.warn(REDIS_SKIP_MESSAGE);
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
-
-async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('crp events tail, checkpoint options', () => {
   it('refuses --checkpoint-key without a Redis checkpoint, and --standby without a checkpoint', async () => {
@@ -45,23 +39,20 @@ describe.skipIf(!available)('crp events tail on a Redis checkpoint, as replicas'
 
   it('a standby prints nothing while the first runs, then takes over from the checkpoint when it stops', async () => {
     const args = ['events', 'tail', '--checkpoint', redis.url, '--checkpoint-key', 'cli', '--standby'];
-    const first = spawnCrp(args, sandbox.env);
-    let firstOut = '';
-    first.stdout?.on('data', (chunk: Buffer) => (firstOut += chunk.toString()));
-    await until(() => lines(firstOut).length > 0, 30_000, 'the first replica to print an event');
-    const second = spawnCrp(args, sandbox.env);
-    let secondOut = '';
-    second.stdout?.on('data', (chunk: Buffer) => (secondOut += chunk.toString()));
+    const first = startCrp(args, sandbox.env);
+    await until(() => lines(first.stdout()).length > 0, 30_000, () => 'timed out waiting for the first replica to print an event');
+    const second = startCrp(args, sandbox.env);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(secondOut).toBe('');
-    first.kill('SIGINT');
-    expect((await first.finished).code).toBe(0);
-    await until(() => lines(secondOut).length > 0, 30_000, 'the standby to take over');
-    second.kill('SIGINT');
+    expect(second.stdout()).toBe('');
+    first.signal('SIGINT');
+    const firstRun = await first.finished;
+    expect(firstRun.code).toBe(0);
+    await until(() => lines(second.stdout()).length > 0, 30_000, () => 'timed out waiting for the standby to take over');
+    second.signal('SIGINT');
     const run = await second.finished;
     expect(run.code).toBe(0);
     // It went on from the checkpoint: nothing the first printed (and confirmed) comes again.
-    const firstIds = new Set(lines(firstOut).map((l) => (JSON.parse(l) as { id: string }).id));
+    const firstIds = new Set(lines(firstRun.stdout).map((l) => (JSON.parse(l) as { id: string }).id));
     const again = lines(run.stdout).filter((l) => firstIds.has((JSON.parse(l) as { id: string }).id));
     expect(again.length).toBeLessThanOrEqual(1);
   }, 60_000);
