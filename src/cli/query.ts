@@ -27,7 +27,7 @@ Example:
     const [sql, ...extra] = positionals;
     if (!sql) throw new UsageError('crp query takes the SQL to run, in quotes.');
     if (extra.length) throw new UsageError(`unexpected argument ${extra[0]} (put the SQL in quotes)`);
-    const db = await openDatabase(databaseOf(values));
+    const db = await openDatabase(databaseOf(values, io.cwd));
     let rows: Record<string, unknown>[];
     try {
       const session = await db.session();

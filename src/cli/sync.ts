@@ -13,10 +13,11 @@ export const DATABASE_OPTIONS = {
   schema: { type: 'string' },
 } as const;
 
-export function databaseOf(values: {
-  database?: string | undefined;
-  dir?: string | undefined;
-}): { connectionString: string } | { embedded: string } {
+/** The database the flags name; an embedded folder is found from `cwd` (the command's `io.cwd`). */
+export function databaseOf(
+  values: { database?: string | undefined; dir?: string | undefined },
+  cwd: string,
+): { connectionString: string } | { embedded: string } {
   if (values.database !== undefined && values.dir !== undefined)
     throw new UsageError('give --database (a Postgres server) or --dir (an embedded database), not both.');
   if (values.database !== undefined) {
@@ -24,7 +25,7 @@ export function databaseOf(values: {
       throw new UsageError('--database takes a postgres:// URL, e.g. postgres://user@db.internal:5432/partner');
     return { connectionString: values.database };
   }
-  return { embedded: resolve(values.dir ?? DEFAULT_DIR) };
+  return { embedded: resolve(cwd, values.dir ?? DEFAULT_DIR) };
 }
 
 export const sync: Command = {
@@ -61,7 +62,7 @@ Example:
       'lease-ms': { type: 'string' },
     });
     if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-    const database = databaseOf(values);
+    const database = databaseOf(values, io.cwd);
     const budgetShare = numberOf('--budget-share', values['budget-share']);
     const leaseMs = numberOf('--lease-ms', values['lease-ms']);
     const client = clientFrom(values, io);
