@@ -3,7 +3,9 @@ import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 
 /** The entries built on the public client: each imports the main entry as `../index.js`. */
-const FEATURE_DIRS = ['redis', 'events', 'bulk', 'otel', 'postgres'].map((name) => dirname(resolve(`src/${name}/index.ts`)) + sep);
+const FEATURE_DIRS = ['redis', 'events', 'bulk', 'otel', 'postgres'].map(
+  (name) => dirname(resolve(`src/${name}/index.ts`)) + sep,
+);
 
 /** The mirror's files: they also run the events entry's watcher. */
 const POSTGRES_DIR = dirname(resolve('src/postgres/index.ts')) + sep;
@@ -18,10 +20,14 @@ const mainEntryExternal: Plugin = {
   setup(build) {
     // The main entry's file in this format's build (treeshake makes esbuild's `format` esm for both).
     const main = `../index${build.initialOptions.outExtension?.['.js'] ?? '.js'}`;
-    build.onResolve({ filter: /^\.\.\/index\.js$/ }, ({ importer }) => (FEATURE_DIRS.some((dir) => importer.startsWith(dir)) ? { path: main, external: true } : undefined));
+    build.onResolve({ filter: /^\.\.\/index\.js$/ }, ({ importer }) =>
+      FEATURE_DIRS.some((dir) => importer.startsWith(dir)) ? { path: main, external: true } : undefined,
+    );
     // The mirror runs the events entry's watcher: dist/events/index, so its classes are the events entry's own.
     const events = `../events/index${build.initialOptions.outExtension?.['.js'] ?? '.js'}`;
-    build.onResolve({ filter: /^\.\.\/events\/index\.js$/ }, ({ importer }) => (importer.startsWith(POSTGRES_DIR) ? { path: events, external: true } : undefined));
+    build.onResolve({ filter: /^\.\.\/events\/index\.js$/ }, ({ importer }) =>
+      importer.startsWith(POSTGRES_DIR) ? { path: events, external: true } : undefined,
+    );
   },
 };
 

@@ -13,7 +13,9 @@ import base from './vitest.config.js';
 
 // One flat run, without the default and slow projects of `npm test`.
 const { projects: _projects, ...shared } = base.test ?? {};
-const only = process.env.MUTATE_TESTS?.split(',').map((glob) => glob.trim()).filter(Boolean);
+const only = process.env.MUTATE_TESTS?.split(',')
+  .map((glob) => glob.trim())
+  .filter(Boolean);
 
 export default defineConfig({
   ...base,
@@ -21,7 +23,9 @@ export default defineConfig({
     ...shared,
     // Type tests belong to `npm test`; per mutant they would only cost time.
     typecheck: { enabled: false },
-    include: only?.length ? only : ['test/transport/**/*.test.ts', 'test/rate-limit/**/*.test.ts', 'test/sdk/**/*.test.ts'],
+    include: only?.length
+      ? only
+      : ['test/transport/**/*.test.ts', 'test/rate-limit/**/*.test.ts', 'test/sdk/**/*.test.ts'],
     // Narrowed to tests on an injected clock: a mutant that leaves a call waiting forever then fails
     // its test (killed) instead of running into Stryker's own timeout.
     ...(only?.length ? { testTimeout: 5_000 } : {}),

@@ -27,7 +27,11 @@ const octokit = new MyOctokit({ auth: process.env.GH_TOKEN, throttle: { onRateLi
 console.log(await octokit.request('GET /repos/{owner}/{repo}', { owner: 'o', repo: 'r' }));`,
 };
 
-const top = (b: BundleSize) => b.top.slice(0, 4).map((t) => `${t.input} ${fmt.kb(t.bytes)}`).join(', ');
+const top = (b: BundleSize) =>
+  b.top
+    .slice(0, 4)
+    .map((t) => `${t.input} ${fmt.kb(t.bytes)}`)
+    .join(', ');
 
 export async function run(): Promise<CaseResult> {
   const ours = await bundleSize(ourApp(sdkEntry()));
@@ -37,20 +41,32 @@ export async function run(): Promise<CaseResult> {
   const others: Record<string, BundleSize> = {};
   for (const [name, app] of Object.entries(OTHERS)) others[name] = await bundleSize(app);
   const rows: Row[] = [
-    { variant: '@crp/partner-sdk', result: `${fmt.kb(ours.gzip)} gzip (${fmt.kb(ours.minified)} min) · biggest: ${top(ours)}`, target: `≤ ${fmt.kb(TARGET_BYTES)} gzip`, met: ours.gzip <= TARGET_BYTES },
+    {
+      variant: '@crp/partner-sdk',
+      result: `${fmt.kb(ours.gzip)} gzip (${fmt.kb(ours.minified)} min) · biggest: ${top(ours)}`,
+      target: `≤ ${fmt.kb(TARGET_BYTES)} gzip`,
+      met: ours.gzip <= TARGET_BYTES,
+    },
     {
       variant: '@crp/partner-sdk, built from source (composition)',
       result: `${fmt.kb(composition.gzip)} gzip (${fmt.kb(composition.minified)} min) · ${top(composition)} · modules of events, bulk, cli, otel, redis: ${featureInputs(composition).join(', ') || 'none'}`,
       target: 'no feature module',
       met: featureInputs(composition).length === 0,
     },
-    { variant: '@crp/partner-sdk + /redis shared budget', result: `${fmt.kb(withRedis.gzip)} gzip (${fmt.kb(withRedis.minified)} min); bottleneck and ioredis load from node_modules at run time` },
-    ...Object.entries(others).map(([name, b]) => ({ variant: name, result: `${fmt.kb(b.gzip)} gzip (${fmt.kb(b.minified)} min) = ${fmt.x(b.gzip / ours.gzip)} ours` })),
+    {
+      variant: '@crp/partner-sdk + /redis shared budget',
+      result: `${fmt.kb(withRedis.gzip)} gzip (${fmt.kb(withRedis.minified)} min); bottleneck and ioredis load from node_modules at run time`,
+    },
+    ...Object.entries(others).map(([name, b]) => ({
+      variant: name,
+      result: `${fmt.kb(b.gzip)} gzip (${fmt.kb(b.minified)} min) = ${fmt.x(b.gzip / ours.gzip)} ours`,
+    })),
   ];
   return {
     id: 'bundle',
     title: '6. Bundle size',
-    setup: 'esbuild --bundle --minify --platform=node --format=esm (node built-ins external), then gzip -9; app = construct + one call',
+    setup:
+      'esbuild --bundle --minify --platform=node --format=esm (node built-ins external), then gzip -9; app = construct + one call',
     rows,
     data: { ours, composition, withRedis, others },
   };

@@ -33,7 +33,9 @@ function importGraph(): Map<string, Set<string>> {
       if (statSync(path).isDirectory()) walk(path);
       else if (name.endsWith('.ts')) {
         const text = readFileSync(path, 'utf8');
-        const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map(([, spec]) => relative(ROOT, resolve(dirname(path), (spec as string).replace(/\.js$/, '.ts'))));
+        const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map(([, spec]) =>
+          relative(ROOT, resolve(dirname(path), (spec as string).replace(/\.js$/, '.ts'))),
+        );
         direct.set(relative(ROOT, path), targets);
       }
     }
@@ -89,7 +91,8 @@ async function measure(call: () => Promise<unknown>, session: Session, graph: Ma
   const { profile } = await session.post('Profiler.stop');
   const nodes = new Map<number, ProfileNode>((profile.nodes as ProfileNode[]).map((node) => [node.id, node]));
   const reversals = new Set<string>();
-  const where = (node: ProfileNode) => `${ours(node.callFrame.url) ?? node.callFrame.url.replace(/^.*node_modules\//, '')} ${node.callFrame.functionName || '(anonymous)'}`;
+  const where = (node: ProfileNode) =>
+    `${ours(node.callFrame.url) ?? node.callFrame.url.replace(/^.*node_modules\//, '')} ${node.callFrame.functionName || '(anonymous)'}`;
   for (const parent of nodes.values()) {
     const from = parent.callFrame.url;
     const fromOurs = ours(from);
@@ -124,9 +127,19 @@ for (const [name, call] of [
   const { files, functions, reversals } = await measure(call, session, graph);
   // One reversal is one module calling back into another, however many frames were sampled (V8
   // inlines a called-back closure into its caller's frame at times, so function names vary).
-  const calledBack = (edges: string[]) => new Set(edges.map((edge) => edge.split(' → ').map((end) => end.split(' ')[0]).join(' → '))).size;
+  const calledBack = (edges: string[]) =>
+    new Set(
+      edges.map((edge) =>
+        edge
+          .split(' → ')
+          .map((end) => end.split(' ')[0])
+          .join(' → '),
+      ),
+    ).size;
   const others = calledBack(reversals.filter((edge) => !edge.startsWith('src/core/rate-limit/gate.ts')));
-  console.log(`locations.get, ${name}: ${files.length} of our files, ${functions} named functions, ${others} reversal(s) besides the gate's task`);
+  console.log(
+    `locations.get, ${name}: ${files.length} of our files, ${functions} named functions, ${others} reversal(s) besides the gate's task`,
+  );
   for (const file of files) console.log(`  file ${file}`);
   for (const edge of reversals) console.log(`  reversal ${edge}`);
   if (name === 'success' && (files.length > MAX_FILES || others > MAX_REVERSALS)) over = true;

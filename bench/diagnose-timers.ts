@@ -16,7 +16,11 @@ const id = sandbox.populate(key, { locations: 1 }).locationIds[0] as string;
 const server = await sandbox.listen(0);
 const N = 300;
 for (const limiter of [true, false]) {
-  const client = new PartnerClient({ apiKey: key, baseUrl: server.url, ...(limiter ? {} : { rateLimit: false as const }) });
+  const client = new PartnerClient({
+    apiKey: key,
+    baseUrl: server.url,
+    ...(limiter ? {} : { rateLimit: false as const }),
+  });
   for (let i = 0; i < 100; i++) await client.locations.get(id);
   const original = globalThis.setTimeout;
   const buckets = new Map<string, number>();
@@ -30,7 +34,9 @@ for (const limiter of [true, false]) {
   const perCall = (performance.now() - started) / N;
   globalThis.setTimeout = original;
   const counts = [...buckets].map(([bucket, n]) => `${(n / N).toFixed(2)} × ${bucket}`).join(', ');
-  console.log(`${limiter ? 'limiter on ' : 'rateLimit: false'}  ${perCall.toFixed(2)} ms/call in-process server; setTimeout per call: ${counts}`);
+  console.log(
+    `${limiter ? 'limiter on ' : 'rateLimit: false'}  ${perCall.toFixed(2)} ms/call in-process server; setTimeout per call: ${counts}`,
+  );
   await client.close();
 }
 await server.close();

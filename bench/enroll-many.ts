@@ -51,20 +51,29 @@ function writeCsv(rows: number, prefix: string): string {
   return path;
 }
 
-async function enroll(sandbox: RemoteSandbox, key: string, csv: string): Promise<RunResult & { tooMany: number; requests: number }> {
+async function enroll(
+  sandbox: RemoteSandbox,
+  key: string,
+  csv: string,
+): Promise<RunResult & { tooMany: number; requests: number }> {
   const before429 = await sandbox.count({ status: 429 });
   const before = await sandbox.count({ path: '/partner/v1/locations' });
   const worker = startWorker('enroll-many');
   try {
     await worker.next('ready');
     const result = await worker.call<RunResult>({ type: 'enroll', job: { url: sandbox.url, key, csv } });
-    return { ...result, tooMany: (await sandbox.count({ status: 429 })) - before429, requests: (await sandbox.count({ path: '/partner/v1/locations' })) - before };
+    return {
+      ...result,
+      tooMany: (await sandbox.count({ status: 429 })) - before429,
+      requests: (await sandbox.count({ path: '/partner/v1/locations' })) - before,
+    };
   } finally {
     await worker.stop();
   }
 }
 
-const outcomes = (r: RunResult) => `${fmt.int(r.counts.created ?? 0)} created, ${fmt.int(r.counts.invalid ?? 0)} refused before sending, ${fmt.int(r.counts.failed ?? 0)} failed`;
+const outcomes = (r: RunResult) =>
+  `${fmt.int(r.counts.created ?? 0)} created, ${fmt.int(r.counts.invalid ?? 0)} refused before sending, ${fmt.int(r.counts.failed ?? 0)} failed`;
 
 export async function run(): Promise<CaseResult> {
   const sandbox = await startSandbox();
@@ -94,7 +103,10 @@ export async function run(): Promise<CaseResult> {
           target: `≤ ${RATIO_TARGET.toFixed(2)}× ideal, 0 × 429`,
           met: ratio <= RATIO_TARGET && budget.tooMany === 0 && failed === 0,
         },
-        { variant: `memory, ${fmt.int(SMALL)} rows`, result: `peak RSS ${fmt.mb(small.peakRss)} · ${fmt.ms(small.wallMs)} (${fmt.int((small.total / small.wallMs) * 1000)} rows/s) · ${outcomes(small)}` },
+        {
+          variant: `memory, ${fmt.int(SMALL)} rows`,
+          result: `peak RSS ${fmt.mb(small.peakRss)} · ${fmt.ms(small.wallMs)} (${fmt.int((small.total / small.wallMs) * 1000)} rows/s) · ${outcomes(small)}`,
+        },
         {
           variant: `memory, ${fmt.int(LARGE)} rows`,
           result: `peak RSS ${fmt.mb(large.peakRss)} = ${fmt.x(rssRatio)} the ${fmt.int(SMALL)}-row run · ${fmt.ms(large.wallMs)} (${fmt.int((large.total / large.wallMs) * 1000)} rows/s) · ${outcomes(large)}`,
@@ -102,7 +114,15 @@ export async function run(): Promise<CaseResult> {
           met: rssRatio <= RSS_TARGET && (large.counts.failed ?? 0) === 0,
         },
       ],
-      data: { settings: { rows: SMALL, large: LARGE, limit: LIMIT, windowMs: WINDOW_MS, badEvery: BAD_EVERY }, idealMs, ratio, rssRatio, budget, small, large },
+      data: {
+        settings: { rows: SMALL, large: LARGE, limit: LIMIT, windowMs: WINDOW_MS, badEvery: BAD_EVERY },
+        idealMs,
+        ratio,
+        rssRatio,
+        budget,
+        small,
+        large,
+      },
     };
   } finally {
     await sandbox.close();

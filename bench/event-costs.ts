@@ -28,7 +28,12 @@ interface PassLog {
   months: number;
 }
 
-const sandbox = createSandbox({ seed: 13, rateLimitClock: 'simulated', now: '2026-11-30T00:00:00Z', visitsPerWeek: 10 });
+const sandbox = createSandbox({
+  seed: 13,
+  rateLimitClock: 'simulated',
+  now: '2026-11-30T00:00:00Z',
+  visitsPerWeek: 10,
+});
 const key = sandbox.issueKey();
 sandbox.populate(key, { locations: STORES, reservationsPerLocation: 2 });
 const clock = {
@@ -69,7 +74,15 @@ for await (const event of watcher) {
     await client.reservations.acknowledge(event.data.reservation_id, 'acknowledged_self');
   }
   const changes = sandbox.inspect.changes(key, { after: 0 });
-  const change = [...changes].reverse().find((c) => c.type === event.type && (event.type === 'video.published' ? c.video_id === event.data.video_id : c.reservation_id === event.data.reservation_id));
+  const change = [...changes]
+    .reverse()
+    .find(
+      (c) =>
+        c.type === event.type &&
+        (event.type === 'video.published'
+          ? c.video_id === event.data.video_id
+          : c.reservation_id === event.data.reservation_id),
+    );
   if (change) lags.set(kind, [...(lags.get(kind) ?? []), Date.parse(event.created_at) - Date.parse(change.at)]);
   if (clock.now() >= end) break;
 }
@@ -78,10 +91,27 @@ await client.close();
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const rows = new Map<string, number[]>();
 for (const p of passes.slice(1, -1)) {
-  const label = p.kinds.length === 0 ? (p.pass.startsWith('reconciliation') ? `nothing new, ${p.pass}` : 'nothing new (poll)') : new Set(p.kinds).size === 1 && p.kinds.length === 1 ? `${p.kinds[0]}, ${p.pass}` : undefined;
+  const label =
+    p.kinds.length === 0
+      ? p.pass.startsWith('reconciliation')
+        ? `nothing new, ${p.pass}`
+        : 'nothing new (poll)'
+      : new Set(p.kinds).size === 1 && p.kinds.length === 1
+        ? `${p.kinds[0]}, ${p.pass}`
+        : undefined;
   if (label) rows.set(label, [...(rows.get(label) ?? []), p.calls]);
-  if (p.pass.startsWith('reconciliation') && p.months >= 3) rows.set('month end (3 billing months), reconciliation', [...(rows.get('month end (3 billing months), reconciliation') ?? []), p.calls]);
+  if (p.pass.startsWith('reconciliation') && p.months >= 3)
+    rows.set('month end (3 billing months), reconciliation', [
+      ...(rows.get('month end (3 billing months), reconciliation') ?? []),
+      p.calls,
+    ]);
 }
-console.log(`${STORES} stores, ${HOURS} simulated hours, ${watcher.stats.calls} calls, ${passes.length} passes, ${watcher.stats.reconciliations} reconciliations`);
-for (const [label, calls] of [...rows].sort()) console.log(`calls  ${label}: median ${median(calls)}, max ${Math.max(...calls)} (${calls.length} passes)`);
-for (const [kind, values] of [...lags].sort()) console.log(`lag    ${kind}: median ${median(values) / 1000} s, max ${Math.max(...values) / 1000} s (${values.length})`);
+console.log(
+  `${STORES} stores, ${HOURS} simulated hours, ${watcher.stats.calls} calls, ${passes.length} passes, ${watcher.stats.reconciliations} reconciliations`,
+);
+for (const [label, calls] of [...rows].sort())
+  console.log(`calls  ${label}: median ${median(calls)}, max ${Math.max(...calls)} (${calls.length} passes)`);
+for (const [kind, values] of [...lags].sort())
+  console.log(
+    `lag    ${kind}: median ${median(values) / 1000} s, max ${Math.max(...values) / 1000} s (${values.length})`,
+  );

@@ -26,7 +26,14 @@ export async function run(): Promise<CaseResult> {
   const world = await startWorld(41, 40);
   const dir = mkdtempSync(join(tmpdir(), 'crp-failover-'));
   const record = join(dir, 'events.jsonl');
-  const env = { PARTNER_API_BASE_URL: world.server.url, PARTNER_API_KEY: world.key, REDIS_URL: url, CHECKPOINT_KEY: 'bench', RECORD: record, LEASE_MS: String(LEASE_MS) };
+  const env = {
+    PARTNER_API_BASE_URL: world.server.url,
+    PARTNER_API_KEY: world.key,
+    REDIS_URL: url,
+    CHECKPOINT_KEY: 'bench',
+    RECORD: record,
+    LEASE_MS: String(LEASE_MS),
+  };
   const replicas: Replica[] = [spawnReplica(env), spawnReplica(env), spawnReplica(env)];
   const takeovers: number[] = [];
   const commandsAtStart = await totalCommands(redis);
@@ -72,11 +79,31 @@ export async function run(): Promise<CaseResult> {
     title: 'Event stream failover (3 replicas on a redisCheckpoint)',
     setup: `3 replicas with standby: true, leaseMs ${LEASE_MS}, standby poll ${POLL_MS} ms, 40 stores on simulated time; the leader SIGKILLed ${KILLS} times after it delivered 5 events, a fresh replica started after each kill`,
     rows: [
-      { variant: 'takeover after SIGKILL, median / max', result: `${fmt.ms(median(takeovers))} / ${fmt.ms(max)}`, target: `≤ ${goal} ms (leaseMs + one poll)`, met: max <= goal },
-      { variant: 'duplicate deliveries per takeover', result: (duplicates / KILLS).toFixed(2), target: '≤ 1 (the event in flight)', met: duplicates <= KILLS },
-      { variant: 'Redis commands per delivered event (all replicas)', result: `${(commands / deliveries.length).toFixed(2)} (${commands} for ${deliveries.length} events)` },
+      {
+        variant: 'takeover after SIGKILL, median / max',
+        result: `${fmt.ms(median(takeovers))} / ${fmt.ms(max)}`,
+        target: `≤ ${goal} ms (leaseMs + one poll)`,
+        met: max <= goal,
+      },
+      {
+        variant: 'duplicate deliveries per takeover',
+        result: (duplicates / KILLS).toFixed(2),
+        target: '≤ 1 (the event in flight)',
+        met: duplicates <= KILLS,
+      },
+      {
+        variant: 'Redis commands per delivered event (all replicas)',
+        result: `${(commands / deliveries.length).toFixed(2)} (${commands} for ${deliveries.length} events)`,
+      },
     ],
-    data: { kills: KILLS, leaseMs: LEASE_MS, takeoversMs: takeovers, duplicates, deliveries: deliveries.length, redisCommands: commands },
+    data: {
+      kills: KILLS,
+      leaseMs: LEASE_MS,
+      takeoversMs: takeovers,
+      duplicates,
+      deliveries: deliveries.length,
+      redisCommands: commands,
+    },
   };
 }
 

@@ -20,7 +20,10 @@ type Stats = Record<string, { median: number; p10: number; p90: number; n: numbe
 
 function summarize(samples: Record<string, number[]>): Stats {
   return Object.fromEntries(
-    Object.entries(samples).map(([name, xs]) => [name, { median: median(xs), p10: percentile(xs, 10), p90: percentile(xs, 90), n: xs.length }]),
+    Object.entries(samples).map(([name, xs]) => [
+      name,
+      { median: median(xs), p10: percentile(xs, 10), p90: percentile(xs, 90), n: xs.length },
+    ]),
   );
 }
 
@@ -31,17 +34,31 @@ export async function run(): Promise<CaseResult> {
     const key = await sandbox.key(UNLIMITED);
     const { locationIds } = await sandbox.populate(key, { locations: 1 });
     await worker.next('ready');
-    const job = { type: 'run', url: sandbox.url, key, locationId: locationIds[0], warmup: WARMUP, rounds: ROUNDS, perRound: PER_ROUND, cpu: true };
+    const job = {
+      type: 'run',
+      url: sandbox.url,
+      key,
+      locationId: locationIds[0],
+      warmup: WARMUP,
+      rounds: ROUNDS,
+      perRound: PER_ROUND,
+      cpu: true,
+    };
     const raw = await worker.call<Record<string, number[]>>(job);
     const stats = summarize(raw);
     await sandbox.latency(LATENCY_MS, `/partner/v1/locations/${encodeURIComponent(locationIds[0] as string)}`);
-    const slow = summarize(await worker.call<Record<string, number[]>>({ ...job, warmup: 20, perRound: LATENCY_PER_ROUND, cpu: false }));
+    const slow = summarize(
+      await worker.call<Record<string, number[]>>({ ...job, warmup: 20, perRound: LATENCY_PER_ROUND, cpu: false }),
+    );
     await sandbox.latency(0, '');
-    const ratio = (s: Stats, name: string, base = 'fetch') => (s[name]?.median ?? Number.NaN) / (s[base]?.median ?? Number.NaN);
+    const ratio = (s: Stats, name: string, base = 'fetch') =>
+      (s[name]?.median ?? Number.NaN) / (s[base]?.median ?? Number.NaN);
     const leastCpu = (name: string) => Math.min(...(raw[`cpu:${name}`] ?? [Number.NaN]));
     const line = (s: Stats, name: string) => {
       const x = s[name];
-      return x ? `${fmt.us(x.median)} median (p10 ${fmt.us(x.p10)}, p90 ${fmt.us(x.p90)}) = ${fmt.x(ratio(s, name))} fetch, ${fmt.x(ratio(s, name, 'ky'))} ky` : 'n/a';
+      return x
+        ? `${fmt.us(x.median)} median (p10 ${fmt.us(x.p10)}, p90 ${fmt.us(x.p90)}) = ${fmt.x(ratio(s, name))} fetch, ${fmt.x(ratio(s, name, 'ky'))} ky`
+        : 'n/a';
     };
     return {
       id: 'overhead',
@@ -50,7 +67,12 @@ export async function run(): Promise<CaseResult> {
       rows: [
         { variant: 'fetch + JSON.parse', result: line(stats, 'fetch') },
         { variant: 'bare ky call (instance, retry and timeout off)', result: line(stats, 'ky') },
-        { variant: 'SDK (limiter on, default)', result: line(stats, 'sdk'), target: `≤ ${KY_TARGET.toFixed(2)}× bare ky`, met: ratio(stats, 'sdk', 'ky') <= KY_TARGET },
+        {
+          variant: 'SDK (limiter on, default)',
+          result: line(stats, 'sdk'),
+          target: `≤ ${KY_TARGET.toFixed(2)}× bare ky`,
+          met: ratio(stats, 'sdk', 'ky') <= KY_TARGET,
+        },
         { variant: 'SDK, rateLimit: false', result: line(stats, 'sdk-no-limiter') },
         {
           variant: 'client CPU per call (least of the rounds)',
@@ -58,7 +80,12 @@ export async function run(): Promise<CaseResult> {
         },
         { variant: `${LATENCY_MS} ms latency: fetch + JSON.parse`, result: line(slow, 'fetch') },
         { variant: `${LATENCY_MS} ms latency: bare ky call`, result: line(slow, 'ky') },
-        { variant: `${LATENCY_MS} ms latency: SDK`, result: line(slow, 'sdk'), target: `≤ ${LATENCY_TARGET.toFixed(2)}× fetch`, met: ratio(slow, 'sdk') <= LATENCY_TARGET },
+        {
+          variant: `${LATENCY_MS} ms latency: SDK`,
+          result: line(slow, 'sdk'),
+          target: `≤ ${LATENCY_TARGET.toFixed(2)}× fetch`,
+          met: ratio(slow, 'sdk') <= LATENCY_TARGET,
+        },
       ],
       data: {
         warmup: WARMUP,
@@ -66,8 +93,19 @@ export async function run(): Promise<CaseResult> {
         perRound: PER_ROUND,
         stats,
         latency: { ms: LATENCY_MS, perRound: LATENCY_PER_ROUND, stats: slow },
-        cpuPerCallMs: { fetch: leastCpu('fetch'), ky: leastCpu('ky'), sdk: leastCpu('sdk'), sdkNoLimiter: leastCpu('sdk-no-limiter') },
-        ratios: { sdkOverKy: ratio(stats, 'sdk', 'ky'), sdk: ratio(stats, 'sdk'), sdkNoLimiter: ratio(stats, 'sdk-no-limiter'), ky: ratio(stats, 'ky'), sdkWithLatency: ratio(slow, 'sdk') },
+        cpuPerCallMs: {
+          fetch: leastCpu('fetch'),
+          ky: leastCpu('ky'),
+          sdk: leastCpu('sdk'),
+          sdkNoLimiter: leastCpu('sdk-no-limiter'),
+        },
+        ratios: {
+          sdkOverKy: ratio(stats, 'sdk', 'ky'),
+          sdk: ratio(stats, 'sdk'),
+          sdkNoLimiter: ratio(stats, 'sdk-no-limiter'),
+          ky: ratio(stats, 'ky'),
+          sdkWithLatency: ratio(slow, 'sdk'),
+        },
       },
     };
   } finally {

@@ -31,7 +31,12 @@ export async function run(): Promise<CaseResult> {
       title: '1. Rate budget',
       setup: `${s.calls} calls, concurrency ${s.concurrency}, key limit ${s.limit} per ${s.windowMs / 1000} s; ideal = ${s.calls}/${s.limit} × ${s.windowMs / 1000} s = ${fmt.ms(idealMs(s))} (a perfect client can finish at ${fmt.ms(floorMs(s))} = ${fmt.x(floorMs(s) / idealMs(s))})`,
       rows: [
-        { variant: 'SDK', result: describe(sdk), target: `≤ ${TARGET.toFixed(2)}× ideal, 0 × 429`, met: sdk.ratio <= TARGET && sdk.tooMany === 0 && sdk.failures === 0 },
+        {
+          variant: 'SDK',
+          result: describe(sdk),
+          target: `≤ ${TARGET.toFixed(2)}× ideal, 0 × 429`,
+          met: sdk.ratio <= TARGET && sdk.tooMany === 0 && sdk.failures === 0,
+        },
         { variant: 'ky, built-in retry (limit 10)', result: describe(kyOut) },
         { variant: 'fetch + p-retry, no limiter', result: describe(retry) },
       ],

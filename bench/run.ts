@@ -29,7 +29,8 @@ const CASES: Record<string, () => Promise<{ run(): Promise<CaseResult> }>> = {
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-for (const name of wanted) if (!(name in CASES)) throw new Error(`unknown case ${name}; one of ${Object.keys(CASES).join(', ')}`);
+for (const name of wanted)
+  if (!(name in CASES)) throw new Error(`unknown case ${name}; one of ${Object.keys(CASES).join(', ')}`);
 const selected = wanted.length > 0 ? wanted : Object.keys(CASES);
 
 const machine = {
@@ -63,12 +64,27 @@ const metIn = (cases: readonly CaseResult[]) => {
 const now = metIn(results);
 console.log(`\n${renderText(results)}\n`);
 for (const r of results) console.log(`${r.title}: ${r.setup}`);
-console.log(`\nTargets met: ${now.met} of ${now.of}. Machine: ${machine.nproc} cores (${machine.cpu}), ${machine.memory}, Node ${machine.node}. Total ${fmt.ms(totalMs)}.`);
+console.log(
+  `\nTargets met: ${now.met} of ${now.of}. Machine: ${machine.nproc} cores (${machine.cpu}), ${machine.memory}, Node ${machine.node}. Total ${fmt.ms(totalMs)}.`,
+);
 
 const file = join(BENCH_DIR, 'results.json');
-const earlier = wanted.length > 0 && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { machine?: { date?: string }; cases?: DatedCase[] }) : {};
+const earlier =
+  wanted.length > 0 && existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { machine?: { date?: string }; cases?: DatedCase[] })
+    : {};
 // A case kept from a run before cases were dated was measured when that run started.
-const kept: DatedCase[] = (earlier.cases ?? []).map((c) => ({ ...c, measuredAt: c.measuredAt ?? earlier.machine?.date }));
+const kept: DatedCase[] = (earlier.cases ?? []).map((c) => ({
+  ...c,
+  measuredAt: c.measuredAt ?? earlier.machine?.date,
+}));
 const merged = Object.keys(CASES).flatMap((id) => results.find((r) => r.id === id) ?? kept.filter((r) => r.id === id));
-writeFileSync(file, `${JSON.stringify({ machine, totalMs, targets: metIn(merged), markdown: renderTable(merged), cases: merged }, null, 2)}\n`);
-console.log(kept.length > 0 ? `Updated ${results.map((r) => r.id).join(', ')} in bench/results.json (other cases kept from earlier runs)` : 'Wrote bench/results.json');
+writeFileSync(
+  file,
+  `${JSON.stringify({ machine, totalMs, targets: metIn(merged), markdown: renderTable(merged), cases: merged }, null, 2)}\n`,
+);
+console.log(
+  kept.length > 0
+    ? `Updated ${results.map((r) => r.id).join(', ')} in bench/results.json (other cases kept from earlier runs)`
+    : 'Wrote bench/results.json',
+);

@@ -16,7 +16,11 @@ export async function run(): Promise<CaseResult> {
   const sandbox = await startSandbox();
   const redis = await startRedis();
   try {
-    const shared = await runBudgetJob(sandbox, 'sdk', SETTINGS, { processes: PROCESSES, redisPort: redis.port, label: 'sdk+redis' });
+    const shared = await runBudgetJob(sandbox, 'sdk', SETTINGS, {
+      processes: PROCESSES,
+      redisPort: redis.port,
+      label: 'sdk+redis',
+    });
     const alone = await runBudgetJob(sandbox, 'sdk', SETTINGS, { processes: PROCESSES, label: 'sdk, no redis' });
     const s = SETTINGS;
     const outcomes: BudgetOutcome[] = [shared, alone];
@@ -25,7 +29,12 @@ export async function run(): Promise<CaseResult> {
       title: '2. Shared budget (4 processes)',
       setup: `the job of case 1 over ${PROCESSES} processes (${s.calls / PROCESSES} calls, ${s.concurrency / PROCESSES} in flight each), one key, ${s.limit} per ${s.windowMs / 1000} s; ideal ${fmt.ms(idealMs(s))}, floor ${fmt.ms(floorMs(s))}; wall from "go" to the last process done`,
       rows: [
-        { variant: 'SDK, budget shared through Redis', result: describe(shared), target: `≤ ${TARGET.toFixed(2)}× ideal, 0 × 429`, met: shared.ratio <= TARGET && shared.tooMany === 0 && shared.failures === 0 },
+        {
+          variant: 'SDK, budget shared through Redis',
+          result: describe(shared),
+          target: `≤ ${TARGET.toFixed(2)}× ideal, 0 × 429`,
+          met: shared.ratio <= TARGET && shared.tooMany === 0 && shared.failures === 0,
+        },
         { variant: 'SDK, each process on its own (no Redis)', result: describe(alone) },
       ],
       data: { settings: s, processes: PROCESSES, idealMs: idealMs(s), floorMs: floorMs(s), outcomes },

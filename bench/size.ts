@@ -25,22 +25,39 @@ if (!existsSync(entry)) {
 }
 const size = await bundleSize(ourApp(entry));
 const verdict = size.gzip <= limit ? 'ok' : 'TOO BIG';
-console.log(`size: app bundle with @crp/partner-sdk = ${fmt.kb(size.gzip)} gzip (${fmt.kb(size.minified)} minified); limit ${fmt.kb(limit)}: ${verdict}`);
+console.log(
+  `size: app bundle with @crp/partner-sdk = ${fmt.kb(size.gzip)} gzip (${fmt.kb(size.minified)} minified); limit ${fmt.kb(limit)}: ${verdict}`,
+);
 // dist/index.js is one file; the app built from source shows which modules it is made of.
 const features = featureInputs(await bundleSize(ourApp(join(ROOT, 'src/index.ts'))));
-console.log(`size: modules of src/events, bulk, cli, otel, redis in the app: ${features.length === 0 ? 'none' : features.join(', ')}`);
-if (size.gzip > limit) console.log(`size: largest inputs (minified bytes): ${size.top.map((t) => `${t.input} ${fmt.kb(t.bytes)}`).join(', ')}`);
+console.log(
+  `size: modules of src/events, bulk, cli, otel, redis in the app: ${features.length === 0 ? 'none' : features.join(', ')}`,
+);
+if (size.gzip > limit)
+  console.log(
+    `size: largest inputs (minified bytes): ${size.top.map((t) => `${t.input} ${fmt.kb(t.bytes)}`).join(', ')}`,
+  );
 
 const figures = join(BENCH_DIR, 'size.json');
 const measured = { gzipKb: tenths(size.gzip), minifiedKb: tenths(size.minified), limitKb: tenths(limit) };
 let stale = false;
 if (process.argv.includes('--write')) {
-  writeFileSync(figures, `${JSON.stringify({ app: 'bench case 6: construct a client, make one call; esbuild --minify --platform=node, gzip -9', ...measured }, null, 2)}\n`);
-  console.log(`size: wrote bench/size.json (${measured.gzipKb} kB gzip): quote it in README.md and docs/performance.md`);
+  writeFileSync(
+    figures,
+    `${JSON.stringify({ app: 'bench case 6: construct a client, make one call; esbuild --minify --platform=node, gzip -9', ...measured }, null, 2)}\n`,
+  );
+  console.log(
+    `size: wrote bench/size.json (${measured.gzipKb} kB gzip): quote it in README.md and docs/performance.md`,
+  );
 } else {
-  const quoted = existsSync(figures) ? (JSON.parse(readFileSync(figures, 'utf8')) as { gzipKb?: number }).gzipKb : undefined;
+  const quoted = existsSync(figures)
+    ? (JSON.parse(readFileSync(figures, 'utf8')) as { gzipKb?: number }).gzipKb
+    : undefined;
   stale = quoted !== measured.gzipKb;
-  if (stale) console.log(`size: bench/size.json says ${quoted ?? '(missing)'} kB gzip, measured ${measured.gzipKb} kB: run \`npm run size -- --write\`, then quote the new figure in README.md and docs/performance.md.`);
+  if (stale)
+    console.log(
+      `size: bench/size.json says ${quoted ?? '(missing)'} kB gzip, measured ${measured.gzipKb} kB: run \`npm run size -- --write\`, then quote the new figure in README.md and docs/performance.md.`,
+    );
 }
 if (size.gzip > limit || features.length > 0 || stale) process.exit(1);
 

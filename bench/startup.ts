@@ -44,7 +44,11 @@ new MyOctokit({ auth: 'startup', throttle: { onRateLimit: () => true, onSecondar
 };
 
 /** The other clients are installed by `npm run bench` (into bench/); run directly, a missing one is left out. */
-const PEERS: Record<string, string> = { openai: 'openai', stripe: 'stripe', 'octokit + throttling, retry, paginate': '@octokit/core' };
+const PEERS: Record<string, string> = {
+  openai: 'openai',
+  stripe: 'stripe',
+  'octokit + throttling, retry, paginate': '@octokit/core',
+};
 function installed(name: string): boolean {
   const peer = PEERS[name];
   if (peer === undefined) return true;
@@ -61,20 +65,29 @@ export async function run(): Promise<CaseResult> {
   const sandbox = await startSandbox();
   const env = { ...process.env, URL: sandbox.url, KEY: await sandbox.key({ limit: 1_000_000, windowMs: 60_000 }) };
   const missing = Object.keys(SCRIPTS).filter((name) => !installed(name));
-  const files = Object.entries({ ...SCRIPTS, ...FIRST_CALL }).filter(([name]) => !missing.includes(name)).map(([name, code], i) => {
-    const file = join(dir, `s${i}.mjs`);
-    writeFileSync(file, `${code}\n`);
-    return { name, file };
-  });
+  const files = Object.entries({ ...SCRIPTS, ...FIRST_CALL })
+    .filter(([name]) => !missing.includes(name))
+    .map(([name, code], i) => {
+      const file = join(dir, `s${i}.mjs`);
+      writeFileSync(file, `${code}\n`);
+      return { name, file };
+    });
   const times: Record<string, number[]> = Object.fromEntries(files.map((f) => [f.name, []]));
   // One untimed pass: file-system caches warm for everyone.
   for (const f of files) spawnSync(process.execPath, [f.file], { stdio: 'ignore', env });
   for (let r = 0; r < RUNS; r++) {
     for (const f of r % 2 === 0 ? files : [...files].reverse()) {
       const t = now();
-      const result = spawnSync(process.execPath, [f.file], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 30_000, env });
+      const result = spawnSync(process.execPath, [f.file], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 30_000,
+        env,
+      });
       const elapsed = now() - t;
-      if (result.status !== 0) throw new Error(`start-up script for ${f.name} failed (${result.status ?? result.signal}): ${result.stderr.toString()}`);
+      if (result.status !== 0)
+        throw new Error(
+          `start-up script for ${f.name} failed (${result.status ?? result.signal}): ${result.stderr.toString()}`,
+        );
       times[f.name]?.push(elapsed);
     }
   }
@@ -84,7 +97,9 @@ export async function run(): Promise<CaseResult> {
   const ours = (med['@crp/partner-sdk'] ?? Number.NaN) - bare;
   const firstFetch = med['first call: bare fetch'] ?? Number.NaN;
   const firstOurs = (med['first call: @crp/partner-sdk'] ?? Number.NaN) - firstFetch;
-  const others = Object.entries(med).filter(([name]) => name !== 'bare node' && name !== '@crp/partner-sdk' && !(name in FIRST_CALL));
+  const others = Object.entries(med).filter(
+    ([name]) => name !== 'bare node' && name !== '@crp/partner-sdk' && !(name in FIRST_CALL),
+  );
   const fastestOther = Math.min(...others.map(([, ms]) => ms - bare));
   const rows: Row[] = [
     { variant: 'bare node', result: `${fmt.ms(bare)} to exit` },
@@ -94,7 +109,10 @@ export async function run(): Promise<CaseResult> {
       target: `≤ +${TARGET_MS} ms, below every other`,
       met: ours <= TARGET_MS && ours < fastestOther,
     },
-    ...others.map(([name, ms]) => ({ variant: name, result: `+${fmt.ms(ms - bare)} over bare node = ${fmt.x((ms - bare) / ours)} ours` })),
+    ...others.map(([name, ms]) => ({
+      variant: name,
+      result: `+${fmt.ms(ms - bare)} over bare node = ${fmt.x((ms - bare) / ours)} ours`,
+    })),
     ...missing.map((name) => ({ variant: name, result: 'not installed (npm run bench installs it into bench/)' })),
     { variant: 'first call: bare fetch', result: `${fmt.ms(firstFetch)} spawn → answer → exit` },
     {
@@ -109,6 +127,11 @@ export async function run(): Promise<CaseResult> {
     title: '5. Start-up',
     setup: `fresh \`node\` process: import + construct, wall time spawn → exit, median of ${RUNS} interleaved runs, minus bare node; cold start to a first answer from a local sandbox, minus the same with bare fetch`,
     rows,
-    data: { runs: RUNS, medians: med, overBare: Object.fromEntries(Object.entries(med).map(([n, ms]) => [n, ms - bare])), samples: times },
+    data: {
+      runs: RUNS,
+      medians: med,
+      overBare: Object.fromEntries(Object.entries(med).map(([n, ms]) => [n, ms - bare])),
+      samples: times,
+    },
   };
 }

@@ -18,13 +18,29 @@ export async function run(): Promise<CaseResult> {
     const key = await sandbox.key(UNLIMITED);
     const { locationIds } = await sandbox.populate(key, { locations: 1 });
     await worker.next('ready');
-    const samples = await worker.call<Record<string, number[]>>({ type: 'run', url: sandbox.url, key, locationId: locationIds[0], warmup: WARMUP, rounds: ROUNDS, perRound: PER_ROUND });
-    const stats = Object.fromEntries(Object.entries(samples).map(([name, xs]) => [name, { median: median(xs), p10: percentile(xs, 10), p90: percentile(xs, 90), n: xs.length }]));
+    const samples = await worker.call<Record<string, number[]>>({
+      type: 'run',
+      url: sandbox.url,
+      key,
+      locationId: locationIds[0],
+      warmup: WARMUP,
+      rounds: ROUNDS,
+      perRound: PER_ROUND,
+    });
+    const stats = Object.fromEntries(
+      Object.entries(samples).map(([name, xs]) => [
+        name,
+        { median: median(xs), p10: percentile(xs, 10), p90: percentile(xs, 90), n: xs.length },
+      ]),
+    );
     const base = stats.sdk?.median ?? Number.NaN;
     const line = (name: string) => {
       const s = stats[name];
       if (!s) return 'n/a';
-      const extra = name === 'sdk' ? '' : `, ${s.median - base >= 0 ? '+' : ''}${fmt.us(s.median - base)} = ${fmt.x(s.median / base)} the SDK alone`;
+      const extra =
+        name === 'sdk'
+          ? ''
+          : `, ${s.median - base >= 0 ? '+' : ''}${fmt.us(s.median - base)} = ${fmt.x(s.median / base)} the SDK alone`;
       return `${fmt.us(s.median)} median (p10 ${fmt.us(s.p10)}, p90 ${fmt.us(s.p90)})${extra}`;
     };
     return {

@@ -27,14 +27,39 @@ const only = onlyAt >= 0 ? args.splice(onlyAt, 2)[1] : undefined;
 const file = args[0] ?? 'docs/api/api.json';
 const project = JSON.parse(readFileSync(file, 'utf8'));
 
-const KIND = { Module: 2, Variable: 32, Function: 64, Class: 128, Interface: 256, Constructor: 512, Property: 1024, Method: 2048, Accessor: 262144, TypeAlias: 2097152, Reference: 4194304 };
-const NAMESPACES = new Set(['Locations', 'Reservations', 'Content', 'Creators', 'Reports', 'SettingsResource', 'Pricing']);
+const KIND = {
+  Module: 2,
+  Variable: 32,
+  Function: 64,
+  Class: 128,
+  Interface: 256,
+  Constructor: 512,
+  Property: 1024,
+  Method: 2048,
+  Accessor: 262144,
+  TypeAlias: 2097152,
+  Reference: 4194304,
+};
+const NAMESPACES = new Set([
+  'Locations',
+  'Reservations',
+  'Content',
+  'Creators',
+  'Reports',
+  'SettingsResource',
+  'Pricing',
+]);
 
 const hasSummary = (comment) => Boolean(comment && (comment.summary ?? []).some((part) => part.text.trim()));
 const hasTag = (comment, tag) => Boolean(comment && (comment.blockTags ?? []).some((t) => t.tag === tag));
 /** A declaration's comment may sit on it or, for callables and accessors, on its signatures. */
 function comments(reflection) {
-  return [reflection.comment, ...(reflection.signatures ?? []).map((s) => s.comment), reflection.getSignature?.comment, reflection.setSignature?.comment].filter(Boolean);
+  return [
+    reflection.comment,
+    ...(reflection.signatures ?? []).map((s) => s.comment),
+    reflection.getSignature?.comment,
+    reflection.setSignature?.comment,
+  ].filter(Boolean);
 }
 const documented = (reflection) => comments(reflection).some(hasSummary);
 
@@ -43,7 +68,9 @@ const noExample = [];
 let checked = 0;
 let examples = 0;
 
-const modules = project.children?.some((c) => c.kind === KIND.Module) ? project.children : [{ name: '.', children: project.children }];
+const modules = project.children?.some((c) => c.kind === KIND.Module)
+  ? project.children
+  : [{ name: '.', children: project.children }];
 for (const module of modules) {
   const entry = module.name === 'index' ? '.' : module.name;
   if (only && only !== entry && only !== module.name) continue;
@@ -52,7 +79,8 @@ for (const module of modules) {
     checked++;
     if (!documented(symbol)) missing.push(`${module.name}: ${symbol.name}`);
     // An object type alias (`type X = { … }`) has fields like an interface.
-    const declaration = symbol.kind === KIND.TypeAlias && symbol.type?.type === 'reflection' ? symbol.type.declaration : undefined;
+    const declaration =
+      symbol.kind === KIND.TypeAlias && symbol.type?.type === 'reflection' ? symbol.type.declaration : undefined;
     if (symbol.kind !== KIND.Class && symbol.kind !== KIND.Interface && !declaration) continue;
     for (const member of (declaration ?? symbol).children ?? []) {
       // A class's inherited members are checked where they are declared. An interface's are checked
@@ -81,7 +109,11 @@ for (const name of fresh) console.error(`not documented: ${name}`);
 for (const name of noExample) console.error(`no @example:    ${name}`);
 for (const name of stale) console.error(`documented now, remove from scripts/docs-baseline.json: ${name}`);
 if (fresh.length || noExample.length || stale.length) {
-  console.error(`check-docs: FAILED: ${fresh.length} public symbol(s) without documentation, ${noExample.length} namespace method(s) without an example, ${stale.length} stale baseline entr(y/ies) (of ${checked} checked)`);
+  console.error(
+    `check-docs: FAILED: ${fresh.length} public symbol(s) without documentation, ${noExample.length} namespace method(s) without an example, ${stale.length} stale baseline entr(y/ies) (of ${checked} checked)`,
+  );
   process.exit(1);
 }
-console.log(`check-docs: ${checked - known.length} of ${checked} public symbols documented (${known.length} known gaps), every namespace method (${examples}) has an example`);
+console.log(
+  `check-docs: ${checked - known.length} of ${checked} public symbols documented (${known.length} known gaps), every namespace method (${examples}) has an example`,
+);

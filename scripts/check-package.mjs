@@ -72,25 +72,68 @@ function show(text) {
 try {
   if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
 
-  section('npm pack: only dist/, docs/*.md, README.md, CHANGELOG.md, LICENSE and package.json; every docs/ path mentioned is in it');
+  section(
+    'npm pack: only dist/, docs/*.md, README.md, CHANGELOG.md, LICENSE and package.json; every docs/ path mentioned is in it',
+  );
   const [packed] = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', work], { cwd: root }));
   const tarball = join(work, packed.filename);
-  const allowed = (path) => path.startsWith('dist/') || /^docs\/[^/]+\.md$/.test(path) || ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path);
+  const allowed = (path) =>
+    path.startsWith('dist/') ||
+    /^docs\/[^/]+\.md$/.test(path) ||
+    ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path);
   const unexpected = packed.files.map((f) => f.path).filter((path) => !allowed(path));
   if (unexpected.length) throw new Error(`unexpected files in the tarball: ${unexpected.join(', ')}`);
-  for (const needed of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/index.cjs', 'dist/testing/cli.js', 'dist/cli/crp.js', 'dist/redis/index.js', 'dist/redis/index.cjs', 'dist/otel/index.js', 'dist/otel/index.cjs', 'dist/events/index.js', 'dist/events/index.cjs', 'dist/bulk/index.js', 'dist/bulk/index.cjs', 'dist/postgres/index.js', 'dist/postgres/index.cjs', 'dist/openapi.json', 'docs/http.md', 'docs/sandbox.md']) {
+  for (const needed of [
+    'package.json',
+    'README.md',
+    'CHANGELOG.md',
+    'LICENSE',
+    'dist/index.js',
+    'dist/index.cjs',
+    'dist/testing/cli.js',
+    'dist/cli/crp.js',
+    'dist/redis/index.js',
+    'dist/redis/index.cjs',
+    'dist/otel/index.js',
+    'dist/otel/index.cjs',
+    'dist/events/index.js',
+    'dist/events/index.cjs',
+    'dist/bulk/index.js',
+    'dist/bulk/index.cjs',
+    'dist/postgres/index.js',
+    'dist/postgres/index.cjs',
+    'dist/openapi.json',
+    'docs/http.md',
+    'docs/sandbox.md',
+  ]) {
     if (!packed.files.some((f) => f.path === needed)) throw new Error(`the tarball lacks ${needed}`);
   }
   const packedPaths = new Set(packed.files.map((f) => f.path));
-  const mentioning = ['README.md', ...packed.files.map((f) => f.path).filter((path) => path.startsWith('dist/') && /\.(c?js|d\.c?ts)$/.test(path))];
+  const mentioning = [
+    'README.md',
+    ...packed.files.map((f) => f.path).filter((path) => path.startsWith('dist/') && /\.(c?js|d\.c?ts)$/.test(path)),
+  ];
   const dangling = mentioning.flatMap((file) =>
-    [...new Set(readFileSync(join(root, file), 'utf8').match(/\bdocs\/[\w.-]+\.md\b/g) ?? [])].filter((doc) => !packedPaths.has(doc)).map((doc) => `${file} mentions ${doc}`),
+    [...new Set(readFileSync(join(root, file), 'utf8').match(/\bdocs\/[\w.-]+\.md\b/g) ?? [])]
+      .filter((doc) => !packedPaths.has(doc))
+      .map((doc) => `${file} mentions ${doc}`),
   );
   if (dangling.length) throw new Error(`docs the package mentions but does not ship:\n${dangling.join('\n')}`);
-  const docsMentioned = new Set(mentioning.flatMap((file) => readFileSync(join(root, file), 'utf8').match(/\bdocs\/[\w.-]+\.md\b/g) ?? []));
-  console.log(`    every docs/ path mentioned in README.md and dist/ is packed: ${[...docsMentioned].sort().join(', ')}`);
-  console.log(`    ${packed.filename}: ${packed.files.length} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked`);
-  show(packed.files.map((f) => f.path).sort().join('  '));
+  const docsMentioned = new Set(
+    mentioning.flatMap((file) => readFileSync(join(root, file), 'utf8').match(/\bdocs\/[\w.-]+\.md\b/g) ?? []),
+  );
+  console.log(
+    `    every docs/ path mentioned in README.md and dist/ is packed: ${[...docsMentioned].sort().join(', ')}`,
+  );
+  console.log(
+    `    ${packed.filename}: ${packed.files.length} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked`,
+  );
+  show(
+    packed.files
+      .map((f) => f.path)
+      .sort()
+      .join('  '),
+  );
 
   section('publint --strict (on the packed files)');
   const unpacked = join(work, 'unpacked');
@@ -102,44 +145,79 @@ try {
 
   section('@arethetypeswrong/cli (node10, node16 CJS and ESM, bundler)');
   const attw = sh(bin('attw'), [tarball, '--format', 'table-flipped'], { cwd: root });
-  show(attw.split('\n').filter((line) => /No problems|problem|💀|❌|⚠️|🥴|🐛|❗️/.test(line)).join('\n') || attw);
+  show(
+    attw
+      .split('\n')
+      .filter((line) => /No problems|problem|💀|❌|⚠️|🥴|🐛|❗️/.test(line))
+      .join('\n') || attw,
+  );
   if (!/No problems found/.test(attw)) throw new Error(`attw reported problems:\n${attw}`);
 
   section('CommonJS builds require() only CommonJS-capable packages');
   const cjsOk = new Set(['zod/mini', 'bottleneck', 'ioredis', 'msw', '@opentelemetry/api', 'pg']);
   // Our own files only as .cjs (dist/redis, events and bulk require ../index.cjs).
   const ownCjs = (name) => name.startsWith('.') && name.endsWith('.cjs');
-  for (const file of ['dist/index.cjs', 'dist/testing/index.cjs', 'dist/redis/index.cjs', 'dist/otel/index.cjs', 'dist/events/index.cjs', 'dist/bulk/index.cjs', 'dist/postgres/index.cjs']) {
+  for (const file of [
+    'dist/index.cjs',
+    'dist/testing/index.cjs',
+    'dist/redis/index.cjs',
+    'dist/otel/index.cjs',
+    'dist/events/index.cjs',
+    'dist/bulk/index.cjs',
+    'dist/postgres/index.cjs',
+  ]) {
     const code = readFileSync(join(unpacked, 'package', file), 'utf8');
     // Not a method that happens to be called require (`this.#require('save')`).
     const required = [...code.matchAll(/(?<![\w$#.])require\((["'])([^"']+)\1\)/g)].map((m) => m[2]);
     const bad = required.filter((name) => !name.startsWith('node:') && !cjsOk.has(name) && !ownCjs(name));
-    if (bad.length) throw new Error(`${file} requires ${bad.join(', ')} (not known to be CommonJS: inline it with tsup noExternal)`);
+    if (bad.length)
+      throw new Error(`${file} requires ${bad.join(', ')} (not known to be CommonJS: inline it with tsup noExternal)`);
     console.log(`    ${file}: require(${[...new Set(required)].join(', ')})`);
   }
 
   section('the Redis budget is in dist/redis only, OpenTelemetry in dist/otel only, the OpenAPI generator nowhere');
   const lua = 'Redis is unreachable; going on with a local budget'; // a line of src/redis/sharing.ts
-  for (const [file, expected] of [['dist/index.js', false], ['dist/index.cjs', false], ['dist/redis/index.js', true], ['dist/redis/index.cjs', true]]) {
-    if (readFileSync(join(unpacked, 'package', file), 'utf8').includes(lua) !== expected) throw new Error(`${file} ${expected ? 'lacks' : 'contains'} the Redis scripts`);
+  for (const [file, expected] of [
+    ['dist/index.js', false],
+    ['dist/index.cjs', false],
+    ['dist/redis/index.js', true],
+    ['dist/redis/index.cjs', true],
+  ]) {
+    if (readFileSync(join(unpacked, 'package', file), 'utf8').includes(lua) !== expected)
+      throw new Error(`${file} ${expected ? 'lacks' : 'contains'} the Redis scripts`);
   }
   console.log('    dist/index.js, dist/index.cjs: no Redis code; dist/redis/index.js, .cjs: the Redis budget');
   for (const file of ['dist/index.js', 'dist/index.cjs', 'dist/testing/index.js', 'dist/redis/index.js']) {
-    if (readFileSync(join(unpacked, 'package', file), 'utf8').includes('@opentelemetry')) throw new Error(`${file} refers to OpenTelemetry; only dist/otel may`);
+    if (readFileSync(join(unpacked, 'package', file), 'utf8').includes('@opentelemetry'))
+      throw new Error(`${file} refers to OpenTelemetry; only dist/otel may`);
   }
-  console.log('    dist/index.*, dist/testing, dist/redis: nothing of OpenTelemetry; dist/otel: imports @opentelemetry/api (a peer)');
+  console.log(
+    '    dist/index.*, dist/testing, dist/redis: nothing of OpenTelemetry; dist/otel: imports @opentelemetry/api (a peer)',
+  );
   // A line of src/openapi/descriptions.ts: the generator (and the TypeScript compiler it loads) runs at build time only.
   const generator = 'FieldDocs: cannot read the module';
   for (const file of packed.files.map((f) => f.path).filter((path) => /\.c?js$/.test(path))) {
-    if (readFileSync(join(unpacked, 'package', file), 'utf8').includes(generator)) throw new Error(`${file} contains the OpenAPI generator (src/openapi/): only scripts/build-openapi.ts may import it`);
+    if (readFileSync(join(unpacked, 'package', file), 'utf8').includes(generator))
+      throw new Error(
+        `${file} contains the OpenAPI generator (src/openapi/): only scripts/build-openapi.ts may import it`,
+      );
   }
   console.log('    no bundle holds the OpenAPI generator; dist/openapi.json is its output');
 
   section('published declarations name no file outside the repository and no section of the service specification');
-  const declarations = readdirSync(join(unpacked, 'package', 'dist'), { recursive: true }).filter((f) => /\.d\.c?ts$/.test(f));
-  const cited = declarations.flatMap((f) => outsideReferences(readFileSync(join(unpacked, 'package', 'dist', f), 'utf8'), `dist/${f}`));
-  if (cited.length) throw new Error(`declaration comments cite what partners cannot open (reword the source TSDoc):\n${cited.join('\n')}`);
-  console.log(`    ${declarations.length} declaration files: no spec/partner-api.md, contract.md, ../shared/ or "spec §N"`);
+  const declarations = readdirSync(join(unpacked, 'package', 'dist'), { recursive: true }).filter((f) =>
+    /\.d\.c?ts$/.test(f),
+  );
+  const cited = declarations.flatMap((f) =>
+    outsideReferences(readFileSync(join(unpacked, 'package', 'dist', f), 'utf8'), `dist/${f}`),
+  );
+  if (cited.length)
+    throw new Error(
+      `declaration comments cite what partners cannot open (reword the source TSDoc):\n${cited.join('\n')}`,
+    );
+  console.log(
+    `    ${declarations.length} declaration files: no spec/partner-api.md, contract.md, ../shared/ or "spec §N"`,
+  );
 
   section('consumer project WITHOUT msw and ioredis: ESM, CJS (with ./redis), crp-sandbox bin, types (nodenext)');
   const consumer = join(work, 'consumer');
@@ -147,15 +225,27 @@ try {
   // The type samples are written once, as ESM (.mts); their CommonJS twins (.cts) are the same code,
   // which tsc (nodenext) resolves through the require condition's .d.cts.
   for (const name of ['types', 'types-otel']) {
-    writeFileSync(join(consumer, `${name}.cts`), `// ${name}.mts, copied by scripts/check-package.mjs to be compiled as CommonJS.\n${readFileSync(join(consumer, `${name}.mts`), 'utf8')}`);
+    writeFileSync(
+      join(consumer, `${name}.cts`),
+      `// ${name}.mts, copied by scripts/check-package.mjs to be compiled as CommonJS.\n${readFileSync(join(consumer, `${name}.mts`), 'utf8')}`,
+    );
   }
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  writeFileSync(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2),
+  );
   sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: consumer });
   for (const peer of ['msw', 'ioredis', '@opentelemetry/api']) {
-    if (existsSync(join(consumer, 'node_modules', peer))) throw new Error(`${peer} was installed with the package: it must be an optional peer dependency`);
+    if (existsSync(join(consumer, 'node_modules', peer)))
+      throw new Error(`${peer} was installed with the package: it must be an optional peer dependency`);
   }
   const installed = readFileSync(join(consumer, 'package-lock.json'), 'utf8');
-  console.log(`    installed: ${Object.keys(JSON.parse(installed).packages).filter(Boolean).map((p) => p.replace('node_modules/', '')).join(', ')}`);
+  console.log(
+    `    installed: ${Object.keys(JSON.parse(installed).packages)
+      .filter(Boolean)
+      .map((p) => p.replace('node_modules/', ''))
+      .join(', ')}`,
+  );
   show(sh(process.execPath, ['esm.mjs'], { cwd: consumer }));
   show(sh(process.execPath, ['cjs.cjs'], { cwd: consumer }));
   show(sh(process.execPath, ['--input-type=module', '-e', OPENAPI_ESM], { cwd: consumer }));
@@ -166,7 +256,9 @@ try {
   if (!/^Usage: crp /.test(crpHelp)) throw new Error(`crp --help printed:\n${crpHelp}`);
   console.log('    crp (bin): --help runs from the installed package');
   typeCheck(consumer, ['types.mts', 'types.cts', 'namespaces.mts']);
-  console.log(`    tsc ${tscVersion()} (nodenext, strict, skipLibCheck false, no msw): types.mts (import condition), types.cts (require condition) and namespaces.mts (every namespace) type-check`);
+  console.log(
+    `    tsc ${tscVersion()} (nodenext, strict, skipLibCheck false, no msw): types.mts (import condition), types.cts (require condition) and namespaces.mts (every namespace) type-check`,
+  );
 
   section('consumer project WITH msw: sandbox.mswHandlers() from ESM and CJS');
   const mswVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'msw', 'package.json'), 'utf8')).version;
@@ -174,19 +266,36 @@ try {
   show(sh(process.execPath, ['esm.mjs'], { cwd: consumer, env: { ...process.env, WITH_MSW: '1' } }));
   show(sh(process.execPath, ['cjs.cjs'], { cwd: consumer, env: { ...process.env, WITH_MSW: '1' } }));
   typeCheck(consumer, ['types.mts', 'types.cts', 'msw-types.mts']);
-  console.log('    tsc: with msw installed, sandbox.mswHandlers() is msw\'s HttpHandler[] and goes to setupServer()');
+  console.log("    tsc: with msw installed, sandbox.mswHandlers() is msw's HttpHandler[] and goes to setupServer()");
 
   section('consumer project WITH @opentelemetry/api: ./otel from ESM and CJS, types (nodenext)');
-  const otelApi = JSON.parse(readFileSync(join(root, 'node_modules', '@opentelemetry', 'api', 'package.json'), 'utf8')).version;
-  sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `@opentelemetry/api@${otelApi}`], { cwd: consumer });
+  const otelApi = JSON.parse(
+    readFileSync(join(root, 'node_modules', '@opentelemetry', 'api', 'package.json'), 'utf8'),
+  ).version;
+  sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `@opentelemetry/api@${otelApi}`], {
+    cwd: consumer,
+  });
   show(sh(process.execPath, ['otel.mjs'], { cwd: consumer }));
   show(sh(process.execPath, ['otel.cjs'], { cwd: consumer }));
   writeFileSync(
     join(consumer, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['types-otel.mts', 'types-otel.cts'] }),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
+      files: ['types-otel.mts', 'types-otel.cts'],
+    }),
   );
   sh(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer]);
-  console.log(`    tsc (module nodenext) with @opentelemetry/api ${otelApi}: types-otel.mts and types-otel.cts type-check`);
+  console.log(
+    `    tsc (module nodenext) with @opentelemetry/api ${otelApi}: types-otel.mts and types-otel.cts type-check`,
+  );
 
   // Node before 20.19 cannot require() ESM: the CJS build must not need to (ky and p-retry are
   // inlined). Without msw: msw 2.15's own CJS build requires an ESM-only package, so msw needs
@@ -194,7 +303,14 @@ try {
   section(`consumer project on Node ${OLD_NODE} (no require(esm)), without msw: CJS and ESM`);
   sh('npm', ['uninstall', '--no-audit', '--no-fund', 'msw'], { cwd: consumer });
   const old = ['--yes', '-p', `node@${OLD_NODE}`, '--', 'node'];
-  const version = sh('npx', [...old, '-p', 'process.version + " require(esm): " + Boolean(process.features.require_module)'], { cwd: consumer }).trim().split('\n').pop();
+  const version = sh(
+    'npx',
+    [...old, '-p', 'process.version + " require(esm): " + Boolean(process.features.require_module)'],
+    { cwd: consumer },
+  )
+    .trim()
+    .split('\n')
+    .pop();
   console.log(`    ${version}`);
   show(sh('npx', [...old, 'cjs.cjs'], { cwd: consumer }));
   show(sh('npx', [...old, 'esm.mjs'], { cwd: consumer }));
@@ -210,7 +326,15 @@ try {
 
 /** Type-check `files` as a strict consumer would, our declarations included (skipLibCheck false). */
 function typeCheck(consumer, files) {
-  const compilerOptions = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] };
+  const compilerOptions = {
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    target: 'es2022',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    types: [],
+  };
   writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
   sh(process.execPath, [tsc, '-p', consumer]);
 }
@@ -218,7 +342,10 @@ function typeCheck(consumer, files) {
 /** Start the installed bin on a free port, read the key and URL it prints, call the API, stop it. */
 function crpSandboxBin(consumer) {
   return new Promise((done, reject) => {
-    const child = spawn(join(consumer, 'node_modules', '.bin', 'crp-sandbox'), ['--port', '0', '--seed', '5'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(consumer, 'node_modules', '.bin', 'crp-sandbox'), ['--port', '0', '--seed', '5'], {
+      cwd: consumer,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -235,7 +362,11 @@ function crpSandboxBin(consumer) {
         const response = await fetch(`${url}/partner/v1/summary`, { headers: { authorization: `Bearer ${key}` } });
         if (response.status !== 200) throw new Error(`crp-sandbox answered ${response.status}`);
         child.kill('SIGTERM');
-        child.once('exit', (code, signal) => done(`crp-sandbox (bin, no msw): served GET /partner/v1/summary -> 200, stopped on SIGTERM (exit ${code ?? signal})`));
+        child.once('exit', (code, signal) =>
+          done(
+            `crp-sandbox (bin, no msw): served GET /partner/v1/summary -> 200, stopped on SIGTERM (exit ${code ?? signal})`,
+          ),
+        );
       } catch (error) {
         child.kill('SIGKILL');
         reject(error);

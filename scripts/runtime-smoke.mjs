@@ -39,7 +39,9 @@ function toolBinary(name) {
     mkdirSync(tools, { recursive: true });
     if (!existsSync(join(tools, 'package.json'))) writeFileSync(join(tools, 'package.json'), '{ "private": true }\n');
     console.log(`installing ${PINNED.bun} and ${PINNED.deno} from npm into .tools/ ...`);
-    const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', tools, PINNED.bun, PINNED.deno], { stdio: 'inherit' });
+    const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', tools, PINNED.bun, PINNED.deno], {
+      stdio: 'inherit',
+    });
     if (npm.status !== 0) fail('npm install of bun/deno failed');
   }
   // npm 11 may not run the packages' install scripts; the binaries must still work.
@@ -50,14 +52,25 @@ function toolBinary(name) {
 
 function run(command, args, env) {
   return new Promise((done) => {
-    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      done({ code, out: out.split('\n').filter((line) => !line.startsWith('npm warn')).join('\n').trim() });
+      done({
+        code,
+        out: out
+          .split('\n')
+          .filter((line) => !line.startsWith('npm warn'))
+          .join('\n')
+          .trim(),
+      });
     });
   });
 }
@@ -92,7 +105,14 @@ async function runtimeRun(name) {
     }
     case 'deno': {
       const { bin, version } = toolBinary('deno');
-      return { version, ...(await run(bin, ['run', '--quiet', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', clientScript, sdkUrl, name], env)) };
+      return {
+        version,
+        ...(await run(
+          bin,
+          ['run', '--quiet', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', clientScript, sdkUrl, name],
+          env,
+        )),
+      };
     }
     case 'edge':
       return edgeRun(apiKey);
@@ -137,7 +157,9 @@ try {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const ok = result.code === 0;
     if (!ok) failed++;
-    console.log(`${ok ? 'PASS' : 'FAIL'} ${name.padEnd(6)} ${result.version}  (${seconds}s)\n  ${result.out.split('\n').join('\n  ')}`);
+    console.log(
+      `${ok ? 'PASS' : 'FAIL'} ${name.padEnd(6)} ${result.version}  (${seconds}s)\n  ${result.out.split('\n').join('\n  ')}`,
+    );
   }
 } finally {
   await server.close();

@@ -59,7 +59,17 @@ export type { SettingsResource } from './resources/settings.js';
 
 // Wire types: interfaces derived from the zod schemas that check requests and responses
 // (src/schemas), each field described once there.
-export type { Address, AddressInput, Hours, HoursInput, ListQuery, OpeningSpan, OpeningSpanRecord, WeeklyHours, WeeklyHoursRecord } from './schemas/common.js';
+export type {
+  Address,
+  AddressInput,
+  Hours,
+  HoursInput,
+  ListQuery,
+  OpeningSpan,
+  OpeningSpanRecord,
+  WeeklyHours,
+  WeeklyHoursRecord,
+} from './schemas/common.js';
 export type {
   Contact,
   ContactInput,

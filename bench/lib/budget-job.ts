@@ -41,17 +41,28 @@ export async function runBudgetJob(
   try {
     await Promise.all(workers.map((w) => w.next('ready')));
     const share = (i: number) => Math.floor(settings.calls / processes) + (i < settings.calls % processes ? 1 : 0);
-    const lanes = (i: number) => Math.max(1, Math.floor(settings.concurrency / processes) + (i < settings.concurrency % processes ? 1 : 0));
+    const lanes = (i: number) =>
+      Math.max(1, Math.floor(settings.concurrency / processes) + (i < settings.concurrency % processes ? 1 : 0));
     await Promise.all(
       workers.map((w, i) =>
         w.call({
           type: 'prepare',
-          job: { way, url: sandbox.url, key, locationId: locationIds[0], calls: share(i), concurrency: lanes(i), ...(options.redisPort ? { redisPort: options.redisPort } : {}) },
+          job: {
+            way,
+            url: sandbox.url,
+            key,
+            locationId: locationIds[0],
+            calls: share(i),
+            concurrency: lanes(i),
+            ...(options.redisPort ? { redisPort: options.redisPort } : {}),
+          },
         }),
       ),
     );
     const go = Date.now();
-    const results = await Promise.all(workers.map((w) => w.call<{ startedAt: number; endedAt: number; failures: number }>({ type: 'go' })));
+    const results = await Promise.all(
+      workers.map((w) => w.call<{ startedAt: number; endedAt: number; failures: number }>({ type: 'go' })),
+    );
     const wallMs = Math.max(...results.map((r) => r.endedAt)) - go;
     const tooMany = (await sandbox.count({ status: 429 })) - before429;
     const requests = (await sandbox.count()) - beforeAll;

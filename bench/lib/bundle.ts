@@ -33,7 +33,9 @@ export async function bundleSize(app: string, external: string[] = []): Promise<
     external,
   });
   const code = result.outputFiles[0]?.contents ?? new Uint8Array();
-  const inputs = Object.entries(Object.values(result.metafile.outputs)[0]?.inputs ?? {}).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input);
+  const inputs = Object.entries(Object.values(result.metafile.outputs)[0]?.inputs ?? {})
+    .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+    .map(([input]) => input);
   return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length, top: topInputs(result.metafile), inputs };
 }
 
@@ -43,10 +45,19 @@ function topInputs(meta: Metafile): Array<{ input: string; bytes: number }> {
   const byPackage = new Map<string, number>();
   for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
-    const name = match?.[1] ?? (input.includes('bench/.tmp/dist') || input.includes('dist/') ? '(our dist)' : input.startsWith('src/') ? '(our code)' : input);
+    const name =
+      match?.[1] ??
+      (input.includes('bench/.tmp/dist') || input.includes('dist/')
+        ? '(our dist)'
+        : input.startsWith('src/')
+          ? '(our code)'
+          : input);
     byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
   }
-  return [...byPackage.entries()].map(([input, bytes]) => ({ input, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, 6);
+  return [...byPackage.entries()]
+    .map(([input, bytes]) => ({ input, bytes }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 6);
 }
 
 /** The app every client is measured with: construct, make one call, print it. */

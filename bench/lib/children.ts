@@ -88,7 +88,11 @@ export function serveParent(handlers: Record<string, (message: Record<string, un
       })
       .then(
         (value) => process.send?.({ id: message.id, value }),
-        (error: unknown) => process.send?.({ id: message.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+        (error: unknown) =>
+          process.send?.({
+            id: message.id,
+            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          }),
       );
   });
   process.send?.({ type: 'ready' });
@@ -114,7 +118,11 @@ export interface RedisServer {
 /** A throw-away redis-server on a free port, no persistence. */
 export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   await new Promise<void>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);

@@ -23,7 +23,10 @@ export function tmpDir(name: string): string {
 /** Build once per `npm run bench` (the runner sets BENCH_BUILT=1 after building). */
 export function ensureBuilt(): void {
   if (process.env.BENCH_BUILT === '1' && existsSync(join(BUILD, 'index.js'))) return;
-  execFileSync(join(ROOT, 'node_modules/.bin/tsup'), ['--out-dir', BUILD, '--no-dts', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(join(ROOT, 'node_modules/.bin/tsup'), ['--out-dir', BUILD, '--no-dts', '--silent'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   process.env.BENCH_BUILT = '1';
 }
 

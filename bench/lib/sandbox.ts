@@ -5,7 +5,10 @@ import { startWorker, type Worker } from './children.js';
 export interface RemoteSandbox {
   url: string;
   key(rateLimit?: RateLimit): Promise<string>;
-  populate(key: string, options: { locations: number; reservationsPerLocation?: number }): Promise<{ locationIds: string[]; reservations: number }>;
+  populate(
+    key: string,
+    options: { locations: number; reservationsPerLocation?: number },
+  ): Promise<{ locationIds: string[]; reservations: number }>;
   count(filter?: { status?: number; path?: string }): Promise<number>;
   /** Every matching request waits `delayMs` before being served (0: none). */
   latency(delayMs: number, path: string): Promise<void>;

@@ -18,7 +18,11 @@ export function percentile(values: readonly number[], p: number): number {
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Run `count` tasks with at most `concurrency` at once; resolves when all settled. */
-export async function pool(count: number, concurrency: number, task: (index: number) => Promise<unknown>): Promise<{ failures: number }> {
+export async function pool(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<unknown>,
+): Promise<{ failures: number }> {
   let next = 0;
   let failures = 0;
   const lane = async (): Promise<void> => {
@@ -36,7 +40,14 @@ export async function pool(count: number, concurrency: number, task: (index: num
 }
 
 export const fmt = {
-  ms: (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(2)} ms`),
+  ms: (ms: number): string =>
+    ms >= 10_000
+      ? `${(ms / 1000).toFixed(1)} s`
+      : ms >= 1000
+        ? `${(ms / 1000).toFixed(2)} s`
+        : ms >= 10
+          ? `${ms.toFixed(0)} ms`
+          : `${ms.toFixed(2)} ms`,
   us: (ms: number): string => `${(ms * 1000).toFixed(0)} µs`,
   x: (ratio: number): string => `${ratio.toFixed(2)}×`,
   kb: (bytes: number): string => `${(bytes / 1024).toFixed(1)} kB`,
@@ -69,7 +80,13 @@ export function renderTable(cases: readonly CaseResult[]): string {
   const body: string[][] = [];
   for (const c of cases) {
     c.rows.forEach((row, i) => {
-      body.push([i === 0 ? c.title : '', row.variant, row.result, row.target ?? '', row.met === undefined ? '' : row.met ? 'yes' : '**NO**']);
+      body.push([
+        i === 0 ? c.title : '',
+        row.variant,
+        row.result,
+        row.target ?? '',
+        row.met === undefined ? '' : row.met ? 'yes' : '**NO**',
+      ]);
     });
   }
   lines.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
@@ -82,11 +99,21 @@ export function renderText(cases: readonly CaseResult[]): string {
   const body: string[][] = [['case', 'variant', 'result', 'target', 'met']];
   for (const c of cases) {
     c.rows.forEach((row, i) => {
-      body.push([i === 0 ? c.title : '', row.variant, row.result, row.target ?? '', row.met === undefined ? '' : row.met ? 'yes' : 'NO']);
+      body.push([
+        i === 0 ? c.title : '',
+        row.variant,
+        row.result,
+        row.target ?? '',
+        row.met === undefined ? '' : row.met ? 'yes' : 'NO',
+      ]);
     });
   }
   const widths = body[0]!.map((_, col) => Math.max(...body.map((r) => (r[col] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   const out = [line(body[0]!), widths.map((w) => '-'.repeat(w)).join('  ')];
   for (const r of body.slice(1)) out.push(line(r));
   return out.join('\n');

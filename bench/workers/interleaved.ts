@@ -11,7 +11,10 @@ export interface Rounds {
   perRound: number;
 }
 
-export async function timeInterleaved(variants: Record<string, () => Promise<unknown>>, { warmup, rounds, perRound }: Rounds): Promise<Record<string, number[]>> {
+export async function timeInterleaved(
+  variants: Record<string, () => Promise<unknown>>,
+  { warmup, rounds, perRound }: Rounds,
+): Promise<Record<string, number[]>> {
   const names = Object.keys(variants);
   const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (const call of Object.values(variants)) for (let i = 0; i < warmup; i++) await call();

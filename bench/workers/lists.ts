@@ -23,12 +23,24 @@ serveParent({
   walk: async (m) => {
     const { variant, url, key, workMs } = m.walk as Walk;
     const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
-    const client = new PartnerClient({ apiKey: key, baseUrl: url, prefetchPages: variant === 'sdk-prefetch', ...(variant === 'sdk-no-limiter' ? { rateLimit: false as const } : {}) });
+    const client = new PartnerClient({
+      apiKey: key,
+      baseUrl: url,
+      prefetchPages: variant === 'sdk-prefetch',
+      ...(variant === 'sdk-no-limiter' ? { rateLimit: false as const } : {}),
+    });
     // The hand loop written with ky, as a partner using ky alone would: an instance with the base
     // URL and key, its retry and timeout off (the SDK's cost over this is ours alone).
-    const api = ky.create({ prefixUrl: `${url}/partner/v1/`, headers, retry: 0, timeout: false, throwHttpErrors: false });
+    const api = ky.create({
+      prefixUrl: `${url}/partner/v1/`,
+      headers,
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+    });
     // Warm the code paths and the connection, then take the baseline.
-    if (variant === 'hand') JSON.parse(await (await fetch(`${url}/partner/v1/reservations?limit=1`, { headers })).text());
+    if (variant === 'hand')
+      JSON.parse(await (await fetch(`${url}/partner/v1/reservations?limit=1`, { headers })).text());
     else if (variant === 'ky') await api.get('reservations?limit=1').json();
     else await client.reservations.list({ limit: 1 });
     const gc = (globalThis as { gc?: () => void }).gc;
@@ -53,7 +65,10 @@ serveParent({
         const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
         const response = await fetch(`${url}/partner/v1/reservations?limit=${PAGE}${query}`, { headers });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        const page = JSON.parse(await response.text()) as { items: Array<{ reservation_id: string }>; next_cursor?: string | null };
+        const page = JSON.parse(await response.text()) as {
+          items: Array<{ reservation_id: string }>;
+          next_cursor?: string | null;
+        };
         for (const booking of page.items) {
           items++;
           checksum += booking.reservation_id.length;
@@ -67,7 +82,10 @@ serveParent({
         const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
         const response = await api.get(`reservations?limit=${PAGE}${query}`);
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        const page = (await response.json()) as { items: Array<{ reservation_id: string }>; next_cursor?: string | null };
+        const page = (await response.json()) as {
+          items: Array<{ reservation_id: string }>;
+          next_cursor?: string | null;
+        };
         for (const booking of page.items) {
           items++;
           checksum += booking.reservation_id.length;
@@ -92,6 +110,20 @@ serveParent({
     // What the walk left behind once garbage is collected (flat memory: about nothing).
     const retained = process.memoryUsage().heapUsed - heapBefore;
     await client.close();
-    return { variant, workMs, items, pages, elapsedMs, cpuMs, itemsPerSecond: items / (elapsedMs / 1000), rssBefore, rssPeak, rssAfter, growth: rssPeak - rssBefore, retained, checksum };
+    return {
+      variant,
+      workMs,
+      items,
+      pages,
+      elapsedMs,
+      cpuMs,
+      itemsPerSecond: items / (elapsedMs / 1000),
+      rssBefore,
+      rssPeak,
+      rssAfter,
+      growth: rssPeak - rssBefore,
+      retained,
+      checksum,
+    };
   },
 });

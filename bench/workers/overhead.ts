@@ -13,14 +13,36 @@ type Call = () => Promise<unknown>;
 
 serveParent({
   run: async (m) => {
-    const { url, key, locationId: id, warmup, rounds, perRound, cpu } = m as unknown as { url: string; key: string; locationId: string; warmup: number; rounds: number; perRound: number; cpu?: boolean };
+    const {
+      url,
+      key,
+      locationId: id,
+      warmup,
+      rounds,
+      perRound,
+      cpu,
+    } = m as unknown as {
+      url: string;
+      key: string;
+      locationId: string;
+      warmup: number;
+      rounds: number;
+      perRound: number;
+      cpu?: boolean;
+    };
     const target = `${url}/partner/v1/locations/${encodeURIComponent(id)}`;
     const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
     const sdk = new PartnerClient({ apiKey: key, baseUrl: url });
     const sdkNoLimiter = new PartnerClient({ apiKey: key, baseUrl: url, rateLimit: false });
     // A bare ky call as a partner would write it with ky alone: an instance with the base URL and
     // key, its own retry and timeout off (the SDK owns those), reading the JSON body.
-    const api = ky.create({ prefixUrl: `${url}/partner/v1/`, headers, retry: 0, timeout: false, throwHttpErrors: false });
+    const api = ky.create({
+      prefixUrl: `${url}/partner/v1/`,
+      headers,
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+    });
     const path = `locations/${encodeURIComponent(id)}`;
     const variants: Record<string, Call> = {
       fetch: async () => JSON.parse(await (await fetch(target, { headers })).text()) as unknown,

@@ -35,7 +35,11 @@ serveParent({
     const target = `${url}/partner/v1/locations/${encodeURIComponent(locationId)}`;
     const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
     if (way === 'sdk') {
-      const client = new PartnerClient({ apiKey: key, baseUrl: url, ...(redisPort ? { rateLimit: { shared: redisBudget({ host: '127.0.0.1', port: redisPort }) } } : {}) });
+      const client = new PartnerClient({
+        apiKey: key,
+        baseUrl: url,
+        ...(redisPort ? { rateLimit: { shared: redisBudget({ host: '127.0.0.1', port: redisPort }) } } : {}),
+      });
       call = () => client.locations.get(locationId);
       close = () => client.close();
     } else if (way === 'ky') {

@@ -14,7 +14,10 @@ serveParent({
   url: () => server.url,
   key: (m) => sandbox.issueKey(m.rateLimit ? { rateLimit: m.rateLimit as RateLimit } : {}),
   populate: (m) => {
-    const result = sandbox.populate(m.key as string, m.options as { locations: number; reservationsPerLocation?: number });
+    const result = sandbox.populate(
+      m.key as string,
+      m.options as { locations: number; reservationsPerLocation?: number },
+    );
     return { locationIds: result.locationIds.slice(0, 10), reservations: result.reservations };
   },
   count: (m) => sandbox.requestCount((m.filter ?? {}) as { status?: number; path?: string }),

@@ -25,14 +25,32 @@ class IdleReader extends MetricReader {
 
 serveParent({
   run: async (m) => {
-    const { url, key, locationId: id, warmup, rounds, perRound } = m as unknown as { url: string; key: string; locationId: string; warmup: number; rounds: number; perRound: number };
+    const {
+      url,
+      key,
+      locationId: id,
+      warmup,
+      rounds,
+      perRound,
+    } = m as unknown as {
+      url: string;
+      key: string;
+      locationId: string;
+      warmup: number;
+      rounds: number;
+      perRound: number;
+    };
     // Registered for all variants: with no span recording (the no-op variant) it writes nothing.
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropSpans)] });
     const meterProvider = new MeterProvider({ readers: [new IdleReader()] });
     const plain = new PartnerClient({ apiKey: key, baseUrl: url });
     const noop = new PartnerClient({ apiKey: key, baseUrl: url, telemetry: openTelemetry() });
-    const traced = new PartnerClient({ apiKey: key, baseUrl: url, telemetry: openTelemetry({ tracerProvider, meterProvider }) });
+    const traced = new PartnerClient({
+      apiKey: key,
+      baseUrl: url,
+      telemetry: openTelemetry({ tracerProvider, meterProvider }),
+    });
     const variants: Record<string, () => Promise<unknown>> = {
       sdk: () => plain.locations.get(id),
       'otel-noop': () => noop.locations.get(id),

@@ -20,7 +20,10 @@ export async function smoke(sdk, { apiKey, baseUrl, runtime }) {
       name: `Smoke test (${runtime})`,
       address: { line1: '2100 Mission St', city: 'San Francisco', state: 'CA', postal_code: '94110', country: 'US' },
     });
-    check(store.partner_location_id === `smoke-${runtime}` && store.status === 'active', `enrolled store ${JSON.stringify(store)}`);
+    check(
+      store.partner_location_id === `smoke-${runtime}` && store.status === 'active',
+      `enrolled store ${JSON.stringify(store)}`,
+    );
 
     let bookings = 0;
     let pages = 0;
@@ -49,8 +52,14 @@ export async function smoke(sdk, { apiKey, baseUrl, runtime }) {
       notFound = error;
     }
     check(notFound instanceof sdk.NotFoundError, `404 gives NotFoundError, got ${String(notFound)}`);
-    check(sdk.isPartnerError(notFound) && notFound.code === 'not_found' && notFound.status === 404, '404 code and status');
-    check(typeof notFound.requestId === 'string' && !JSON.stringify(notFound.toJSON()).includes(apiKey), 'error carries a request id and never the key');
+    check(
+      sdk.isPartnerError(notFound) && notFound.code === 'not_found' && notFound.status === 404,
+      '404 code and status',
+    );
+    check(
+      typeof notFound.requestId === 'string' && !JSON.stringify(notFound.toJSON()).includes(apiKey),
+      'error carries a request id and never the key',
+    );
 
     let invalid;
     try {
@@ -58,7 +67,10 @@ export async function smoke(sdk, { apiKey, baseUrl, runtime }) {
     } catch (error) {
       invalid = error;
     }
-    check(invalid instanceof sdk.ValidationError && invalid.field === 'preferred_language', `refused before sending: ${String(invalid)}`);
+    check(
+      invalid instanceof sdk.ValidationError && invalid.field === 'preferred_language',
+      `refused before sending: ${String(invalid)}`,
+    );
 
     const limit = client.rateLimit;
     check(limit !== undefined && limit.limit > 0, 'rate-limit headers were read');
@@ -79,7 +91,11 @@ export async function browserGuard(sdk, { apiKey, baseUrl, runtime }) {
   } catch (error) {
     refused = error;
   }
-  if (!(refused instanceof sdk.ConfigurationError) || !/browser/.test(refused.message) || !/dangerouslyAllowBrowser/.test(refused.message)) {
+  if (
+    !(refused instanceof sdk.ConfigurationError) ||
+    !/browser/.test(refused.message) ||
+    !/dangerouslyAllowBrowser/.test(refused.message)
+  ) {
     throw new Error(`[${runtime}] the client started in a browser-like global scope: ${String(refused)}`);
   }
   const client = new sdk.PartnerClient({ apiKey, baseUrl, dangerouslyAllowBrowser: true });

@@ -17,12 +17,14 @@ export async function contentHash(row: unknown): Promise<string> {
 /** JSON with object keys sorted at every depth; a value JSON cannot hold is written as its type and text. */
 export function canonicalJson(value: unknown, path: object[] = []): string {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : `{"number":"${String(value)}"}`;
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? JSON.stringify(value) : `{"number":"${String(value)}"}`;
   if (typeof value !== 'object') return JSON.stringify({ [typeof value]: String(value) });
   // A row that contains itself is refused by the SDK before sending; it still needs a content.
   if (path.includes(value)) return '"[cycle]"';
   const inner = [...path, value];
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item, inner))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item, inner))).join(',')}]`;
   const members = Object.keys(value)
     .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
     .sort()

@@ -28,6 +28,10 @@ export type * from './types.js';
  * console.log(summary.counts.created, summary.counts.already_enrolled);
  * ```
  */
-export async function enrollMany(client: PartnerClient, rows: EnrollRows, options: EnrollManyOptions = {}): Promise<EnrollSummary> {
+export async function enrollMany(
+  client: PartnerClient,
+  rows: EnrollRows,
+  options: EnrollManyOptions = {},
+): Promise<EnrollSummary> {
   return new EnrollRun(client, rows, options).run();
 }

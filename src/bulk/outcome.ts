@@ -13,11 +13,20 @@ import {
 } from '../index.js';
 import type { EnrolledRow } from './same-id.js';
 import { isTheRowsStore, type ReadBack } from './settle.js';
-import type { EnrollConflict, EnrollNotAttempted, EnrollOutcome, EnrollOutcomeBase, EnrollResumeRecord } from './types.js';
+import type {
+  EnrollConflict,
+  EnrollNotAttempted,
+  EnrollOutcome,
+  EnrollOutcomeBase,
+  EnrollResumeRecord,
+} from './types.js';
 
 /** The row's id, when it has one that could be sent. */
 export function idOf(row: EnrollLocationBody): string | undefined {
-  const id = typeof row === 'object' && row !== null ? (row as { partner_location_id?: unknown }).partner_location_id : undefined;
+  const id =
+    typeof row === 'object' && row !== null
+      ? (row as { partner_location_id?: unknown }).partner_location_id
+      : undefined;
   return typeof id === 'string' ? id : undefined;
 }
 
@@ -28,12 +37,26 @@ export function baseOf(row: EnrollLocationBody, index: number, contentHash: stri
 export function succeeded(base: EnrollOutcomeBase, { data, response }: WithResponse<Location>): EnrollOutcome {
   // The contract answers 201 for a new store and 200 for the same store again.
   const status = response.status === 201 ? 'created' : 'already_enrolled';
-  return { ...base, status, location: data, requestId: response.requestId, confirmedAfter: undefined, sameAs: undefined };
+  return {
+    ...base,
+    status,
+    location: data,
+    requestId: response.requestId,
+    confirmedAfter: undefined,
+    sameAs: undefined,
+  };
 }
 
 /** A row identical to an earlier row of the run that enrolled its id: that answer, without a call. */
 export function sameAsEarlier(base: EnrollOutcomeBase, earlier: EnrolledRow): EnrollOutcome {
-  return { ...base, status: 'already_enrolled', location: earlier.location, requestId: undefined, confirmedAfter: undefined, sameAs: earlier.index };
+  return {
+    ...base,
+    status: 'already_enrolled',
+    location: earlier.location,
+    requestId: undefined,
+    confirmedAfter: undefined,
+    sameAs: earlier.index,
+  };
 }
 
 /** The outcome of a row whose enrollment failed after the service may have acted, once the store was read. */
@@ -41,7 +64,15 @@ export function settledOutcome(base: EnrollOutcomeBase, error: PartnerError, rea
   const id = base.partner_location_id ?? '';
   if ('found' in read) {
     const { data, response } = read.found;
-    if (isTheRowsStore(data, base.row)) return { ...base, status: 'already_enrolled', location: data, requestId: response.requestId, confirmedAfter: error, sameAs: undefined };
+    if (isTheRowsStore(data, base.row))
+      return {
+        ...base,
+        status: 'already_enrolled',
+        location: data,
+        requestId: response.requestId,
+        confirmedAfter: error,
+        sameAs: undefined,
+      };
     const message =
       `${id} is enrolled with a different name or address, so this row was not enrolled (its own call failed: ${error.message}). ` +
       `To change the store, use client.locations.update(${JSON.stringify(id)}, { name, address }).`;
@@ -81,7 +112,14 @@ export function failedOutcome(base: EnrollOutcomeBase, error: PartnerError, stop
       `To change the store, use client.locations.update(${JSON.stringify(id)}, { name, address }).`;
     return { ...base, status: 'conflict', error, conflictsWith: undefined, earlierRun: undefined, message };
   }
-  return { ...base, status: 'failed', error, mayBeEnrolled: effectInDoubt(error), readError: undefined, message: error.message };
+  return {
+    ...base,
+    status: 'failed',
+    error,
+    mayBeEnrolled: effectInDoubt(error),
+    readError: undefined,
+    message: error.message,
+  };
 }
 
 /**
@@ -89,7 +127,11 @@ export function failedOutcome(base: EnrollOutcomeBase, error: PartnerError, stop
  * client closed under the run sends nothing more. The run stops and rejects with the error.
  */
 export function stopsTheRun(error: PartnerError, stopped: boolean): boolean {
-  return error instanceof AuthenticationError || error instanceof ForbiddenIpError || (error instanceof AbortedError && !stopped);
+  return (
+    error instanceof AuthenticationError ||
+    error instanceof ForbiddenIpError ||
+    (error instanceof AbortedError && !stopped)
+  );
 }
 
 /** A later row of an id whose content differs from the first row's, found before sending. */

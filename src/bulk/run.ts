@@ -7,13 +7,39 @@
  * deciding a repeated id needs: see same-id.ts). The limiter owns every wait for the budget; a run
  * only keeps `concurrency` rows in the client's hands, and never two rows of one id.
  */
-import { ConfigurationError, PartnerError, effectInDoubt, type EnrollLocationBody, type PartnerClient } from '../index.js';
+import {
+  ConfigurationError,
+  PartnerError,
+  effectInDoubt,
+  type EnrollLocationBody,
+  type PartnerClient,
+} from '../index.js';
 import { contentHash } from './content.js';
-import { baseOf, duplicateConflict, earlierRunConflict, failedOutcome, idOf, notAttempted, sameAsEarlier, settledOutcome, stopsTheRun, succeeded } from './outcome.js';
+import {
+  baseOf,
+  duplicateConflict,
+  earlierRunConflict,
+  failedOutcome,
+  idOf,
+  notAttempted,
+  sameAsEarlier,
+  settledOutcome,
+  stopsTheRun,
+  succeeded,
+} from './outcome.js';
 import { enrolledRecords, rowReader, type RowReader } from './rows.js';
 import { SameIdRows } from './same-id.js';
 import { readBack, type ReadOne } from './settle.js';
-import type { EnrollCounts, EnrollManyOptions, EnrollOne, EnrollOutcome, EnrollOutcomeBase, EnrollResumeRecord, EnrollRows, EnrollSummary } from './types.js';
+import type {
+  EnrollCounts,
+  EnrollManyOptions,
+  EnrollOne,
+  EnrollOutcome,
+  EnrollOutcomeBase,
+  EnrollResumeRecord,
+  EnrollRows,
+  EnrollSummary,
+} from './types.js';
 
 const DEFAULT_CONCURRENCY = 16;
 
@@ -25,7 +51,15 @@ export class EnrollRun {
   private readonly total: number | undefined;
   private readonly reader: RowReader<EnrollLocationBody>;
   private readonly sameId = new SameIdRows();
-  private readonly counts: EnrollCounts = { created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
+  private readonly counts: EnrollCounts = {
+    created: 0,
+    already_enrolled: 0,
+    skipped: 0,
+    invalid: 0,
+    conflict: 0,
+    failed: 0,
+    not_attempted: 0,
+  };
   /** The caller's abort, or a failure of the run: no more rows start, every call under way is cancelled. */
   private readonly stop = new AbortController();
   /** Each call has its own signal: sixteen calls listening to one would trip Node's listener warning. */
@@ -44,7 +78,9 @@ export class EnrollRun {
     private readonly options: EnrollManyOptions,
   ) {
     if (typeof (client as Partial<PartnerClient> | undefined)?.locations?.enroll !== 'function') {
-      throw new ConfigurationError('enrollMany(client, rows, options?) takes the PartnerClient to enroll through as its first argument.');
+      throw new ConfigurationError(
+        'enrollMany(client, rows, options?) takes the PartnerClient to enroll through as its first argument.',
+      );
     }
     this.enroll = (body, o) => client.locations.enroll(body, o).withResponse();
     this.readStore = (id, o) => client.locations.get(id, o).withResponse();
@@ -74,7 +110,12 @@ export class EnrollRun {
       await this.reader.close().catch(() => undefined);
       throw this.failure.error;
     }
-    return { total: this.read, counts: this.counts, aborted: this.stop.signal.aborted, elapsedMs: Date.now() - this.started };
+    return {
+      total: this.read,
+      counts: this.counts,
+      aborted: this.stop.signal.aborted,
+      elapsedMs: Date.now() - this.started,
+    };
   }
 
   /** The run fails: no more rows start; `cancel` also stops the calls under way (their rows could not be reported). */
@@ -91,7 +132,13 @@ export class EnrollRun {
       this.done += 1;
       try {
         await this.options.onOutcome?.(outcome);
-        this.options.onProgress?.({ done: this.done, total: this.total, inFlight: this.inFlight, counts: { ...this.counts }, elapsedMs: Date.now() - this.started });
+        this.options.onProgress?.({
+          done: this.done,
+          total: this.total,
+          inFlight: this.inFlight,
+          counts: { ...this.counts },
+          elapsedMs: Date.now() - this.started,
+        });
       } catch (error) {
         this.outcomesBroken = true;
         this.fail(error);
@@ -118,7 +165,11 @@ export class EnrollRun {
   }
 
   /** The outcome of one row once the earlier rows of its id have ended (`ready`), or undefined when its failure stops the run. */
-  private async attempt(row: EnrollLocationBody, index: number, ready: Promise<void>): Promise<EnrollOutcome | undefined> {
+  private async attempt(
+    row: EnrollLocationBody,
+    index: number,
+    ready: Promise<void>,
+  ): Promise<EnrollOutcome | undefined> {
     const hash = await contentHash(row);
     await ready;
     const base = baseOf(row, index, hash);
@@ -126,7 +177,11 @@ export class EnrollRun {
     if (known) return known;
     if (this.stop.signal.aborted) return notAttempted(base);
     const outcome = await this.send(row, base);
-    if (outcome && (outcome.status === 'created' || outcome.status === 'already_enrolled') && base.partner_location_id !== undefined) {
+    if (
+      outcome &&
+      (outcome.status === 'created' || outcome.status === 'already_enrolled') &&
+      base.partner_location_id !== undefined
+    ) {
       this.sameId.enrolledBy(base.partner_location_id, { index, location: outcome.location });
     }
     return outcome;
@@ -145,7 +200,8 @@ export class EnrollRun {
         return error instanceof PartnerError ? failedOutcome(base, error, stopped) : undefined;
       }
       // The answer was lost after the service may have acted: the store, read back, says what happened.
-      if (stopped || !effectInDoubt(error) || base.partner_location_id === undefined) return failedOutcome(base, error, stopped);
+      if (stopped || !effectInDoubt(error) || base.partner_location_id === undefined)
+        return failedOutcome(base, error, stopped);
       return settledOutcome(base, error, await readBack(this.readStore, base.partner_location_id, call.signal));
     } finally {
       this.calls.delete(call);
@@ -194,10 +250,14 @@ function totalOf(total: number | undefined, rows: EnrollRows): number | undefine
   const length = Array.isArray(rows) ? rows.length : undefined;
   if (total === undefined) return length;
   if (!Number.isInteger(total) || total < 0) {
-    throw new ConfigurationError(`The option total of enrollMany() must be a whole number, 0 or more; got ${String(total)}.`);
+    throw new ConfigurationError(
+      `The option total of enrollMany() must be a whole number, 0 or more; got ${String(total)}.`,
+    );
   }
   if (length !== undefined && total !== length) {
-    throw new ConfigurationError(`enrollMany() was given an array of ${length} rows and the option total ${total}; leave total out for an array (it is rows.length).`);
+    throw new ConfigurationError(
+      `enrollMany() was given an array of ${length} rows and the option total ${total}; leave total out for an array (it is rows.length).`,
+    );
   }
   return total;
 }
@@ -205,7 +265,9 @@ function totalOf(total: number | undefined, rows: EnrollRows): number | undefine
 function concurrencyOf(value: number | undefined): number {
   if (value === undefined) return DEFAULT_CONCURRENCY;
   if (!Number.isInteger(value) || value < 1 || value > 1000) {
-    throw new ConfigurationError(`The option concurrency of enrollMany() must be a whole number from 1 to 1000; got ${String(value)}.`);
+    throw new ConfigurationError(
+      `The option concurrency of enrollMany() must be a whole number from 1 to 1000; got ${String(value)}.`,
+    );
   }
   return value;
 }

@@ -3,7 +3,14 @@
  * may have acted), settled by asking again: enrolling is idempotent, so the store, if it is there
  * with the row's name and address, is the row's.
  */
-import { NotFoundError, PartnerError, type EnrollLocationBody, type Location, type RequestOptions, type WithResponse } from '../index.js';
+import {
+  NotFoundError,
+  PartnerError,
+  type EnrollLocationBody,
+  type Location,
+  type RequestOptions,
+  type WithResponse,
+} from '../index.js';
 
 /** Read one store: `client.locations.get(id).withResponse()`. */
 export type ReadOne = (partnerLocationId: string, options: RequestOptions) => Promise<WithResponse<Location>>;

@@ -27,7 +27,14 @@ import type {
  *   `mayBeEnrolled` says whether it may still exist;
  * - `not_attempted`: the run was stopped (`signal`) before this row got an answer.
  */
-export type EnrollStatus = 'created' | 'already_enrolled' | 'skipped' | 'invalid' | 'conflict' | 'failed' | 'not_attempted';
+export type EnrollStatus =
+  | 'created'
+  | 'already_enrolled'
+  | 'skipped'
+  | 'invalid'
+  | 'conflict'
+  | 'failed'
+  | 'not_attempted';
 
 /** Fields every {@link EnrollOutcome} has. */
 export interface EnrollOutcomeBase {
@@ -45,7 +52,8 @@ export interface EnrollOutcomeBase {
 }
 
 /** A row enrolled now (`created`) or found already enrolled with the same data (`already_enrolled`). */
-export interface EnrollSuccess<S extends 'created' | 'already_enrolled' = 'created' | 'already_enrolled'> extends EnrollOutcomeBase {
+export interface EnrollSuccess<S extends 'created' | 'already_enrolled' = 'created' | 'already_enrolled'>
+  extends EnrollOutcomeBase {
   /** `created` (201) or `already_enrolled` (200). */
   status: S;
   /** The store as the service returned it. */
@@ -136,7 +144,14 @@ export interface EnrollNotAttempted extends EnrollOutcomeBase {
 }
 
 /** The one outcome of one row; narrow it by `status`. */
-export type EnrollOutcome = EnrollSuccess<'created'> | EnrollSuccess<'already_enrolled'> | EnrollSkipped | EnrollInvalid | EnrollConflict | EnrollFailed | EnrollNotAttempted;
+export type EnrollOutcome =
+  | EnrollSuccess<'created'>
+  | EnrollSuccess<'already_enrolled'>
+  | EnrollSkipped
+  | EnrollInvalid
+  | EnrollConflict
+  | EnrollFailed
+  | EnrollNotAttempted;
 
 /** Rows by outcome. */
 export type EnrollCounts = Record<EnrollStatus, number>;

@@ -92,7 +92,10 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: s
   try {
     return parseArgs({ args, options: all, allowPositionals: true, strict: true });
   } catch (error) {
-    const unknown = (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec((error as Error).message)?.[1] : undefined;
+    const unknown =
+      (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+        ? /'(-[^']*)'/.exec((error as Error).message)?.[1]
+        : undefined;
     if (unknown === undefined) throw new UsageError((error as Error).message);
     const near = closest(unknown.replace(/^-+/, '').split('=')[0] as string, Object.keys(all));
     throw new UsageError(`unknown option ${unknown}${near ? `; did you mean --${near}?` : ''}`);
@@ -104,31 +107,45 @@ export function closest(word: string, candidates: readonly string[]): string | u
   let best: { name: string; distance: number } | undefined;
   for (const name of candidates) {
     const distance = editDistance(word.toLowerCase(), name.toLowerCase());
-    if (distance <= Math.max(1, Math.floor(name.length / 3)) && distance < (best?.distance ?? Infinity)) best = { name, distance };
+    if (distance <= Math.max(1, Math.floor(name.length / 3)) && distance < (best?.distance ?? Infinity))
+      best = { name, distance };
   }
   return best?.name;
 }
 
 /** Levenshtein distance, with a swap of two neighbours counted as one edit. */
 function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const row = d[i] as number[];
       const up = d[i - 1] as number[];
-      row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      row[j] = Math.min(
+        (up[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
     }
   }
   return (d[a.length] as number[])[b.length] as number;
 }
 
 /** The client, from the flags or the environment. Its own ConfigurationError says what is missing (never the key). */
-export function clientFrom(values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined }, io: Io): PartnerClient {
+export function clientFrom(
+  values: { 'api-key'?: string | undefined; 'base-url'?: string | undefined },
+  io: Io,
+): PartnerClient {
   const apiKey = values['api-key'] || io.env.PARTNER_API_KEY;
   const baseUrl = values['base-url'] || io.env.PARTNER_API_BASE_URL;
   if (!apiKey) throw new SetupError('No API key: set PARTNER_API_KEY (or pass --api-key).');
-  if (!baseUrl) throw new SetupError('No service address: set PARTNER_API_BASE_URL (or pass --base-url), e.g. http://127.0.0.1:4010 for crp-sandbox.');
+  if (!baseUrl)
+    throw new SetupError(
+      'No service address: set PARTNER_API_BASE_URL (or pass --base-url), e.g. http://127.0.0.1:4010 for crp-sandbox.',
+    );
   return new PartnerClient({ apiKey, baseUrl });
 }
 
@@ -140,7 +157,9 @@ export function clientFrom(values: { 'api-key'?: string | undefined; 'base-url'?
 export function reportFailure(failure: unknown, io: Io, json: boolean, help?: string): number {
   const error = fileProblem(failure, io.cwd) ?? failure;
   if (json) {
-    const record = isPartnerError(error) ? error.toJSON() : { name: (error as Error)?.name ?? 'Error', message: messageOf(error) };
+    const record = isPartnerError(error)
+      ? error.toJSON()
+      : { name: (error as Error)?.name ?? 'Error', message: messageOf(error) };
     io.stderr.write(`${JSON.stringify({ error: record })}\n`);
   } else {
     const message = messageOf(error);
@@ -165,7 +184,11 @@ const FILE_PROBLEMS: Record<string, string> = {
  * A file the command could not open (a --resume report, an --out directory): one line naming it and
  * what to do. `path`: as the command line gave it, read against `cwd`.
  */
-export function fileProblem(error: unknown, cwd: string, path = (error as NodeJS.ErrnoException | null)?.path): SetupError | undefined {
+export function fileProblem(
+  error: unknown,
+  cwd: string,
+  path = (error as NodeJS.ErrnoException | null)?.path,
+): SetupError | undefined {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   const problem = code === undefined ? undefined : FILE_PROBLEMS[code];
   if (problem === undefined || typeof path !== 'string') return undefined;

@@ -9,7 +9,9 @@ main(process.argv.slice(2), processIo()).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`crp: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `crp: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = EXIT.couldNotRun;
   },
 );

@@ -37,7 +37,8 @@ export type CsvRecord = (cells: readonly Cell[]) => string;
  */
 export function csvRecord(raw: boolean | undefined): CsvRecord {
   if (raw === true) return (cells) => stringify([cells]);
-  return (cells) => stringify([cells.map((cell) => (typeof cell === 'string' && FORMULA.test(cell) ? `'${cell}` : cell))]);
+  return (cells) =>
+    stringify([cells.map((cell) => (typeof cell === 'string' && FORMULA.test(cell) ? `'${cell}` : cell))]);
 }
 
 /** Blanks a spreadsheet passes over (space, NBSP, U+200B, U+3000, LF), then a character that starts a formula. */

@@ -47,7 +47,12 @@ export function watchBytes(path: string): { tap: Transform; lines: LineCounter }
   const lines: LineCounter = {
     lineOf(from, to) {
       while (cursor < from) step(at(cursor));
-      for (let byte = at(cursor); cursor < to && (byte === 0x20 || byte === 0x09 || byte === LF || byte === CR); byte = at(cursor)) step(byte);
+      for (
+        let byte = at(cursor);
+        cursor < to && (byte === 0x20 || byte === 0x09 || byte === LF || byte === CR);
+        byte = at(cursor)
+      )
+        step(byte);
       const found = line;
       while (cursor < to) step(at(cursor));
       while (chunks[0] && first + chunks[0].length <= cursor) first += (chunks.shift() as Buffer).length;

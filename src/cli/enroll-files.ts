@@ -27,7 +27,10 @@ async function identity(path: string, cwd: string, hops = 0): Promise<string> {
   try {
     folder = await realpath(dirname(at));
   } catch (error) {
-    throw new SetupError(`cannot write ${path}: its folder ${dirname(at)} does not exist (or is not a folder). Create it or name another folder; nothing was sent.`, { cause: error });
+    throw new SetupError(
+      `cannot write ${path}: its folder ${dirname(at)} does not exist (or is not a folder). Create it or name another folder; nothing was sent.`,
+      { cause: error },
+    );
   }
   return `path ${resolve(folder, basename(path))}`;
 }
@@ -48,15 +51,24 @@ export async function refuseSharedFiles({ cwd, stores, resume, reports }: RunFil
   const input = new Map<string, string>([[await identity(stores, cwd), `the stores file ${stores}`]]);
   if (resume !== undefined) {
     const key = await identity(resume, cwd);
-    if (input.has(key)) throw new SetupError(`--resume ${resume} is the stores file ${stores}: give the .jsonl report of an earlier run.`);
+    if (input.has(key))
+      throw new SetupError(
+        `--resume ${resume} is the stores file ${stores}: give the .jsonl report of an earlier run.`,
+      );
     input.set(key, `--resume ${resume}`);
   }
   const seen = new Set<string>();
   for (const path of reports) {
     const key = await identity(path, cwd);
     const same = input.get(key);
-    if (same?.startsWith('--resume')) throw new SetupError(`${same} and --report ${path} are the same file: the report would be emptied before it is read. Write the new report to another file.`);
-    if (same) throw new SetupError(`--report ${path} is ${same}: the report would empty it before it is read. Write the report to another file.`);
+    if (same?.startsWith('--resume'))
+      throw new SetupError(
+        `${same} and --report ${path} are the same file: the report would be emptied before it is read. Write the new report to another file.`,
+      );
+    if (same)
+      throw new SetupError(
+        `--report ${path} is ${same}: the report would empty it before it is read. Write the report to another file.`,
+      );
     if (seen.has(key)) throw new SetupError(`--report ${path} is given twice: give each report its own file.`);
     seen.add(key);
   }
@@ -79,7 +91,10 @@ export async function openAll(paths: readonly string[], cwd: string): Promise<Op
   try {
     for (path of paths) {
       const at = resolve(cwd, path);
-      const existed = await stat(at).then(() => true, () => false);
+      const existed = await stat(at).then(
+        () => true,
+        () => false,
+      );
       const handle = await open(at, existed ? 'r+' : 'w');
       // Where the new file is: through a link to a file not there yet, not the link itself.
       opened.push({ path, handle, created: existed ? undefined : await realpath(at) });

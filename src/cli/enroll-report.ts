@@ -49,7 +49,12 @@ export function isProblem(status: EnrollStatus): boolean {
 
 export function recordOf(outcome: EnrollOutcome, run: RunLines): ReportRecord {
   const line = run.lineOf(outcome.index);
-  const record: ReportRecord = { line, partner_location_id: outcome.partner_location_id, status: outcome.status, content_hash: outcome.contentHash };
+  const record: ReportRecord = {
+    line,
+    partner_location_id: outcome.partner_location_id,
+    status: outcome.status,
+    content_hash: outcome.contentHash,
+  };
   if (outcome.status === 'created' || outcome.status === 'already_enrolled') {
     if (outcome.requestId) record.request_id = outcome.requestId;
     if (outcome.sameAs !== undefined) {
@@ -65,7 +70,10 @@ export function recordOf(outcome: EnrollOutcome, run: RunLines): ReportRecord {
   if (outcome.status === 'skipped') return record;
   // A code this version has no class for: the operator reads the service's own word, not the catch-all's.
   if (outcome.error) {
-    const serviceCode = outcome.error.code === 'unknown_api_error' && 'serviceCode' in outcome.error ? outcome.error.serviceCode : undefined;
+    const serviceCode =
+      outcome.error.code === 'unknown_api_error' && 'serviceCode' in outcome.error
+        ? outcome.error.serviceCode
+        : undefined;
     record.code = typeof serviceCode === 'string' && serviceCode !== '' ? serviceCode : outcome.error.code;
   }
   if (outcome.status === 'invalid' && outcome.field) record.field = outcome.field;
@@ -89,7 +97,8 @@ function conflictMessage(outcome: EnrollConflict, line: number, run: RunLines): 
     const first = run.lineOf(outcome.conflictsWith);
     return `line ${line} has the partner_location_id ${id} of line ${first} with other content, so it was not sent: the first line of an id decides. Fix or delete line ${line} or line ${first} in ${run.file}, then run crp enroll again.`;
   }
-  if (outcome.earlierRun) return `${id} was enrolled with other content by the run that ${run.resume ?? 'the --resume report'} reports, so line ${line} was not sent: ${fix}.`;
+  if (outcome.earlierRun)
+    return `${id} was enrolled with other content by the run that ${run.resume ?? 'the --resume report'} reports, so line ${line} was not sent: ${fix}.`;
   return `${id} is already enrolled with a different name or address, so line ${line} was not enrolled: ${fix}.`;
 }
 
@@ -101,7 +110,10 @@ export interface ReportWriter {
 /** A report's format, by its extension; a path with neither is refused. */
 export function reportFormat(path: string): 'jsonl' | 'csv' {
   const format = /\.(jsonl|ndjson)$/i.test(path) ? 'jsonl' : /\.csv$/i.test(path) ? 'csv' : undefined;
-  if (!format) throw new UsageError(`--report ${path}: name a .csv file (the rows not enrolled) or a .jsonl file (every row, for --resume).`);
+  if (!format)
+    throw new UsageError(
+      `--report ${path}: name a .csv file (the rows not enrolled) or a .jsonl file (every row, for --resume).`,
+    );
   return format;
 }
 
@@ -109,7 +121,8 @@ export function reportFormat(path: string): 'jsonl' | 'csv' {
 export function openReport(file: OpenFile, rawCsv?: boolean): ReportWriter {
   const format = reportFormat(file.path);
   const out: LineWriter = streamWriter(createWriteStream('', { fd: file.handle }), true);
-  if (format === 'jsonl') return { write: (record) => out.write(`${JSON.stringify(record)}\n`), close: () => out.close() };
+  if (format === 'jsonl')
+    return { write: (record) => out.write(`${JSON.stringify(record)}\n`), close: () => out.close() };
   const csv = csvRecord(rawCsv);
   let started = false;
   return {

@@ -33,7 +33,11 @@ export interface RunOptions {
  * report, each report written anew under the next free number (a report may not be the --resume
  * file). The key is never in it: it comes from the environment, as it did.
  */
-export function resumeCommand(file: string, reports: readonly string[], options: RunOptions): { command: string; resumes: boolean } {
+export function resumeCommand(
+  file: string,
+  reports: readonly string[],
+  options: RunOptions,
+): { command: string; resumes: boolean } {
   const jsonl = reports.find((path) => reportFormat(path) === 'jsonl');
   const args = ['crp', 'enroll', file];
   if (jsonl) args.push('--resume', jsonl);

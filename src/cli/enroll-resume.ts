@@ -12,7 +12,15 @@ import { createInterface } from 'node:readline';
 import type { EnrollResumeRecord, EnrollStatus } from '../bulk/index.js';
 import { SetupError, UsageError } from './command.js';
 
-const STATUSES: ReadonlySet<string> = new Set<EnrollStatus>(['created', 'already_enrolled', 'skipped', 'invalid', 'conflict', 'failed', 'not_attempted']);
+const STATUSES: ReadonlySet<string> = new Set<EnrollStatus>([
+  'created',
+  'already_enrolled',
+  'skipped',
+  'invalid',
+  'conflict',
+  'failed',
+  'not_attempted',
+]);
 const CONTENT_HASH = /^[0-9a-f]{64}$/;
 
 export interface ResumeOptions {
@@ -27,7 +35,10 @@ export interface ResumeOptions {
  * reports had `content_hash` has none: enrollMany then skips nothing for it, and sends its row again.
  */
 export async function* readResume(path: string, options: ResumeOptions): AsyncGenerator<EnrollResumeRecord> {
-  if (!/\.(jsonl|ndjson)$/i.test(path)) throw new UsageError(`--resume ${path}: give the .jsonl report of an earlier run (a .csv report lists only the rows not enrolled).`);
+  if (!/\.(jsonl|ndjson)$/i.test(path))
+    throw new UsageError(
+      `--resume ${path}: give the .jsonl report of an earlier run (a .csv report lists only the rows not enrolled).`,
+    );
   const lines = createInterface({ input: createReadStream(resolve(options.cwd, path)), crlfDelay: Infinity });
   let n = 0;
   let unreadable: number | undefined;
@@ -53,13 +64,19 @@ export async function* readResume(path: string, options: ResumeOptions): AsyncGe
 /** What `--resume` takes from one line, or a SetupError naming the line and what is wrong with it. */
 function recordAt(record: unknown, line: number, path: string): EnrollResumeRecord {
   const wrong = (what: string) =>
-    new SetupError(`--resume ${path}: line ${line} is not a record crp enroll writes (${what}). Nothing was sent. Give the .jsonl report that crp enroll wrote, unedited.`);
+    new SetupError(
+      `--resume ${path}: line ${line} is not a record crp enroll writes (${what}). Nothing was sent. Give the .jsonl report that crp enroll wrote, unedited.`,
+    );
   if (typeof record !== 'object' || record === null || Array.isArray(record)) throw wrong('not a JSON object');
   const { partner_location_id: id, status, content_hash: hash } = record as Record<string, unknown>;
-  if (typeof status !== 'string' || !STATUSES.has(status)) throw wrong(`status ${JSON.stringify(status) ?? 'missing'}; it is one of ${[...STATUSES].join(', ')}`);
-  if (id !== undefined && typeof id !== 'string') throw wrong(`partner_location_id ${JSON.stringify(id)} is not a string`);
-  if (id === undefined && status !== 'invalid' && status !== 'not_attempted' && status !== 'failed') throw wrong(`a ${status} row without partner_location_id`);
-  if (hash !== undefined && (typeof hash !== 'string' || !CONTENT_HASH.test(hash))) throw wrong(`content_hash ${JSON.stringify(hash)} is not 64 hex digits`);
+  if (typeof status !== 'string' || !STATUSES.has(status))
+    throw wrong(`status ${JSON.stringify(status) ?? 'missing'}; it is one of ${[...STATUSES].join(', ')}`);
+  if (id !== undefined && typeof id !== 'string')
+    throw wrong(`partner_location_id ${JSON.stringify(id)} is not a string`);
+  if (id === undefined && status !== 'invalid' && status !== 'not_attempted' && status !== 'failed')
+    throw wrong(`a ${status} row without partner_location_id`);
+  if (hash !== undefined && (typeof hash !== 'string' || !CONTENT_HASH.test(hash)))
+    throw wrong(`content_hash ${JSON.stringify(hash)} is not 64 hex digits`);
   return { partner_location_id: id, status, contentHash: hash };
 }
 

@@ -1,7 +1,17 @@
 /** `crp enroll stores.csv`: every store of a CSV file through `enrollMany()` of `@crp/partner-sdk/bulk`. */
 import type { EnrollLocationBody } from '../index.js';
 import { enrollMany, type EnrollCounts } from '../bulk/index.js';
-import { COMMON_HELP, EXIT, SetupError, UsageError, clientFrom, parse, stopOnSignal, type Command, type Io } from './command.js';
+import {
+  COMMON_HELP,
+  EXIT,
+  SetupError,
+  UsageError,
+  clientFrom,
+  parse,
+  stopOnSignal,
+  type Command,
+  type Io,
+} from './command.js';
 import { RAW_CSV_HELP, RAW_CSV_OPTION } from './csv-out.js';
 import { refuseSharedFiles, openAll } from './enroll-files.js';
 import { isProblem, openReport, recordOf, reportFormat, type ReportRecord, type RunLines } from './enroll-report.js';
@@ -53,9 +63,13 @@ async function run(args: string[], io: Io): Promise<number> {
     ...RAW_CSV_OPTION,
   });
   const [file, ...extra] = positionals;
-  if (!file) throw new SetupError('crp enroll needs the CSV file of stores: crp enroll STORES.csv (crp enroll --help lists its columns).');
+  if (!file)
+    throw new SetupError(
+      'crp enroll needs the CSV file of stores: crp enroll STORES.csv (crp enroll --help lists its columns).',
+    );
   if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
-  if (values.concurrency !== undefined && !/^[1-9]\d*$/.test(values.concurrency)) throw new UsageError(`--concurrency must be a whole number, 1 or more; got ${JSON.stringify(values.concurrency)}.`);
+  if (values.concurrency !== undefined && !/^[1-9]\d*$/.test(values.concurrency))
+    throw new UsageError(`--concurrency must be a whole number, 1 or more; got ${JSON.stringify(values.concurrency)}.`);
   const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
   const json = values.json === true;
   const paths = values.report ?? [];
@@ -65,7 +79,9 @@ async function run(args: string[], io: Io): Promise<number> {
   const resume = values.resume;
   if (resume) {
     const onTornLine = (line: number) =>
-      io.stderr.write(`crp: --resume ${resume}: its last line (line ${line}) was cut short, as by a run that crashed while writing it. The ${line - 1} lines before it are used; the row of that line is sent again.\n`);
+      io.stderr.write(
+        `crp: --resume ${resume}: its last line (line ${line}) was cut short, as by a run that crashed while writing it. The ${line - 1} lines before it are used; the row of that line is sent again.\n`,
+      );
     for await (const _ of readResume(resume, { cwd: io.cwd, onTornLine }));
   }
   await refuseSharedFiles({ cwd: io.cwd, stores: file, resume: values.resume, reports: paths });
@@ -76,7 +92,17 @@ async function run(args: string[], io: Io): Promise<number> {
   });
   const reports = opened.map((file) => ({ path: file.path, writer: openReport(file, values['raw-csv']) }));
 
-  const tally: Tally = { total: 0, confirmed: 0, created: 0, already_enrolled: 0, skipped: 0, invalid: 0, conflict: 0, failed: 0, not_attempted: 0 };
+  const tally: Tally = {
+    total: 0,
+    confirmed: 0,
+    created: 0,
+    already_enrolled: 0,
+    skipped: 0,
+    invalid: 0,
+    conflict: 0,
+    failed: 0,
+    not_attempted: 0,
+  };
   const problems: ReportRecord[] = [];
   const bar = progress(io.stderr, !json, { unit: 'rows', total, budget: () => client.rateLimit });
   let sent = 0;
@@ -88,7 +114,11 @@ async function run(args: string[], io: Io): Promise<number> {
     if (isProblem(entry.status) && problems.length < 20) problems.push(entry);
     for (const report of reports) await report.writer.write(entry);
     // Rows a stop left unsent are not progress: after Ctrl-C the bar stays where the run was.
-    bar.update({ done: tally.total - tally.not_attempted, sent, notEnrolled: tally.invalid + tally.conflict + tally.failed });
+    bar.update({
+      done: tally.total - tally.not_attempted,
+      sent,
+      notEnrolled: tally.invalid + tally.conflict + tally.failed,
+    });
   };
 
   // The line of every row handed to enrollMany, by its index: its outcomes, a conflict's earlier row
@@ -98,7 +128,16 @@ async function run(args: string[], io: Io): Promise<number> {
   async function* bodies(): AsyncGenerator<EnrollLocationBody> {
     for await (const row of readStores(file as string, io.cwd)) {
       if ('problem' in row) {
-        await record({ line: row.line, partner_location_id: row.partner_location_id, status: 'invalid', code: 'bad_row', message: row.problem }, false);
+        await record(
+          {
+            line: row.line,
+            partner_location_id: row.partner_location_id,
+            status: 'invalid',
+            code: 'bad_row',
+            message: row.problem,
+          },
+          false,
+        );
         continue;
       }
       lines.push(row.line);
@@ -129,10 +168,23 @@ async function run(args: string[], io: Io): Promise<number> {
   const goOn = tally.not_attempted > 0 ? resumeCommand(file, paths, values) : undefined;
   if (json) {
     const { total: rows, confirmed: _, ...counts } = tally;
-    io.stdout.write(`${JSON.stringify({ rows, counts, aborted, reports: reports.map((r) => r.path), ...(goOn ? { resume_command: goOn.command } : {}) })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ rows, counts, aborted, reports: reports.map((r) => r.path), ...(goOn ? { resume_command: goOn.command } : {}) })}\n`,
+    );
   } else {
-    io.stdout.write(describe(tally, notDone, aborted, problems, reports.map((r) => r.path)));
-    if (goOn) io.stdout.write(`${goOn.resumes ? 'To go on where it stopped' : 'To go on (no .jsonl report to resume from: rows already enrolled are sent again and answer already enrolled)'}:\n  ${goOn.command}\n`);
+    io.stdout.write(
+      describe(
+        tally,
+        notDone,
+        aborted,
+        problems,
+        reports.map((r) => r.path),
+      ),
+    );
+    if (goOn)
+      io.stdout.write(
+        `${goOn.resumes ? 'To go on where it stopped' : 'To go on (no .jsonl report to resume from: rows already enrolled are sent again and answer already enrolled)'}:\n  ${goOn.command}\n`,
+      );
   }
   return notDone > 0 ? EXIT.someFailed : EXIT.ok;
 }
@@ -142,10 +194,22 @@ function describe(t: Tally, notDone: number, aborted: boolean, problems: ReportR
     `${aborted ? 'Stopped. ' : ''}${t.total} rows: ${t.created} enrolled, ${t.already_enrolled} already enrolled, ${t.skipped} skipped (resumed), ` +
       `${t.invalid} invalid, ${t.conflict} conflicts, ${t.failed} failed, ${t.not_attempted} not attempted`,
   ];
-  if (t.not_attempted) out.push(`  ${t.not_attempted} not attempted: the stop came before ${t.not_attempted === 1 ? 'this row was' : 'these rows were'} sent (or answered); enrolling them again is safe`);
-  if (t.confirmed) out.push(`  ${t.confirmed} already enrolled ${t.confirmed === 1 ? 'row was' : 'rows were'} confirmed by reading the store: the call failed after the service had acted (confirmed_after in the .jsonl report)`);
-  for (const p of problems) out.push(`  line ${p.line}  ${p.partner_location_id ?? '(no id)'}  ${p.status}${p.code ? ` ${p.code}` : ''}${p.field ? ` ${p.field}` : ''}: ${p.message ?? ''}`);
-  if (notDone > problems.length) out.push(`  … and ${notDone - problems.length} more${reports.length ? '' : ' (write them all with --report failures.csv)'}`);
+  if (t.not_attempted)
+    out.push(
+      `  ${t.not_attempted} not attempted: the stop came before ${t.not_attempted === 1 ? 'this row was' : 'these rows were'} sent (or answered); enrolling them again is safe`,
+    );
+  if (t.confirmed)
+    out.push(
+      `  ${t.confirmed} already enrolled ${t.confirmed === 1 ? 'row was' : 'rows were'} confirmed by reading the store: the call failed after the service had acted (confirmed_after in the .jsonl report)`,
+    );
+  for (const p of problems)
+    out.push(
+      `  line ${p.line}  ${p.partner_location_id ?? '(no id)'}  ${p.status}${p.code ? ` ${p.code}` : ''}${p.field ? ` ${p.field}` : ''}: ${p.message ?? ''}`,
+    );
+  if (notDone > problems.length)
+    out.push(
+      `  … and ${notDone - problems.length} more${reports.length ? '' : ' (write them all with --report failures.csv)'}`,
+    );
   if (reports.length) out.push(`Report${reports.length > 1 ? 's' : ''}: ${reports.join(', ')}`);
   return `${out.join('\n')}\n`;
 }

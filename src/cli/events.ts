@@ -1,9 +1,26 @@
 /** `crp events tail`: bookings and videos as JSON lines, from `watchEvents()` of `@crp/partner-sdk/events`. */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint, type Watcher } from '../events/index.js';
+import {
+  CheckpointInvalidError,
+  fileCheckpoint,
+  memoryCheckpoint,
+  watchEvents,
+  type Checkpoint,
+  type Watcher,
+} from '../events/index.js';
 import { redisCheckpoint } from '../redis/index.js';
-import { COMMON_HELP, EXIT, SetupError, UsageError, clientFrom, oneOf, parse, stopOnSignal, type Command } from './command.js';
+import {
+  COMMON_HELP,
+  EXIT,
+  SetupError,
+  UsageError,
+  clientFrom,
+  oneOf,
+  parse,
+  stopOnSignal,
+  type Command,
+} from './command.js';
 import { startingPoint, tailNotices, type TailNotices } from './events-notices.js';
 import { lineWriter } from './line-writer.js';
 
@@ -44,9 +61,12 @@ Example:
     if (verb !== 'tail') throw new UsageError(`crp events takes one command: tail${verb ? ` (got ${verb})` : ''}.`);
     if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
     const inRedis = /^rediss?:\/\//i.test(values.checkpoint ?? '');
-    if (values['checkpoint-key'] !== undefined && !inRedis) throw new UsageError('--checkpoint-key names a checkpoint in Redis: give --checkpoint redis://… too.');
-    if (values['previous-key'] && !values.checkpoint) throw new UsageError('--previous-key goes on from a checkpoint saved under an old key: give --checkpoint too.');
-    if (values.standby && !values.checkpoint) throw new UsageError('--standby waits for a checkpoint another run holds: give --checkpoint too.');
+    if (values['checkpoint-key'] !== undefined && !inRedis)
+      throw new UsageError('--checkpoint-key names a checkpoint in Redis: give --checkpoint redis://… too.');
+    if (values['previous-key'] && !values.checkpoint)
+      throw new UsageError('--previous-key goes on from a checkpoint saved under an old key: give --checkpoint too.');
+    if (values.standby && !values.checkpoint)
+      throw new UsageError('--standby waits for a checkpoint another run holds: give --checkpoint too.');
     const from = oneOf('--from', values.from ?? (values.checkpoint ? 'beginning' : 'now'), ['now', 'beginning']);
     const client = clientFrom(values, io);
     const out = lineWriter(undefined, io.stdout, io.cwd);
@@ -56,10 +76,24 @@ Example:
     let notices: TailNotices | undefined;
     try {
       const checkpoint = checkpointOf(values.checkpoint, values['checkpoint-key'], io.cwd);
-      const hasPosition = values.checkpoint && !inRedis ? await stat(resolve(io.cwd, values.checkpoint)).then((s) => s.size > 0, () => false) : undefined;
-      watcher = watchEvents(client, { checkpoint, startFrom: from, standby: values.standby ?? false, previousKeys: values['previous-key'] ?? [], signal: controller.signal });
+      const hasPosition =
+        values.checkpoint && !inRedis
+          ? await stat(resolve(io.cwd, values.checkpoint)).then(
+              (s) => s.size > 0,
+              () => false,
+            )
+          : undefined;
+      watcher = watchEvents(client, {
+        checkpoint,
+        startFrom: from,
+        standby: values.standby ?? false,
+        previousKeys: values['previous-key'] ?? [],
+        signal: controller.signal,
+      });
       const running = watcher;
-      notices = tailNotices(io.stderr, startingPoint(values.checkpoint, from, hasPosition, values['checkpoint-key']), { stats: () => running.stats });
+      notices = tailNotices(io.stderr, startingPoint(values.checkpoint, from, hasPosition, values['checkpoint-key']), {
+        stats: () => running.stats,
+      });
       for await (const event of watcher) {
         // id and type first: what a reader of the stream (or jq, or grep) looks at before the rest.
         const { id, type, ...rest } = event;
@@ -70,7 +104,10 @@ Example:
     } catch (error) {
       // The SDK's words name its option; an operator types the flag.
       if (error instanceof CheckpointInvalidError && error.message.includes('previousKeys: [')) {
-        throw new SetupError(error.message.replace(/pass previousKeys: \['([0-9a-f]+)'\]/, 'run with --previous-key $1'), { cause: error });
+        throw new SetupError(
+          error.message.replace(/pass previousKeys: \['([0-9a-f]+)'\]/, 'run with --previous-key $1'),
+          { cause: error },
+        );
       }
       throw error;
     } finally {
@@ -83,5 +120,7 @@ Example:
 
 function checkpointOf(where: string | undefined, key: string | undefined, cwd: string): Checkpoint {
   if (!where) return memoryCheckpoint();
-  return /^rediss?:\/\//i.test(where) ? redisCheckpoint({ redis: where, key: key ?? 'crp-events' }) : fileCheckpoint(resolve(cwd, where));
+  return /^rediss?:\/\//i.test(where)
+    ? redisCheckpoint({ redis: where, key: key ?? 'crp-events' })
+    : fileCheckpoint(resolve(cwd, where));
 }

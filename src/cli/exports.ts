@@ -2,7 +2,18 @@
 import type { BillingRow, Reservation, ReservationsQuery } from '../index.js';
 import { problemRefusedBeforeSending } from '../core/refusal.js';
 import { RESERVATION_STATUSES } from '../schemas/reservations.js';
-import { COMMON_HELP, EXIT, UsageError, allowedList, clientFrom, oneOf, parse, stopOnSignal, type Command, type Io } from './command.js';
+import {
+  COMMON_HELP,
+  EXIT,
+  UsageError,
+  allowedList,
+  clientFrom,
+  oneOf,
+  parse,
+  stopOnSignal,
+  type Command,
+  type Io,
+} from './command.js';
 import { RAW_CSV_HELP, RAW_CSV_OPTION, csvRecord, type Cell, type CsvRecord } from './csv-out.js';
 import { lineWriter } from './line-writer.js';
 import { progress } from './progress.js';
@@ -14,8 +25,32 @@ export interface Table<T> {
 }
 
 export const BOOKINGS: Table<Reservation> = {
-  columns: ['reservation_id', 'partner_location_id', 'status', 'visit_at', 'time_zone', 'party_size', 'creator_handle', 'creator_platforms', 'creator_follower_count', 'acknowledged_kind', 'created_at'],
-  cells: (b) => [b.reservation_id, b.partner_location_id, b.status, b.visit_at, b.time_zone, b.party_size, b.creator.handle, b.creator.platforms.join(' '), b.creator.follower_count, b.acknowledged_kind, b.created_at],
+  columns: [
+    'reservation_id',
+    'partner_location_id',
+    'status',
+    'visit_at',
+    'time_zone',
+    'party_size',
+    'creator_handle',
+    'creator_platforms',
+    'creator_follower_count',
+    'acknowledged_kind',
+    'created_at',
+  ],
+  cells: (b) => [
+    b.reservation_id,
+    b.partner_location_id,
+    b.status,
+    b.visit_at,
+    b.time_zone,
+    b.party_size,
+    b.creator.handle,
+    b.creator.platforms.join(' '),
+    b.creator.follower_count,
+    b.acknowledged_kind,
+    b.created_at,
+  ],
 };
 
 const billingTable = (month: string): Table<BillingRow> => ({
@@ -48,7 +83,15 @@ type Flags = Record<string, string>;
  * Nothing is written (no CSV header, no --out file) until the first page has come: a value the
  * SDK refuses before sending, or a refused key, leaves stdout and the file untouched.
  */
-async function exportList<T>(io: Io, what: string, list: (signal: AbortSignal) => AsyncIterable<T>, table: Table<T>, format: 'csv' | 'jsonl', values: ExportValues, flags: Flags): Promise<number> {
+async function exportList<T>(
+  io: Io,
+  what: string,
+  list: (signal: AbortSignal) => AsyncIterable<T>,
+  table: Table<T>,
+  format: 'csv' | 'jsonl',
+  values: ExportValues,
+  flags: Flags,
+): Promise<number> {
   const controller = new AbortController();
   const unhook = stopOnSignal(controller, io, `the ${what} export`);
   let count = 0;
@@ -85,7 +128,9 @@ function asUsage(error: unknown, flags: Flags): unknown {
   const flag = flags[field.split('.')[0] as string];
   if (flag === undefined) return error;
   const said = `${problem}.`;
-  return new UsageError(said.startsWith(`${field} `) ? `${flag}${said.slice(field.length)}` : `${flag}: ${said}`, { cause: error });
+  return new UsageError(said.startsWith(`${field} `) ? `${flag}${said.slice(field.length)}` : `${flag}: ${said}`, {
+    cause: error,
+  });
 }
 
 function onlyVerb(positionals: string[], noun: string, extra = 0): string[] {
@@ -95,7 +140,13 @@ function onlyVerb(positionals: string[], noun: string, extra = 0): string[] {
   return rest;
 }
 
-const BOOKING_FLAGS: Flags = { status: '--status', from: '--from', to: '--to', acknowledged: '--acknowledged', partner_location_id: '--location' };
+const BOOKING_FLAGS: Flags = {
+  status: '--status',
+  from: '--from',
+  to: '--to',
+  acknowledged: '--acknowledged',
+  partner_location_id: '--location',
+};
 
 export const bookings: Command = {
   usage: `Usage: crp bookings export [--status S[,S…]] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
@@ -126,7 +177,8 @@ Example:
     onlyVerb(positionals, 'bookings');
     const format = formatOf(values.format, values.out);
     const query: Record<string, unknown> = { limit: 200 };
-    if (values.status !== undefined) query.status = values.status.split(',').map((s) => oneOf('--status', s.trim(), RESERVATION_STATUSES));
+    if (values.status !== undefined)
+      query.status = values.status.split(',').map((s) => oneOf('--status', s.trim(), RESERVATION_STATUSES));
     if (values.from !== undefined) query.from = values.from;
     if (values.to !== undefined) query.to = values.to;
     if (values.location !== undefined) query.partner_location_id = values.location;
@@ -136,7 +188,15 @@ Example:
     const client = clientFrom(values, io);
     try {
       // The SDK checks the filters before the first request, naming the one at fault.
-      return await exportList(io, 'bookings', (signal) => client.reservations.list(query as ReservationsQuery, { signal }), BOOKINGS, format, values, BOOKING_FLAGS);
+      return await exportList(
+        io,
+        'bookings',
+        (signal) => client.reservations.list(query as ReservationsQuery, { signal }),
+        BOOKINGS,
+        format,
+        values,
+        BOOKING_FLAGS,
+      );
     } finally {
       await client.close();
     }
@@ -161,7 +221,15 @@ Example:
     const format = formatOf(values.format, values.out);
     const client = clientFrom(values, io);
     try {
-      return await exportList(io, 'stores', (signal) => client.reports.billingMonthly(month, { limit: 200 }, { signal }), billingTable(month), format, values, { month: 'the month argument' });
+      return await exportList(
+        io,
+        'stores',
+        (signal) => client.reports.billingMonthly(month, { limit: 200 }, { signal }),
+        billingTable(month),
+        format,
+        values,
+        { month: 'the month argument' },
+      );
     } finally {
       await client.close();
     }

@@ -51,7 +51,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     const near = closest(name, Object.keys(COMMANDS));
-    return reportFailure(new UsageError(`unknown command ${JSON.stringify(name)}${near ? `; did you mean ${near}?` : ''}`), io, args.includes('--json'), 'crp --help');
+    return reportFailure(
+      new UsageError(`unknown command ${JSON.stringify(name)}${near ? `; did you mean ${near}?` : ''}`),
+      io,
+      args.includes('--json'),
+      'crp --help',
+    );
   }
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout.write(`${command.usage}\n`);
@@ -70,4 +75,3 @@ export async function main(argv: string[], io: Io): Promise<number> {
 function version(): string {
   return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 }
-

@@ -33,7 +33,11 @@ export interface FigureOptions {
 }
 
 /** Counts as they come, figures when asked. */
-export function figures({ total, now, budget }: FigureOptions): { record(counts: Counts): void; at(): Figures; counts(): Counts } {
+export function figures({ total, now, budget }: FigureOptions): {
+  record(counts: Counts): void;
+  at(): Figures;
+  counts(): Counts;
+} {
   let last: Counts = { done: 0, sent: 0, notEnrolled: 0 };
   // When the sent count changed: the oldest within the window, and one before it as the baseline.
   const samples: Array<{ at: number; sent: number }> = [{ at: now(), sent: 0 }];
@@ -56,7 +60,10 @@ export function figures({ total, now, budget }: FigureOptions): { record(counts:
       const byRate = rate > 0 ? (left / rate) * 1000 : undefined;
       const b = budget?.();
       // Rows past what is left of the window's budget wait for the reset, then a window per `limit` rows.
-      const byBudget = b?.windowMs && b.limit > 0 && left > b.remaining ? Math.max(0, b.resetAt.getTime() - t) + ((left - b.remaining) / b.limit) * b.windowMs : undefined;
+      const byBudget =
+        b?.windowMs && b.limit > 0 && left > b.remaining
+          ? Math.max(0, b.resetAt.getTime() - t) + ((left - b.remaining) / b.limit) * b.windowMs
+          : undefined;
       if (byRate === undefined) return { rate, etaMs: byBudget };
       return { rate, etaMs: Math.max(byRate, byBudget ?? 0) };
     },

@@ -56,7 +56,11 @@ function bar(stream: NodeJS.WriteStream, { unit, total, now = Date.now, budget }
   terminal.cursorRestore = () => undefined;
   const payload = (stopped = false) => {
     const f = figured.at();
-    return { rate: f.rate.toFixed(1), left: stopped ? 'stopped' : etaText(f), notEnrolled: figured.counts().notEnrolled };
+    return {
+      rate: f.rate.toFixed(1),
+      left: stopped ? 'stopped' : etaText(f),
+      notEnrolled: figured.counts().notEnrolled,
+    };
   };
   // Every frame cli-progress draws (five a second, also between two outcomes, while the run waits
   // for the budget) gets the figures of its own moment, not those of the last update.
@@ -124,16 +128,25 @@ function keepLinesOffTheBar(stream: NodeJS.WriteStream, display: cliProgress.Sin
   };
 }
 
-function plainLines(stream: NodeJS.WriteStream, { unit, total, everyMs = 5000, now = Date.now, budget }: ProgressOptions): Progress {
+function plainLines(
+  stream: NodeJS.WriteStream,
+  { unit, total, everyMs = 5000, now = Date.now, budget }: ProgressOptions,
+): Progress {
   const figured = figures({ total, now, budget });
   let lastAt = now();
   const line = (stopped: boolean) => {
     const { done, notEnrolled } = figured.counts();
     const f = figured.at();
     const share = total ? ` (${Math.floor((done / total) * 100)}%)` : '';
-    const eta = stopped ? ', stopped' : total && f.etaMs !== undefined && done < total ? `, ETA ${duration(f.etaMs)}` : '';
+    const eta = stopped
+      ? ', stopped'
+      : total && f.etaMs !== undefined && done < total
+        ? `, ETA ${duration(f.etaMs)}`
+        : '';
     const problems = notEnrolled > 0 ? `, ${notEnrolled} ${NOT_ENROLLED}` : '';
-    stream.write(`${done}${total ? `/${total}` : ''} ${unit}${share}, ${f.rate.toFixed(1)} ${unit}/s${problems}${eta}\n`);
+    stream.write(
+      `${done}${total ? `/${total}` : ''} ${unit}${share}, ${f.rate.toFixed(1)} ${unit}/s${problems}${eta}\n`,
+    );
   };
   return {
     update(counts) {

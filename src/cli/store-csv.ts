@@ -12,7 +12,9 @@ const OPTIONAL = ['preferred_language', 'time_zone'] as const;
 export const STORE_COLUMNS = `${REQUIRED.join(',')}[,${OPTIONAL.join(',')}]`;
 
 /** A row of the file: its body to enroll, or why it cannot be one (a broken CSV row, never sent). */
-export type StoreRow = { line: number; body: EnrollLocationBody } | { line: number; partner_location_id: string | undefined; problem: string };
+export type StoreRow =
+  | { line: number; body: EnrollLocationBody }
+  | { line: number; partner_location_id: string | undefined; problem: string };
 
 interface Parsed {
   record: string[];
@@ -57,7 +59,10 @@ async function* records(path: string, cwd: string): AsyncGenerator<Parsed> {
     // bytes. Its `bytes` is where the last record it read ended (one it had not handed over yet included).
     const line = lines.lineFrom(Math.max(end, Number(error.bytes ?? end)));
     const reason = error.message.replace(/ at line \d+/, '').replace(/[.:]$/, '');
-    throw new SetupError(`${path}: line ${line} cannot be read as CSV (${reason}). Nothing was sent. Fix that line (a quote opened and not closed?), then run crp enroll again.`, { cause: error });
+    throw new SetupError(
+      `${path}: line ${line} cannot be read as CSV (${reason}). Nothing was sent. Fix that line (a quote opened and not closed?), then run crp enroll again.`,
+      { cause: error },
+    );
   }
 }
 
@@ -65,9 +70,11 @@ async function* records(path: string, cwd: string): AsyncGenerator<Parsed> {
 function columnsOf(header: string[], path: string): Map<string, number> {
   const known = new Set<string>([...REQUIRED, ...OPTIONAL]);
   const unknown = header.filter((name) => !known.has(name));
-  if (unknown.length) throw new UsageError(`${path}: unknown column ${unknown.join(', ')}. The columns are ${STORE_COLUMNS}.`);
+  if (unknown.length)
+    throw new UsageError(`${path}: unknown column ${unknown.join(', ')}. The columns are ${STORE_COLUMNS}.`);
   const missing = REQUIRED.filter((name) => !header.includes(name));
-  if (missing.length) throw new UsageError(`${path}: the header lacks ${missing.join(', ')}. The columns are ${STORE_COLUMNS}.`);
+  if (missing.length)
+    throw new UsageError(`${path}: the header lacks ${missing.join(', ')}. The columns are ${STORE_COLUMNS}.`);
   return new Map(header.map((name, i) => [name, i]));
 }
 
@@ -82,7 +89,8 @@ export async function countStores(path: string, cwd: string): Promise<number> {
   } catch (error) {
     throw fileProblem(error, cwd, path) ?? error;
   }
-  if (count === -1) throw new UsageError(`${path} is empty: it needs a header row (${STORE_COLUMNS}) and one row per store.`);
+  if (count === -1)
+    throw new UsageError(`${path} is empty: it needs a header row (${STORE_COLUMNS}) and one row per store.`);
   return count;
 }
 
@@ -106,7 +114,13 @@ export async function* readStores(path: string, cwd: string): AsyncGenerator<Sto
     const body: Record<string, unknown> = {
       partner_location_id: cell('partner_location_id'),
       name: cell('name'),
-      address: { line1: cell('line1'), city: cell('city'), state: cell('state'), postal_code: cell('postal_code'), country: cell('country') },
+      address: {
+        line1: cell('line1'),
+        city: cell('city'),
+        state: cell('state'),
+        postal_code: cell('postal_code'),
+        country: cell('country'),
+      },
     };
     // Optional columns left empty are not sent; the SDK checks every value before sending.
     for (const name of OPTIONAL) if (cell(name)) body[name] = cell(name);

@@ -37,7 +37,10 @@ export class APIPromise<T> implements PromiseLike<T> {
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     // One promise per await: the data is taken out in the same step that hands it on.
-    return this.#result.then(onfulfilled ? (result) => onfulfilled(result.data) : (result) => result.data as unknown as R1, onrejected);
+    return this.#result.then(
+      onfulfilled ? (result) => onfulfilled(result.data) : (result) => result.data as unknown as R1,
+      onrejected,
+    );
   }
 
   /** Handles a failure: the reason is a `PartnerError`. */

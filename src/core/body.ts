@@ -43,7 +43,11 @@ export function readBody(response: Response, maxBytes: number, signal: AbortSign
   });
 }
 
-async function readCapped(response: Response, maxBytes: number, onReader: (reader: ReadableStreamDefaultReader<Uint8Array>) => void): Promise<string> {
+async function readCapped(
+  response: Response,
+  maxBytes: number,
+  onReader: (reader: ReadableStreamDefaultReader<Uint8Array>) => void,
+): Promise<string> {
   const length = response.headers.get('content-length');
   const declared = length !== null && /^\d+$/.test(length.trim()) ? Number(length) : undefined;
   if (declared !== undefined && declared > maxBytes) {

@@ -127,8 +127,21 @@ export interface ResolvedConfig {
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const OPTIONS = new Set([
-  'apiKey', 'baseUrl', 'environment', 'timeout', 'maxRetries', 'fetch', 'logger', 'logLevel', 'hooks', 'telemetry',
-  'maxResponseBytes', 'rateLimit', 'prefetchPages', 'dangerouslyAllowBrowser', 'clock',
+  'apiKey',
+  'baseUrl',
+  'environment',
+  'timeout',
+  'maxRetries',
+  'fetch',
+  'logger',
+  'logLevel',
+  'hooks',
+  'telemetry',
+  'maxResponseBytes',
+  'rateLimit',
+  'prefetchPages',
+  'dangerouslyAllowBrowser',
+  'clock',
 ]);
 const RATE_LIMIT_OPTIONS = new Set(['shared', 'maxRetryAfter']);
 const HOOKS = new Set(['beforeRequest', 'afterResponse']);
@@ -159,7 +172,11 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     environment,
     timeout: positiveNumber('timeout', options.timeout, 30_000),
     maxRetries: retriesOf(options.maxRetries),
-    maxRetryAfter: positiveNumber('rateLimit.maxRetryAfter', options.rateLimit ? options.rateLimit.maxRetryAfter : undefined, 60_000),
+    maxRetryAfter: positiveNumber(
+      'rateLimit.maxRetryAfter',
+      options.rateLimit ? options.rateLimit.maxRetryAfter : undefined,
+      60_000,
+    ),
     fetch: options.fetch,
     logger: partner.logger,
     hooks: hooksOf(options.hooks),
@@ -202,7 +219,9 @@ function apiUrlOf(baseUrl: string | undefined): string {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new ConfigurationError(`The base URL ${JSON.stringify(baseUrl)} is not an absolute URL such as https://api.example.com.`);
+    throw new ConfigurationError(
+      `The base URL ${JSON.stringify(baseUrl)} is not an absolute URL such as https://api.example.com.`,
+    );
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
     throw new ConfigurationError(
@@ -247,7 +266,9 @@ export function positiveNumber(name: string, value: number | undefined, fallback
 /** Refuse an option this version does not know (a typo would otherwise be silently ignored). */
 export function refuseUnknown(prefix: string, options: object, known: ReadonlySet<string>): void {
   if (typeof options !== 'object' || options === null) {
-    throw new ConfigurationError(`The ${prefix ? `option ${prefix.slice(0, -1)}` : 'options'} must be an object; got ${kindWithoutValue(options)}.`);
+    throw new ConfigurationError(
+      `The ${prefix ? `option ${prefix.slice(0, -1)}` : 'options'} must be an object; got ${kindWithoutValue(options)}.`,
+    );
   }
   for (const name of Object.keys(options)) {
     if (!known.has(name)) {
@@ -272,7 +293,9 @@ function hooksOf(hooks: ClientOptions['hooks']): ClientHooks | undefined {
 function byteCount(value: number | undefined): number {
   if (value === undefined) return 10 * 1024 * 1024;
   if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new ConfigurationError(`The option maxResponseBytes must be a positive whole number of bytes; got ${String(value)}.`);
+    throw new ConfigurationError(
+      `The option maxResponseBytes must be a positive whole number of bytes; got ${String(value)}.`,
+    );
   }
   return value;
 }

@@ -26,7 +26,11 @@ export interface ConsoleLogging {
  * Console logging for a client whose options name no logger: the `logLevel` option, else the
  * `PARTNER_SDK_LOG` environment variable, else none (undefined).
  */
-export function consoleLogging(option: LogLevel | undefined, env: string | undefined, write: Write = (line) => console.error(line)): ConsoleLogging | undefined {
+export function consoleLogging(
+  option: LogLevel | undefined,
+  env: string | undefined,
+  write: Write = (line) => console.error(line),
+): ConsoleLogging | undefined {
   const level = option === undefined ? envLevelOf(env, write) : levelOf(option, 'The option logLevel');
   if (level === 'off') return undefined;
   const print = (method: Method, message: string, fields?: Record<string, unknown>) => {
@@ -84,7 +88,8 @@ type Print = (method: Method, message: string, fields?: Record<string, unknown>)
  * the telemetry below reports each call more fully (request id, budget, every wait), once.
  */
 function callFreeLogger(print: Print): Logger {
-  const aboutCall = (fields?: Record<string, unknown>) => fields !== undefined && 'method' in fields && 'path' in fields;
+  const aboutCall = (fields?: Record<string, unknown>) =>
+    fields !== undefined && 'method' in fields && 'path' in fields;
   return {
     debug: (message, fields) => aboutCall(fields) || print('debug', message, fields),
     info: (message, fields) => aboutCall(fields) || print('info', message, fields),
@@ -97,7 +102,8 @@ function printCall(call: CallStart, print: Print): CallObserver {
   // The transport may leave the status and request id out of a failed call's outcome.
   let last: { status?: number | undefined; requestId?: string | undefined } = {};
   return {
-    attemptStart: ({ attempt }) => print('debug', `request ${name}`, { method: call.method, path: call.urlTemplate, attempt }),
+    attemptStart: ({ attempt }) =>
+      print('debug', `request ${name}`, { method: call.method, path: call.urlTemplate, attempt }),
     attemptEnd: ({ attempt, durationMs, status, requestId, error, rateLimit }) => {
       last = { status, requestId };
       print('debug', `response ${name}`, {
@@ -106,13 +112,25 @@ function printCall(call: CallStart, print: Print): CallObserver {
         error: status === undefined ? error?.code : undefined,
         ms: Math.round(durationMs),
         requestId,
-        budget: rateLimit?.remaining === undefined ? undefined : rateLimit.limit === undefined ? rateLimit.remaining : `${rateLimit.remaining}/${rateLimit.limit}`,
+        budget:
+          rateLimit?.remaining === undefined
+            ? undefined
+            : rateLimit.limit === undefined
+              ? rateLimit.remaining
+              : `${rateLimit.remaining}/${rateLimit.limit}`,
       });
     },
-    retrying: ({ attempt, reason, waitMs }) => print('info', `retrying ${name}`, { attempt, reason, waitMs: Math.round(waitMs) }),
-    waited: ({ reason, ms }) => print(ms >= LONG_WAIT_MS ? 'info' : 'debug', `waited ${name}`, { reason, ms: Math.round(ms) }),
+    retrying: ({ attempt, reason, waitMs }) =>
+      print('info', `retrying ${name}`, { attempt, reason, waitMs: Math.round(waitMs) }),
+    waited: ({ reason, ms }) =>
+      print(ms >= LONG_WAIT_MS ? 'info' : 'debug', `waited ${name}`, { reason, ms: Math.round(ms) }),
     end: ({ attempts, durationMs, error, ...outcome }) => {
-      const fields = { status: outcome.status ?? last.status, attempts, ms: Math.round(durationMs), requestId: outcome.requestId ?? last.requestId };
+      const fields = {
+        status: outcome.status ?? last.status,
+        attempts,
+        ms: Math.round(durationMs),
+        requestId: outcome.requestId ?? last.requestId,
+      };
       if (error) print('info', `failed ${name}`, { code: error.code, ...fields });
       else print('debug', `done ${name}`, fields);
     },

@@ -99,7 +99,8 @@ export function errorFromResponse(response: ErrorResponse): PartnerApiError {
     return new RateLimitError({ ...init, retryAfterMs: response.retryAfterMs ?? response.rateLimitedWait?.() ?? 0 });
   }
   // Own keys only: a code such as `constructor` must not pick up Object's.
-  const ErrorClass = code !== undefined && Object.hasOwn(BY_CODE, code) ? (BY_CODE[code] as ApiErrorClass) : PartnerApiError;
+  const ErrorClass =
+    code !== undefined && Object.hasOwn(BY_CODE, code) ? (BY_CODE[code] as ApiErrorClass) : PartnerApiError;
   return new ErrorClass(init);
 }
 
@@ -120,7 +121,10 @@ function codeForStatus(status: number): string | undefined {
 
 /** A readable message for a body that is not the contract's error shape: an HTML page, nothing, or garbage. */
 function describeBody(status: number, headers: Headers, body: string): string {
-  const advice = status >= 500 ? 'The service or a proxy in front of it failed; a read can be tried again later, a write only after checking whether it took effect.' : (ADVICE[status] ?? '');
+  const advice =
+    status >= 500
+      ? 'The service or a proxy in front of it failed; a read can be tried again later, a write only after checking whether it took effect.'
+      : (ADVICE[status] ?? '');
   const type = headers.get('content-type') ?? '';
   const what = !body.trim()
     ? 'an empty body'

@@ -180,7 +180,14 @@ export class PartnerApiError extends PartnerError {
   }
 
   override toJSON(): PartnerErrorJSON {
-    return compact({ ...super.toJSON(), serviceCode: this.serviceCode, status: this.status, field: this.field, requestId: this.requestId, retryAfterMs: this.retryAfterMs });
+    return compact({
+      ...super.toJSON(),
+      serviceCode: this.serviceCode,
+      status: this.status,
+      field: this.field,
+      requestId: this.requestId,
+      retryAfterMs: this.retryAfterMs,
+    });
   }
 }
 
@@ -348,7 +355,10 @@ export class RedirectError extends UnexpectedResponseError {
   readonly location: string | undefined;
 
   /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
-  constructor(message: string, init: PartnerErrorOptions & { status: number; requestId: string | undefined; location: string | undefined }) {
+  constructor(
+    message: string,
+    init: PartnerErrorOptions & { status: number; requestId: string | undefined; location: string | undefined },
+  ) {
     super(message, init);
     this.location = init.location;
   }
@@ -360,7 +370,10 @@ export class ResponseTooLargeError extends UnexpectedResponseError {
   readonly limitBytes: number;
 
   /** The SDK creates its errors; create one yourself only to simulate a failure in tests. */
-  constructor(message: string, init: PartnerErrorOptions & { status: number; requestId: string | undefined; limitBytes: number }) {
+  constructor(
+    message: string,
+    init: PartnerErrorOptions & { status: number; requestId: string | undefined; limitBytes: number },
+  ) {
     super(message, init);
     this.limitBytes = init.limitBytes;
   }

@@ -15,7 +15,11 @@ const OBSERVER_METHODS = ['attemptStart', 'attemptEnd', 'waited', 'retrying', 'e
 type Report = (hook: string, error: unknown) => void;
 
 /** The partner's logger and telemetry, each method guarded. */
-export function guardPartnerCode(logger: Logger, telemetry: Telemetry | undefined, secret: string): { logger: Logger; telemetry: Telemetry | undefined } {
+export function guardPartnerCode(
+  logger: Logger,
+  telemetry: Telemetry | undefined,
+  secret: string,
+): { logger: Logger; telemetry: Telemetry | undefined } {
   const reported = new Set<string>();
   const report: Report = (hook, error) => {
     if (reported.has(hook)) return;
@@ -24,7 +28,13 @@ export function guardPartnerCode(logger: Logger, telemetry: Telemetry | undefine
     if (hook === 'logger.warn') return;
     const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const message = `partner-sdk: ${hook} failed; the SDK ignored it and the call went on (reported once per hook)`;
-    call(logger, read(logger, 'warn', 'logger', report), [message, { hook, error: cleanText(what, secret) }], 'logger.warn', report);
+    call(
+      logger,
+      read(logger, 'warn', 'logger', report),
+      [message, { hook, error: cleanText(what, secret) }],
+      'logger.warn',
+      report,
+    );
   };
   return { logger: guardLogger(logger, report), telemetry: telemetry && guardTelemetry(telemetry, report) };
 }
@@ -53,10 +63,13 @@ function guardTelemetry(telemetry: Telemetry, report: Report): Telemetry {
       if (typeof observer !== 'object' || observer === null) return guarded;
       for (const name of OBSERVER_METHODS) {
         const method = read(observer, name, 'telemetry', report);
-        if (typeof method === 'function') guarded[name] = (event: never) => call(observer, method, [event], `telemetry.${name}`, report);
+        if (typeof method === 'function')
+          guarded[name] = (event: never) => call(observer, method, [event], `telemetry.${name}`, report);
       }
       const attemptStart = guarded.attemptStart;
-      if (attemptStart) guarded.attemptStart = ({ attempt, headers }) => attemptStart({ attempt, headers: headerSink(headers, report) });
+      if (attemptStart)
+        guarded.attemptStart = ({ attempt, headers }) =>
+          attemptStart({ attempt, headers: headerSink(headers, report) });
       return guarded;
     },
   };
@@ -73,10 +86,21 @@ const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 function headerSink(headers: Record<string, string>, report: Report): Record<string, string> {
   return new Proxy(headers, {
     set(target, name, value: unknown) {
-      if (typeof name === 'string' && FIELD_NAME.test(name) && name.toLowerCase() !== 'authorization' && typeof value === 'string' && !BAD_VALUE.test(value)) {
+      if (
+        typeof name === 'string' &&
+        FIELD_NAME.test(name) &&
+        name.toLowerCase() !== 'authorization' &&
+        typeof value === 'string' &&
+        !BAD_VALUE.test(value)
+      ) {
         target[name] = value;
       } else {
-        report('telemetry.attemptStart', new TypeError(`it set a header the SDK does not send (${typeof name === 'string' ? cleanText(name, undefined, 40) : 'a symbol'})`));
+        report(
+          'telemetry.attemptStart',
+          new TypeError(
+            `it set a header the SDK does not send (${typeof name === 'string' ? cleanText(name, undefined, 40) : 'a symbol'})`,
+          ),
+        );
       }
       return true;
     },

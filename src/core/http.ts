@@ -15,7 +15,14 @@ import type { KyInstance, Options as KyOptions } from 'ky';
 import { BodyTooLarge, cancel, readBody } from './body.js';
 import type { ResolvedConfig } from './config.js';
 import { errorFromResponse } from './error-from-response.js';
-import { HookError, PartnerError, RateLimitError, RedirectError, ResponseTooLargeError, type RequestSummary } from './errors.js';
+import {
+  HookError,
+  PartnerError,
+  RateLimitError,
+  RedirectError,
+  ResponseTooLargeError,
+  type RequestSummary,
+} from './errors.js';
 import { HookFailure, kyHooks } from './hooks.js';
 import { classifyFetchFailure, safeCopy } from './network-error.js';
 import type { Signals } from './rate-limit/gate.js';
@@ -130,7 +137,15 @@ export class Http {
       if (status >= 400) {
         const signals = outcome.signals;
         const rateLimitedWait = () => waitWhenRateLimited(signals.rateLimit, now, input.context.attempt, this.#random);
-        const error = errorFromResponse({ status, headers: response.headers, body, request, retryAfterMs: signals.retryAfterMs, rateLimitedWait, secret: this.#secret });
+        const error = errorFromResponse({
+          status,
+          headers: response.headers,
+          body,
+          request,
+          retryAfterMs: signals.retryAfterMs,
+          rateLimitedWait,
+          secret: this.#secret,
+        });
         // A rate limit without Retry-After holds the key for the wait the error states, as Retry-After would.
         if (error instanceof RateLimitError) signals.retryAfterMs ??= error.retryAfterMs;
         outcome.error = error;
@@ -170,7 +185,13 @@ export class Http {
     );
   }
 
-  #failure(error: unknown, input: AttemptInput, status: number, requestId: string | undefined, timedOut: boolean): PartnerError {
+  #failure(
+    error: unknown,
+    input: AttemptInput,
+    status: number,
+    requestId: string | undefined,
+    timedOut: boolean,
+  ): PartnerError {
     const { request } = input;
     const where = `${request.method} ${request.path}`;
     if (error instanceof PartnerError) return error;
@@ -183,8 +204,17 @@ export class Http {
     }
     if (error instanceof HookFailure) {
       const thrown = safeCopy(error.thrown, this.#secret);
-      return new HookError(`Your ${error.hook} hook threw during ${where}: ${thrown.message}`, error.hook, { request, cause: thrown });
+      return new HookError(`Your ${error.hook} hook threw during ${where}: ${thrown.message}`, error.hook, {
+        request,
+        cause: thrown,
+      });
     }
-    return classifyFetchFailure(error, { request, callerSignal: input.signal, timedOut, timeout: input.timeout, secret: this.#secret }) as PartnerError;
+    return classifyFetchFailure(error, {
+      request,
+      callerSignal: input.signal,
+      timedOut,
+      timeout: input.timeout,
+      secret: this.#secret,
+    }) as PartnerError;
   }
 }

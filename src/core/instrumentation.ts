@@ -47,5 +47,11 @@ export interface CallObserver {
   /** A failed attempt will be repeated after `waitMs`. */
   retrying?(retry: { attempt: number; reason: string; waitMs: number }): void;
   /** The call settled. */
-  end?(outcome: { attempts: number; durationMs: number; status?: number; requestId?: string; error?: PartnerError }): void;
+  end?(outcome: {
+    attempts: number;
+    durationMs: number;
+    status?: number;
+    requestId?: string;
+    error?: PartnerError;
+  }): void;
 }

@@ -15,13 +15,23 @@ export interface FailureContext {
 }
 
 /** The caller's signal stopped the call: a `TimeoutError` when that signal is a timeout (`AbortSignal.timeout()`), else `AbortedError`. */
-export function stoppedByCaller(signal: AbortSignal, request: RequestSummary, during = ''): AbortedError | TimeoutError {
+export function stoppedByCaller(
+  signal: AbortSignal,
+  request: RequestSummary,
+  during = '',
+): AbortedError | TimeoutError {
   const where = `${request.method} ${request.path}`;
   const reason: unknown = signal.reason;
   if (reason instanceof Error && reason.name === 'TimeoutError') {
-    return new TimeoutError(`The call ${where} was stopped by the timeout of the AbortSignal passed as signal${during}.`, { request, cause: reason });
+    return new TimeoutError(
+      `The call ${where} was stopped by the timeout of the AbortSignal passed as signal${during}.`,
+      { request, cause: reason },
+    );
   }
-  return new AbortedError(`The call ${where} was aborted by the caller's AbortSignal${during}.`, { request, cause: reason });
+  return new AbortedError(`The call ${where} was aborted by the caller's AbortSignal${during}.`, {
+    request,
+    cause: reason,
+  });
 }
 
 /**
@@ -35,13 +45,18 @@ export function classifyFetchFailure(error: unknown, context: FailureContext): E
   const where = `${request.method} ${request.path}`;
   if (callerSignal?.aborted) return stoppedByCaller(callerSignal, request);
   if (timedOut) {
-    return new TimeoutError(`No complete response to ${where} within ${timeout} ms. Raise the timeout option or try again later.`, { request });
+    return new TimeoutError(
+      `No complete response to ${where} within ${timeout} ms. Raise the timeout option or try again later.`,
+      { request },
+    );
   }
   const detail = cleanText(describe(error), secret);
   const neverSent = NEVER_SENT.test(detail);
   return new ConnectionError(
     `Could not complete ${where}: ${detail}. ${
-      neverSent ? 'The service was not reached; check the base URL and network.' : 'The connection failed; the service may or may not have acted on it.'
+      neverSent
+        ? 'The service was not reached; check the base URL and network.'
+        : 'The connection failed; the service may or may not have acted on it.'
     }`,
     !neverSent,
     { request, cause: safeCopy(error, secret) },

@@ -59,7 +59,10 @@ export class Page<Item> {
    */
   async getNextPage(): Promise<Page<Item>> {
     if (this.nextCursor === null) {
-      throw refusedBeforeSending('This is the last page (nextCursor is null): check page.hasNextPage() before page.getNextPage()', 'cursor');
+      throw refusedBeforeSending(
+        'This is the last page (nextCursor is null): check page.hasNextPage() before page.getNextPage()',
+        'cursor',
+      );
     }
     return loadPage(this.#fetch, this.nextCursor);
   }
@@ -171,7 +174,10 @@ export class PagePromise<Item> extends Promise<Page<Item>> implements AsyncItera
    */
   [Symbol.asyncIterator](): AsyncIterableIterator<Item> {
     const { fetchPage, cursor, itemWalkLimit } = this.#source;
-    const first = itemWalkLimit === undefined ? () => this.#firstPage() : () => loadPage((c) => fetchPage(c, itemWalkLimit), cursor);
+    const first =
+      itemWalkLimit === undefined
+        ? () => this.#firstPage()
+        : () => loadPage((c) => fetchPage(c, itemWalkLimit), cursor);
     return new ItemIterator(this.#walk(first));
   }
 
@@ -210,7 +216,8 @@ class ItemIterator<Item> implements AsyncIterableIterator<Item> {
   }
 
   next(): Promise<IteratorResult<Item, undefined>> {
-    if (this.#index < this.#items.length) return Promise.resolve({ value: this.#items[this.#index++] as Item, done: false });
+    if (this.#index < this.#items.length)
+      return Promise.resolve({ value: this.#items[this.#index++] as Item, done: false });
     return this.#nextPage();
   }
 

@@ -17,7 +17,9 @@ export function hasDotSegment(path: string): boolean {
   let text = path;
   for (let round = 0; round <= DECODE_ROUNDS; round++) {
     if (text.replace(DOT_LOOKALIKES, '.').split(/[/\\]/).some(isDotPiece)) return true;
-    const decoded = text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    const decoded = text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) =>
+      String.fromCharCode(Number.parseInt(hex, 16)),
+    );
     if (decoded === text) return false;
     text = decoded;
   }
@@ -53,7 +55,11 @@ export function fillRoute(route: string, params: Record<string, string> = {}): s
     if (typeof value !== 'string' || value === '') throw refusedBeforeSending(`${name} is required`, name);
     const encoded = encodeURIComponent(value);
     // The encoded form is checked too: `%2e%2e` goes out as `%252e%252e`, `..` to a server that decodes twice.
-    if (hasDotSegment(encoded)) throw refusedBeforeSending(`${name} must not be "." or ".." in any spelling (%2e, %252e, ..;x): a URL would drop or climb that path segment`, name);
+    if (hasDotSegment(encoded))
+      throw refusedBeforeSending(
+        `${name} must not be "." or ".." in any spelling (%2e, %252e, ..;x): a URL would drop or climb that path segment`,
+        name,
+      );
     path += encoded + (parts[i + 1] as string);
   }
   return path;

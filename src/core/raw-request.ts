@@ -47,7 +47,17 @@ export function rawCall(raw: RawRequest): { operation: Operation; input: CallInp
   }
   const safe = raw.method === 'GET' || raw.retrySafe === true;
   return {
-    operation: { name: 'request', method: raw.method as Operation['method'], route: raw.path, response: ANY_JSON, retry: safe ? 'safe' : 'unsafe', doc: UNDOCUMENTED },
-    input: { ...(raw.query === undefined ? {} : { query: raw.query }), ...(raw.body === undefined ? {} : { body: raw.body }) },
+    operation: {
+      name: 'request',
+      method: raw.method as Operation['method'],
+      route: raw.path,
+      response: ANY_JSON,
+      retry: safe ? 'safe' : 'unsafe',
+      doc: UNDOCUMENTED,
+    },
+    input: {
+      ...(raw.query === undefined ? {} : { query: raw.query }),
+      ...(raw.body === undefined ? {} : { body: raw.body }),
+    },
   };
 }

@@ -8,7 +8,11 @@ const NOTHING_SENT = ' Nothing was sent.';
  * service would give, so callers need one branch for both. `problem` is one sentence without its
  * full stop, e.g. `limit must be at most 200`.
  */
-export function refusedBeforeSending(problem: string, field: string, kind: 'validation' | 'prohibited' = 'validation'): ValidationError | ProhibitedRuleError {
+export function refusedBeforeSending(
+  problem: string,
+  field: string,
+  kind: 'validation' | 'prohibited' = 'validation',
+): ValidationError | ProhibitedRuleError {
   const message = `${problem}.${NOTHING_SENT}`;
   const error =
     kind === 'prohibited'
@@ -23,7 +27,9 @@ export function refusedBeforeSending(problem: string, field: string, kind: 'vali
  * sent (a command line reports it as a usage mistake instead), and its field; undefined for any
  * other error.
  */
-export function problemRefusedBeforeSending(error: unknown): { problem: string; field: string | undefined } | undefined {
+export function problemRefusedBeforeSending(
+  error: unknown,
+): { problem: string; field: string | undefined } | undefined {
   if (!(error instanceof ValidationError) || error.sent !== false) return undefined;
   return { problem: error.message.slice(0, -NOTHING_SENT.length - 1), field: error.field };
 }

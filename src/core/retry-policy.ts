@@ -1,4 +1,13 @@
-import { ConnectionError, PartnerApiError, RateLimitError, TimeoutError, UnexpectedResponseError, isPartnerApiError, isPartnerError, type PartnerError } from './errors.js';
+import {
+  ConnectionError,
+  PartnerApiError,
+  RateLimitError,
+  TimeoutError,
+  UnexpectedResponseError,
+  isPartnerApiError,
+  isPartnerError,
+  type PartnerError,
+} from './errors.js';
 import type { RateLimitState } from './rate-limit/headers.js';
 
 /**
@@ -56,11 +65,19 @@ export function effectInDoubt(error: PartnerError): boolean {
 }
 
 /** Codes of failures that pass with time: a caller that polls tries again at its next turn. */
-const TRANSIENT_CODES = new Set(['connection_error', 'timeout', 'internal_error', 'rate_limited', 'unexpected_response']);
+const TRANSIENT_CODES = new Set([
+  'connection_error',
+  'timeout',
+  'internal_error',
+  'rate_limited',
+  'unexpected_response',
+]);
 
 /** Whether a failure passes with time (a poller's next turn may succeed): any 5xx, a lost connection, a time-out, a rate limit, an unreadable answer. */
 export function isTransient(error: unknown): boolean {
-  return isPartnerError(error) && (TRANSIENT_CODES.has(error.code) || (isPartnerApiError(error) && error.status >= 500));
+  return (
+    isPartnerError(error) && (TRANSIENT_CODES.has(error.code) || (isPartnerApiError(error) && error.status >= 500))
+  );
 }
 
 /** First backoff ceiling and largest one, ms. */
@@ -83,7 +100,12 @@ export function backoffDelay(attemptNumber: number, random: () => number): numbe
  * It becomes the `RateLimitError`'s `retryAfterMs` and the gate's pause, so the number on the
  * error is the wait the SDK keeps.
  */
-export function rateLimitedWait(rateLimit: RateLimitState | undefined, now: number, attemptNumber: number, random: () => number): number {
+export function rateLimitedWait(
+  rateLimit: RateLimitState | undefined,
+  now: number,
+  attemptNumber: number,
+  random: () => number,
+): number {
   const untilReset = rateLimit?.remaining === 0 ? Math.ceil(rateLimit.resetAt.getTime() - now) : 0;
   return untilReset > 0 ? untilReset : backoffDelay(attemptNumber, random);
 }

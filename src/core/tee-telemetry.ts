@@ -7,10 +7,12 @@ export function teeTelemetry(first: Telemetry | undefined, second: Telemetry | u
     startCall(call) {
       const a = first.startCall(call);
       const b = second.startCall(call);
-      const both = <K extends keyof CallObserver>(key: K) => (event: Parameters<NonNullable<CallObserver[K]>>[0]) => {
-        (a[key] as ((e: typeof event) => void) | undefined)?.(event);
-        (b[key] as ((e: typeof event) => void) | undefined)?.(event);
-      };
+      const both =
+        <K extends keyof CallObserver>(key: K) =>
+        (event: Parameters<NonNullable<CallObserver[K]>>[0]) => {
+          (a[key] as ((e: typeof event) => void) | undefined)?.(event);
+          (b[key] as ((e: typeof event) => void) | undefined)?.(event);
+        };
       return {
         attemptStart: both('attemptStart'),
         attemptEnd: both('attemptEnd'),

@@ -3,7 +3,15 @@ import type * as z from 'zod/mini';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { attachCallSite, captureCallSite, type CallSite } from './call-site.js';
 import { API_PREFIX, positiveNumber, refuseUnknown, retriesOf, type ResolvedConfig } from './config.js';
-import { AbortedError, AmbiguousOutcomeError, PartnerApiError, PartnerError, RateLimitError, UnexpectedResponseError, type RequestSummary } from './errors.js';
+import {
+  AbortedError,
+  AmbiguousOutcomeError,
+  PartnerApiError,
+  PartnerError,
+  RateLimitError,
+  UnexpectedResponseError,
+  type RequestSummary,
+} from './errors.js';
 import { Http, type Answer, type Outcome } from './http.js';
 import type { CallObserver } from './instrumentation.js';
 import { keyFingerprint } from './key-fingerprint.js';
@@ -63,7 +71,12 @@ export class Transport {
    * Send one call of an operation. The input is checked inside the returned promise, so input
    * the row refuses rejects the promise (with nothing sent) instead of throwing at the call site.
    */
-  call<T>(operation: Operation<T>, input: CallInput, options: RequestOptions | undefined, site: CallSite = captureCallSite()): APIPromise<T> {
+  call<T>(
+    operation: Operation<T>,
+    input: CallInput,
+    options: RequestOptions | undefined,
+    site: CallSite = captureCallSite(),
+  ): APIPromise<T> {
     const result = this.#run(operation, input, options).catch((error: unknown) => {
       attachCallSite(error, site);
       throw error;
@@ -114,16 +127,32 @@ export class Transport {
           shouldRetry: ({ error, attemptNumber }) => this.#shouldRetry(call, error, attemptNumber),
         },
       );
-      observer?.end?.({ attempts, durationMs: clock.now() - started, status: result.response.status, ...idOf(result.response.requestId) });
+      observer?.end?.({
+        attempts,
+        durationMs: clock.now() - started,
+        status: result.response.status,
+        ...idOf(result.response.requestId),
+      });
       return result;
     } catch (thrown) {
       let error = this.#typed(thrown, call);
       // A repeat refused with 409 after an attempt the service may have acted on: it may have met its own effect.
       const { settle } = input;
-      if (settle && mayHaveActedOn && mayHaveActedOn !== error && error instanceof PartnerApiError && error.status === 409) {
+      if (
+        settle &&
+        mayHaveActedOn &&
+        mayHaveActedOn !== error &&
+        error instanceof PartnerApiError &&
+        error.status === 409
+      ) {
         const settled = await this.#settle(settle as Settle<T>, mayHaveActedOn, error, call);
         if (!(settled instanceof PartnerError)) {
-          observer?.end?.({ attempts, durationMs: clock.now() - started, status: settled.response.status, ...idOf(settled.response.requestId) });
+          observer?.end?.({
+            attempts,
+            durationMs: clock.now() - started,
+            status: settled.response.status,
+            ...idOf(settled.response.requestId),
+          });
           return settled;
         }
         error = settled;
@@ -133,7 +162,13 @@ export class Transport {
         const extra = operation.advice?.[error.code]?.(error, input);
         if (extra) error.message = `${error.message} ${extra}`;
       }
-      observer?.end?.({ attempts, durationMs: clock.now() - started, error, ...statusOf(error), ...idOf((error as { requestId?: string }).requestId) });
+      observer?.end?.({
+        attempts,
+        durationMs: clock.now() - started,
+        error,
+        ...statusOf(error),
+        ...idOf((error as { requestId?: string }).requestId),
+      });
       throw error;
     }
   }
@@ -142,7 +177,12 @@ export class Transport {
    * Reads the state back through the call's hook: the call's result when the earlier attempt took
    * effect, else an {@link AmbiguousOutcomeError} carrying both failures.
    */
-  async #settle<T>(settle: Settle<T>, earlier: PartnerError, repeat: PartnerApiError, call: Call): Promise<WithResponse<T> | AmbiguousOutcomeError> {
+  async #settle<T>(
+    settle: Settle<T>,
+    earlier: PartnerError,
+    repeat: PartnerApiError,
+    call: Call,
+  ): Promise<WithResponse<T> | AmbiguousOutcomeError> {
     let read: WithResponse<T> | undefined;
     let readError: unknown;
     try {
@@ -153,7 +193,10 @@ export class Transport {
     if (read) return read;
     const { method, path } = call.request;
     const first = earlier instanceof PartnerApiError ? `${earlier.status} ${earlier.code}` : earlier.code;
-    const why = readError === undefined ? 'the state read back is not what it produces' : `reading the state back failed too (${readError instanceof PartnerError ? readError.code : 'error'})`;
+    const why =
+      readError === undefined
+        ? 'the state read back is not what it produces'
+        : `reading the state back failed too (${readError instanceof PartnerError ? readError.code : 'error'})`;
     return new AmbiguousOutcomeError(
       `${method} ${path} failed with ${first} after the service may have acted, and its repeat was refused with ${repeat.status} ${repeat.code}; ` +
         `${why}, so whether the first attempt took effect is unknown. Check ${settle.check} before trying again.`,
@@ -164,7 +207,10 @@ export class Transport {
   /** One attempt through the gate. Nothing sent (a refused wait, close, abort) is final: p-retry's AbortError. */
   async #attempt(call: Call, attemptNumber: number): Promise<Outcome> {
     const { observer, operation, sent } = call;
-    const waited = observer?.waited && ((reason: Parameters<NonNullable<CallObserver['waited']>>[0]['reason'], ms: number) => observer.waited?.({ reason, ms }));
+    const waited =
+      observer?.waited &&
+      ((reason: Parameters<NonNullable<CallObserver['waited']>>[0]['reason'], ms: number) =>
+        observer.waited?.({ reason, ms }));
     let startedAt = 0;
     try {
       const outcome = await this.#gate.run(
@@ -174,7 +220,11 @@ export class Transport {
           const headers: Record<string, string> = {};
           observer?.attemptStart?.({ attempt: attemptNumber, headers });
           startedAt = this.#config.clock.now();
-          this.#config.logger.debug?.('partner-sdk: request', { method: operation.method, path: call.request.path, attempt: attemptNumber });
+          this.#config.logger.debug?.('partner-sdk: request', {
+            method: operation.method,
+            path: call.request.path,
+            attempt: attemptNumber,
+          });
           return this.#http.attempt({
             request: call.request,
             method: operation.method,
@@ -194,7 +244,13 @@ export class Transport {
       if (debug) {
         const status = outcome.answer?.status ?? (outcome.error ? statusOf(outcome.error).status : undefined);
         const requestId = outcome.answer?.requestId ?? (outcome.error as { requestId?: string } | undefined)?.requestId;
-        debug.call(this.#config.logger, 'partner-sdk: response', { method: operation.method, path: call.request.path, status, requestId, ms: this.#config.clock.now() - startedAt });
+        debug.call(this.#config.logger, 'partner-sdk: response', {
+          method: operation.method,
+          path: call.request.path,
+          status,
+          requestId,
+          ms: this.#config.clock.now() - startedAt,
+        });
       }
       if (outcome.error) outcome.error.attempts = attemptNumber;
       return outcome;
@@ -217,7 +273,13 @@ export class Transport {
     const { clock } = this.#config;
     const waitMs = backoffDelay(attemptNumber, clock.random ?? Math.random);
     observer?.retrying?.({ attempt: attemptNumber, reason, waitMs });
-    this.#config.logger.info?.('partner-sdk: retrying', { method: call.request.method, path: call.request.path, attempt: attemptNumber, waitMs, reason });
+    this.#config.logger.info?.('partner-sdk: retrying', {
+      method: call.request.method,
+      path: call.request.path,
+      attempt: attemptNumber,
+      waitMs,
+      reason,
+    });
     await clock.sleep(waitMs, call.signal);
     observer?.waited?.({ reason: 'backoff', ms: waitMs });
     return true;
@@ -238,7 +300,10 @@ export class Transport {
   /** An attempt the gate would not send: its wait is too long, or the client closed. */
   #refused(error: WaitTooLong | GateClosed, where: string, request: RequestSummary): PartnerError {
     if (error instanceof WaitTooLong) {
-      const what = error.reason === 'rate_budget' ? "the key's rate budget for this window is spent" : 'the service asked this key to pause (Retry-After)';
+      const what =
+        error.reason === 'rate_budget'
+          ? "the key's rate budget for this window is spent"
+          : 'the service asked this key to pause (Retry-After)';
       return new RateLimitError({
         status: 429,
         code: 'rate_limited',
@@ -249,7 +314,10 @@ export class Transport {
         retryAfterMs: Math.ceil(error.ms),
       });
     }
-    return new AbortedError(`The call ${where} was waiting to be sent when client.close() was called; nothing was sent.`, { request, cause: error });
+    return new AbortedError(
+      `The call ${where} was waiting to be sent when client.close() was called; nothing was sent.`,
+      { request, cause: error },
+    );
   }
 
   /** Whatever ended the call, as the SDK's error (p-retry rethrows the caller's abort reason as it is). */
@@ -300,7 +368,10 @@ export class Transport {
     try {
       json = body.trim() === '' ? undefined : JSON.parse(body);
     } catch {
-      throw new UnexpectedResponseError(`The service answered ${where} with ${status} but the body is not valid JSON.`, { status, requestId, request });
+      throw new UnexpectedResponseError(
+        `The service answered ${where} with ${status} but the body is not valid JSON.`,
+        { status, requestId, request },
+      );
     }
     const parsed = parseResponse(schema, json);
     if (!parsed.success) {

@@ -9,7 +9,14 @@
  */
 import { ValidationError, type Reservation, type Summary } from '../index.js';
 import { eventId } from './event-id.js';
-import { page, type Finder, type FinderContext, type Found, type Reconciliation, type ReconciliationWanted } from './finder.js';
+import {
+  page,
+  type Finder,
+  type FinderContext,
+  type Found,
+  type Reconciliation,
+  type ReconciliationWanted,
+} from './finder.js';
 import { REWOUND } from './history.js';
 import { id, type Check, type RecordCodec, type StateRecord } from './records.js';
 
@@ -25,12 +32,14 @@ export interface BookingEntry {
 
 const STATUS = { pending: 'p', confirmed: 'c', rejected: 'r', cancelled: 'x', completed: 'd', no_show: 'n' } as const;
 const ACK = { forwarded_to_manager: 'f', acknowledged_self: 's' } as const;
-const invert = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [v, k])) as Record<string, string>;
+const invert = (o: Record<string, string>) =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [v, k])) as Record<string, string>;
 const STATUS_OF = invert(STATUS);
 const ACK_OF = invert(ACK);
 
 // Known values pack to one letter; a value this version does not know is kept whole (escaped).
-const packValue = (value: string, codes: Record<string, string>): string => codes[value] ?? `~${encodeURIComponent(value)}`;
+const packValue = (value: string, codes: Record<string, string>): string =>
+  codes[value] ?? `~${encodeURIComponent(value)}`;
 const unpackValue = (packed: string, names: Record<string, string>): string =>
   packed.startsWith('~') ? decodeURIComponent(packed.slice(1)) : (names[packed] ?? packed);
 
@@ -60,7 +69,9 @@ const decodable = (text: string): boolean => {
 /** `store|status|ack|visit`: base-36 numbers, a known value's letter or `~` and the escaped value. */
 const PACKED_BOOKING = /^[0-9a-z]+\|([a-z]|~[^|]*)\|([a-z]|~[^|]*)?\|(-?[0-9a-z]+)?$/;
 export const isPackedBooking: Check = (v) =>
-  typeof v === 'string' && PACKED_BOOKING.test(v) && v.split('|').every((part) => !part.startsWith('~') || decodable(part.slice(1)));
+  typeof v === 'string' &&
+  PACKED_BOOKING.test(v) &&
+  v.split('|').every((part) => !part.startsWith('~') || decodable(part.slice(1)));
 
 export const bookingRecords: RecordCodec<BookingRecord> = { kind: 'b', checks: [id, isPackedBooking] };
 
@@ -138,7 +149,13 @@ export class BookingFinder implements Finder {
   /** The state's booking counts are the summary's. */
   countsMatch(counts: SummaryCounts): boolean {
     const s = this.#c.state.counts;
-    return s.pending === counts.pending && s.confirmed === counts.confirmed && s.completed === counts.completed && s.no_show === counts.no_show && s.unacknowledged === counts.unacknowledged;
+    return (
+      s.pending === counts.pending &&
+      s.confirmed === counts.confirmed &&
+      s.completed === counts.completed &&
+      s.no_show === counts.no_show &&
+      s.unacknowledged === counts.unacknowledged
+    );
   }
 
   /** Bookings added since the saved end of the list. */
@@ -169,7 +186,8 @@ export class BookingFinder implements Finder {
   /** Every pending booking; the stores of known pending ones that are gone from the list are read again. */
   async *#pending(): AsyncGenerator<Found> {
     const listed = new Set<string>();
-    const list = (c: string | undefined) => this.#c.client.reservations.list({ ...page(c), status: 'pending' }, this.#c.lists.options);
+    const list = (c: string | undefined) =>
+      this.#c.client.reservations.list({ ...page(c), status: 'pending' }, this.#c.lists.options);
     for await (const current of this.#c.lists.walk(list)) {
       for (const item of current.items) {
         listed.add(item.reservation_id);
@@ -197,7 +215,8 @@ export class BookingFinder implements Finder {
   async *#refreshStores(stores: Iterable<number>): AsyncGenerator<Found> {
     for (const index of stores) {
       const storeId = this.#c.state.stores[index] as string;
-      const list = (c: string | undefined) => this.#c.client.reservations.listForLocation(storeId, page(c), this.#c.lists.options);
+      const list = (c: string | undefined) =>
+        this.#c.client.reservations.listForLocation(storeId, page(c), this.#c.lists.options);
       for await (const current of this.#c.lists.walk(list)) for (const item of current.items) yield* this.#diff(item);
     }
   }
@@ -212,7 +231,11 @@ export class BookingFinder implements Finder {
     const packed = packBooking(after);
     if (before && packBooking(before) === packed) return;
     state.record(['b', item.reservation_id, packed], records);
-    const base = { created_at: new Date(this.#c.service.now()).toISOString(), partner_location_id: item.partner_location_id, data: item };
+    const base = {
+      created_at: new Date(this.#c.service.now()).toISOString(),
+      partner_location_id: item.partner_location_id,
+      data: item,
+    };
     if (!before) {
       yield { event: { ...base, id: eventId(`c|${item.reservation_id}`), type: 'reservation.created' }, records };
       return;
@@ -224,7 +247,9 @@ export class BookingFinder implements Finder {
       yield { records }; // only the visit time moved: tracked, not an event of its own
       return;
     }
-    const id = eventId(`u|${item.reservation_id}|${before.status}>${after.status}|${before.ack ?? ''}>${after.ack ?? ''}`);
+    const id = eventId(
+      `u|${item.reservation_id}|${before.status}>${after.status}|${before.ack ?? ''}>${after.ack ?? ''}`,
+    );
     yield { event: { ...base, id, type: 'reservation.updated', previous }, records };
   }
 }

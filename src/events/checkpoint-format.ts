@@ -38,13 +38,20 @@ export type Line = { snapshot: Snapshot } | { records: StateRecord[] };
 
 const time: Check = (v) => typeof v === 'number' && Number.isFinite(v);
 const month: Check = (v) => typeof v === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(v);
-const nullOr = (check: Check): Check => (v) => v === null || check(v);
+const nullOr =
+  (check: Check): Check =>
+  (v) =>
+    v === null || check(v);
 const stateRecord = <R extends StateRecord>(kind: R[0], ...checks: Check[]): RecordCodec<R> => ({ kind, checks });
 /** Each record kind: the state's own, and each family's from its finder. */
 const RECORDS = Object.fromEntries(
   [
     stateRecord('s', id),
-    stateRecord('t', nullOr((v) => typeof v === 'string'), count),
+    stateRecord(
+      't',
+      nullOr((v) => typeof v === 'string'),
+      count,
+    ),
     stateRecord('f', time),
     stateRecord('m', month),
     stateRecord('r', time),
@@ -60,12 +67,26 @@ const every = (values: unknown[], check: Check) => values.every(check);
 const SNAPSHOT: Record<keyof Snapshot, { check: Check; optional?: boolean }> = {
   format: { check: (v) => v === FORMAT },
   month: { check: (v) => v === '' || month(v) },
-  tail: { check: (v) => isObject(v) && Object.keys(v).length === 2 && (v.cursor === null || typeof v.cursor === 'string') && count(v.seen) },
+  tail: {
+    check: (v) =>
+      isObject(v) &&
+      Object.keys(v).length === 2 &&
+      (v.cursor === null || typeof v.cursor === 'string') &&
+      count(v.seen),
+  },
   fullAt: { check: nullOr(time) },
   stores: { check: (v) => Array.isArray(v) && every(v, id) && new Set(v).size === v.length },
   bookings: { check: (v) => isObject(v) && every(Object.keys(v), id) && every(Object.values(v), isPackedBooking) },
-  videos: { check: (v) => isObject(v) && every(Object.keys(v), (k) => /^(0|[1-9]\d*)$/.test(k as string)) && every(Object.values(v), isPackedVideos) },
-  videoIds: { check: (v) => isObject(v) && every(Object.values(v), (ids) => Array.isArray(ids) && every(ids, id)), optional: true },
+  videos: {
+    check: (v) =>
+      isObject(v) &&
+      every(Object.keys(v), (k) => /^(0|[1-9]\d*)$/.test(k as string)) &&
+      every(Object.values(v), isPackedVideos),
+  },
+  videoIds: {
+    check: (v) => isObject(v) && every(Object.values(v), (ids) => Array.isArray(ids) && every(ids, id)),
+    optional: true,
+  },
   key: { check: (v) => typeof v === 'string' && /^[0-9a-f]{16}$/.test(v), optional: true },
   service: { check: (v) => typeof v === 'string' && v !== '', optional: true },
   seenAt: { check: nullOr(time), optional: true },
@@ -82,21 +103,29 @@ export function readLine(line: string, index: number): Line {
   try {
     parsed = parseShallow(line);
   } catch (cause) {
-    throw invalid(`${where} is not JSON${cause instanceof TooDeepError ? ` of at most ${MAX_DEPTH} levels` : ''}`, cause);
+    throw invalid(
+      `${where} is not JSON${cause instanceof TooDeepError ? ` of at most ${MAX_DEPTH} levels` : ''}`,
+      cause,
+    );
   }
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) throw invalid(`${where} is an empty list, not a journal line`);
     parsed.forEach((record, i) => {
-      if (!isRecord(record)) throw invalid(`${where}, record ${i + 1} is not a record this version writes (${preview(record)})`);
+      if (!isRecord(record))
+        throw invalid(`${where}, record ${i + 1} is not a record this version writes (${preview(record)})`);
     });
     return { records: parsed as StateRecord[] };
   }
-  if (!isObject(parsed) || parsed.format !== FORMAT) throw invalid(`${where} is ${index === 0 ? 'not a snapshot of the event watcher' : 'not a journal line'} (${FORMAT})`);
+  if (!isObject(parsed) || parsed.format !== FORMAT)
+    throw invalid(
+      `${where} is ${index === 0 ? 'not a snapshot of the event watcher' : 'not a journal line'} (${FORMAT})`,
+    );
   if (index > 0) throw invalid(`${where} is a second snapshot; a snapshot replaces every line before it`);
   const unknown = Object.keys(parsed).filter((field) => !(field in SNAPSHOT));
   if (unknown.length > 0) throw invalid(`the snapshot has fields this version does not know (${unknown.join(', ')})`);
   for (const [field, { check, optional }] of Object.entries(SNAPSHOT)) {
-    if (!(field in parsed) ? !optional : !check(parsed[field])) throw invalid(`the snapshot's field ${field} is ${field in parsed ? 'not valid' : 'missing'}`);
+    if (!(field in parsed) ? !optional : !check(parsed[field]))
+      throw invalid(`the snapshot's field ${field} is ${field in parsed ? 'not valid' : 'missing'}`);
   }
   return { snapshot: parsed as unknown as Snapshot };
 }
@@ -104,7 +133,9 @@ export function readLine(line: string, index: number): Line {
 function isRecord(record: unknown): record is StateRecord {
   if (!Array.isArray(record) || typeof record[0] !== 'string' || !Object.hasOwn(RECORDS, record[0])) return false;
   const { checks, more } = RECORDS[record[0] as StateRecord[0]];
-  const fits = more ? record.length > checks.length && every(record.slice(checks.length + 1), more) : record.length === checks.length + 1;
+  const fits = more
+    ? record.length > checks.length && every(record.slice(checks.length + 1), more)
+    : record.length === checks.length + 1;
   return fits && checks.every((check, i) => check(record[i + 1]));
 }
 
@@ -117,7 +148,7 @@ const preview = (value: unknown): string => {
 export function invalid(why: string, cause?: unknown): CheckpointInvalidError {
   return new CheckpointInvalidError(
     `The checkpoint is not one this version's event watcher can go on from: ${why}. Nothing was changed. ` +
-      'If it is another program\'s data, give the watcher a checkpoint of its own (a new path or key); if it is a damaged ' +
+      "If it is another program's data, give the watcher a checkpoint of its own (a new path or key); if it is a damaged " +
       'checkpoint, move it aside or delete it, and the watcher starts again as set by startFrom.',
     { cause },
   );

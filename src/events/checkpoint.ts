@@ -111,7 +111,10 @@ export function memoryCheckpoint(): Checkpoint {
         locked = true;
         return grant();
       }
-      if (!wait) throw new CheckpointLockedError('This memoryCheckpoint() is in use by another watcher. Stop that watcher first, or give each watcher its own checkpoint.');
+      if (!wait)
+        throw new CheckpointLockedError(
+          'This memoryCheckpoint() is in use by another watcher. Stop that watcher first, or give each watcher its own checkpoint.',
+        );
       signal?.throwIfAborted();
       await new Promise<void>((resolve, reject) => {
         const take = () => {

@@ -88,7 +88,9 @@ export class Detector {
     let data: Summary;
     let reads = 0;
     do {
-      const answer = await this.#lists.call(() => this.#context.client.reports.summary(this.#lists.options).withResponse());
+      const answer = await this.#lists.call(() =>
+        this.#context.client.reports.summary(this.#lists.options).withResponse(),
+      );
       data = answer.data;
       this.#context.service.observe(answer.response.headers, data.generated_at);
     } while (this.#context.service.needsConfirming(++reads));
@@ -108,7 +110,8 @@ export class Detector {
     if (now >= state.fullAt + maxLag - reconciliationTakes) return { kind: 'reconciliation', reason: 'due' };
     const wanted = this.#finders.map((finder) => finder.wants);
     if (wanted.includes('position refused')) return { kind: 'reconciliation', reason: 'position refused' };
-    if (wanted.includes('mismatch') && now - state.fullAt >= maxLag / 10) return { kind: 'reconciliation', reason: 'mismatch' };
+    if (wanted.includes('mismatch') && now - state.fullAt >= maxLag / 10)
+      return { kind: 'reconciliation', reason: 'mismatch' };
     return { kind: 'poll', reason: 'not due' };
   }
 
@@ -145,7 +148,12 @@ export class Detector {
     }
     const firstSync = state.fullAt === null;
     yield* this.#newMonth();
-    const pass = { firstSync, earliestMonth: state.month, storesWithCompletedVisits: new Set<string>(), bookingMonths: new BookingMonths() };
+    const pass = {
+      firstSync,
+      earliestMonth: state.month,
+      storesWithCompletedVisits: new Set<string>(),
+      bookingMonths: new BookingMonths(),
+    };
     for (const finder of this.#finders) yield* finder.reconcile(pass);
     const done: Found = { records: [] };
     state.record(['f', startedAt], done.records);

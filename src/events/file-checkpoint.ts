@@ -71,11 +71,18 @@ export function fileCheckpoint(path: string, options: FileCheckpointOptions = {}
         whole = true;
       }
     },
-    lock: ({ wait = false, signal } = {}) => (wait ? waitForLock(`${path}.lock`, signal) : acquireFileLock(`${path}.lock`)),
+    lock: ({ wait = false, signal } = {}) =>
+      wait ? waitForLock(`${path}.lock`, signal) : acquireFileLock(`${path}.lock`),
   };
 }
 
-async function writeFile(fs: typeof import('node:fs/promises'), file: string, data: string, flag: 'w' | 'a', fsync: boolean): Promise<void> {
+async function writeFile(
+  fs: typeof import('node:fs/promises'),
+  file: string,
+  data: string,
+  flag: 'w' | 'a',
+  fsync: boolean,
+): Promise<void> {
   if (!fsync) return fs.writeFile(file, data, { flag });
   const handle = await fs.open(file, flag);
   try {

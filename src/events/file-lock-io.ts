@@ -13,7 +13,9 @@ const TOKEN = /^[0-9a-z]{1,64}$/;
  * and CommonJS builds, two versions in node_modules), which would otherwise count each other's locks
  * as a previous incarnation's.
  */
-const heldHere: Set<string> = ((globalThis as Record<symbol, Set<string> | undefined>)[Symbol.for('@crp/partner-sdk/file-locks')] ??= new Set());
+const heldHere: Set<string> = ((globalThis as Record<symbol, Set<string> | undefined>)[
+  Symbol.for('@crp/partner-sdk/file-locks')
+] ??= new Set());
 
 /** The lock's world on Node: the file system, this host, and its processes. */
 export async function nodeLockIo(): Promise<LockIo> {
@@ -75,13 +77,17 @@ async function readLockFile(fs: typeof import('node:fs/promises'), path: string)
     const stat = await handle.stat();
     const id = fileId(stat);
     if (stat.isDirectory()) {
-      throw new CheckpointLockedError(`${path} is a directory, where the checkpoint's lock file belongs: remove it, then start the watcher again.`);
+      throw new CheckpointLockedError(
+        `${path} is a directory, where the checkpoint's lock file belongs: remove it, then start the watcher again.`,
+      );
     }
     if (!stat.isFile() || stat.size > MAX_LOCK_BYTES) return { kind: 'unreadable', id };
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(MAX_LOCK_BYTES), 0, MAX_LOCK_BYTES, 0);
     const owner = parseOwner(buffer.toString('utf8', 0, bytesRead));
     // The token names a marker file, so only a plain one is used as the id.
-    return owner ? { kind: 'owner', owner, id: TOKEN.test(owner.token) ? owner.token : id } : { kind: 'unreadable', id };
+    return owner
+      ? { kind: 'owner', owner, id: TOKEN.test(owner.token) ? owner.token : id }
+      : { kind: 'unreadable', id };
   } finally {
     await handle.close();
   }
@@ -110,9 +116,15 @@ function parseOwner(text: string): LockOwner | undefined {
     return undefined;
   }
   const o = value as Partial<Record<keyof LockOwner, unknown>> | null;
-  if (typeof o !== 'object' || o === null || typeof o.host !== 'string' || typeof o.token !== 'string') return undefined;
+  if (typeof o !== 'object' || o === null || typeof o.host !== 'string' || typeof o.token !== 'string')
+    return undefined;
   if (o.pid !== undefined && !(Number.isSafeInteger(o.pid) && (o.pid as number) > 0)) return undefined;
-  const owner: LockOwner = { pid: o.pid as number | undefined, host: o.host, token: o.token, at: typeof o.at === 'string' ? o.at : '?' };
+  const owner: LockOwner = {
+    pid: o.pid as number | undefined,
+    host: o.host,
+    token: o.token,
+    at: typeof o.at === 'string' ? o.at : '?',
+  };
   if (typeof o.boot === 'string') owner.boot = o.boot;
   if (typeof o.start === 'string') owner.start = o.start;
   if (typeof o.started === 'number') owner.started = o.started;

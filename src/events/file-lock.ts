@@ -14,7 +14,10 @@ export interface LockOwner extends ProcessIdentity {
  * What is at a path: nothing, a lock file, or something that is not one. `id` names that very file,
  * its owner's token or, for anything else, its inode and times; a marker is named after it.
  */
-export type LockFile = { kind: 'absent' } | { kind: 'owner'; owner: LockOwner; id: string } | { kind: 'unreadable'; id: string };
+export type LockFile =
+  | { kind: 'absent' }
+  | { kind: 'owner'; owner: LockOwner; id: string }
+  | { kind: 'unreadable'; id: string };
 
 /** Whether a lock file's owner is a watcher of this process, another running process, or gone. */
 export type HolderState = 'here' | 'running' | 'gone';
@@ -101,7 +104,13 @@ async function release(lockPath: string, me: LockOwner, io: LockIo): Promise<voi
  * is gone is right (the same host name means the same machine and pid namespace) and the file
  * system's link and unlink are atomic (a local file system; not every network file system).
  */
-async function displace(lockPath: string, file: string, found: LockFile & { id: string }, io: LockIo, depth = 0): Promise<LockOwner | undefined> {
+async function displace(
+  lockPath: string,
+  file: string,
+  found: LockFile & { id: string },
+  io: LockIo,
+  depth = 0,
+): Promise<LockOwner | undefined> {
   const marker = `${lockPath}.takeover-${found.id}`;
   if (await io.createWhole(marker, JSON.stringify(await io.newOwner()))) {
     try {

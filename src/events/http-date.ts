@@ -34,9 +34,23 @@ export function parseHttpDate(value: string, reference: number = Date.now()): nu
   let m = IMF_FIXDATE.exec(text);
   if (m) return instant(DAYS.indexOf(m[1] as string), Number(m[4]), m[3] as string, Number(m[2]), m.slice(5, 8));
   m = RFC_850.exec(text);
-  if (m) return instant(LONG_DAYS.indexOf(m[1] as string), fullYear(Number(m[4]), reference), m[3] as string, Number(m[2]), m.slice(5, 8));
+  if (m)
+    return instant(
+      LONG_DAYS.indexOf(m[1] as string),
+      fullYear(Number(m[4]), reference),
+      m[3] as string,
+      Number(m[2]),
+      m.slice(5, 8),
+    );
   m = ASCTIME.exec(text);
-  if (m) return instant(DAYS.indexOf(m[1] as string), Number(m[7]), m[2] as string, Number((m[3] as string).trim()), m.slice(4, 7));
+  if (m)
+    return instant(
+      DAYS.indexOf(m[1] as string),
+      Number(m[7]),
+      m[2] as string,
+      Number((m[3] as string).trim()),
+      m.slice(4, 7),
+    );
   return undefined;
 }
 

@@ -7,7 +7,13 @@ import type { WatchOptions } from './types.js';
 import { Watcher } from './watcher.js';
 
 export { Watcher } from './watcher.js';
-export { memoryCheckpoint, type Checkpoint, type LockOptions, type LockStatus, type SaveOptions } from './checkpoint.js';
+export {
+  memoryCheckpoint,
+  type Checkpoint,
+  type LockOptions,
+  type LockStatus,
+  type SaveOptions,
+} from './checkpoint.js';
 export { fileCheckpoint, type FileCheckpointOptions } from './file-checkpoint.js';
 export { CheckpointInvalidError, CheckpointLockedError } from '../index.js';
 export type {
@@ -48,7 +54,9 @@ export type {
  */
 export function watchEvents(client: PartnerClient, options: WatchOptions): Watcher {
   if (!isClient(client)) {
-    throw new ConfigurationError('watchEvents(client, options) takes the PartnerClient to watch through as its first argument.');
+    throw new ConfigurationError(
+      'watchEvents(client, options) takes the PartnerClient to watch through as its first argument.',
+    );
   }
   return new Watcher(client, options);
 }
@@ -56,5 +64,9 @@ export function watchEvents(client: PartnerClient, options: WatchOptions): Watch
 /** What the watcher uses of a client; checked by shape, so a client from the CommonJS build passes too. */
 function isClient(value: unknown): value is PartnerClient {
   const c = value as Partial<PartnerClient> | undefined;
-  return typeof c?.reports?.summary === 'function' && typeof c.clock?.sleep === 'function' && c.closeSignal instanceof AbortSignal;
+  return (
+    typeof c?.reports?.summary === 'function' &&
+    typeof c.clock?.sleep === 'function' &&
+    c.closeSignal instanceof AbortSignal
+  );
 }

@@ -22,7 +22,9 @@ export function intervalsOf(o: Pick<WatchOptions, 'maxLag' | 'minInterval' | 'ma
     const value = o[name];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-      throw new ConfigurationError(`The option ${name} must be a positive number of milliseconds; got ${String(value)}.`);
+      throw new ConfigurationError(
+        `The option ${name} must be a positive number of milliseconds; got ${String(value)}.`,
+      );
     }
     given[name] = value;
   }
@@ -41,7 +43,8 @@ export function intervalsOf(o: Pick<WatchOptions, 'maxLag' | 'minInterval' | 'ma
     );
   }
   const maxLag = given.maxLag ?? Math.max(DEFAULT_INTERVALS.maxLag, given.maxInterval ?? 0, given.minInterval ?? 0);
-  const maxInterval = given.maxInterval ?? Math.max(given.minInterval ?? 0, Math.min(DEFAULT_INTERVALS.maxInterval, maxLag));
+  const maxInterval =
+    given.maxInterval ?? Math.max(given.minInterval ?? 0, Math.min(DEFAULT_INTERVALS.maxInterval, maxLag));
   const minInterval = given.minInterval ?? Math.min(DEFAULT_INTERVALS.minInterval, maxInterval);
   return { maxLag, minInterval, maxInterval };
 }

@@ -39,8 +39,10 @@ async function readOwnIdentity(): Promise<ProcessIdentity> {
 export async function stillRunning(pid: number, recorded: ProcessIdentity): Promise<boolean> {
   const self = await ownIdentity();
   if (pid === currentPid()) {
-    if (recorded.boot !== undefined && self.boot !== undefined) return recorded.boot === self.boot && recorded.start === self.start;
-    if (recorded.started !== undefined && self.started !== undefined) return Math.abs(recorded.started - self.started) <= STARTED_TOLERANCE_MS;
+    if (recorded.boot !== undefined && self.boot !== undefined)
+      return recorded.boot === self.boot && recorded.start === self.start;
+    if (recorded.started !== undefined && self.started !== undefined)
+      return Math.abs(recorded.started - self.started) <= STARTED_TOLERANCE_MS;
     return false;
   }
   if (!processAlive(pid)) return false;

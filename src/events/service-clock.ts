@@ -110,9 +110,15 @@ export class ServiceClock {
   /** Take the service's time from an answer: its `Date` header, and the UTC time it reported, if any. */
   observe(headers: Headers | undefined, reported?: string): void {
     const monotonic = this.#local.monotonic();
-    const fromReport = reported === undefined ? undefined : this.#read('generated_at', RFC_3339.test(reported) ? Date.parse(reported) : undefined, reported);
+    const fromReport =
+      reported === undefined
+        ? undefined
+        : this.#read('generated_at', RFC_3339.test(reported) ? Date.parse(reported) : undefined, reported);
     const date = headers?.get('date') ?? undefined;
-    const fromDate = fromReport !== undefined || date === undefined ? undefined : this.#read('Date', parseHttpDate(date, this.now()), date);
+    const fromDate =
+      fromReport !== undefined || date === undefined
+        ? undefined
+        : this.#read('Date', parseHttpDate(date, this.now()), date);
     const at = fromReport ?? fromDate;
     this.#lastUsable = at !== undefined;
     if (at === undefined) return;
@@ -124,12 +130,18 @@ export class ServiceClock {
   /** A time from `value`, or undefined (warned once per kind) when it is none or one the watcher cannot use. */
   #read(source: Source, at: number | undefined, value: string): number | undefined {
     if (at === undefined || !Number.isFinite(at)) {
-      this.#warn(`format:${source}`, `partner-sdk: event stream: ignoring the service's ${source} ${JSON.stringify(value.slice(0, 64))}: not a time in the form the protocol defines`);
+      this.#warn(
+        `format:${source}`,
+        `partner-sdk: event stream: ignoring the service's ${source} ${JSON.stringify(value.slice(0, 64))}: not a time in the form the protocol defines`,
+      );
       this.#reports.onOutlier?.();
       return undefined;
     }
     if (!usableServiceTime(at)) {
-      this.#warn(`range:${source}`, `partner-sdk: event stream: refusing the service's ${source} ${JSON.stringify(value.slice(0, 64))}: before 2000 or after 9999-11, a time the SDK cannot work with (a proxy or a server clock is wrong)`);
+      this.#warn(
+        `range:${source}`,
+        `partner-sdk: event stream: refusing the service's ${source} ${JSON.stringify(value.slice(0, 64))}: before 2000 or after 9999-11, a time the SDK cannot work with (a proxy or a server clock is wrong)`,
+      );
       this.#reports.onOutlier?.();
       return undefined;
     }
@@ -146,10 +158,17 @@ export class ServiceClock {
     if (reading.source === 'generated_at') this.#latestReported = reading.offset;
     const local = this.#local.now() - this.#local.monotonic();
     const weigh = (offset: number) =>
-      this.#window.reduce((sum, r) => sum + (agree(r.offset, offset) ? (r.source === 'generated_at' ? 2 : 1) : 0), 0) + (Math.abs(local - offset) <= LOCAL_REACH_MS ? 2 : 0);
-    const weighed = this.#window.map((r) => ({ offset: r.offset, weight: weigh(r.offset), current: this.#offset !== undefined && agree(r.offset, this.#offset) }));
+      this.#window.reduce((sum, r) => sum + (agree(r.offset, offset) ? (r.source === 'generated_at' ? 2 : 1) : 0), 0) +
+      (Math.abs(local - offset) <= LOCAL_REACH_MS ? 2 : 0);
+    const weighed = this.#window.map((r) => ({
+      offset: r.offset,
+      weight: weigh(r.offset),
+      current: this.#offset !== undefined && agree(r.offset, this.#offset),
+    }));
     // Ties keep the current estimate: a split never moves it back and forth.
-    const best = weighed.reduce((a, b) => (b.weight > a.weight || (b.weight === a.weight && b.current && !a.current) ? b : a));
+    const best = weighed.reduce((a, b) =>
+      b.weight > a.weight || (b.weight === a.weight && b.current && !a.current) ? b : a,
+    );
     const second = Math.max(0, ...weighed.filter((w) => !agree(w.offset, best.offset)).map((w) => w.weight));
     const cluster = this.#window.filter((r) => agree(r.offset, best.offset));
     // Readings trail the service by the network's delay: the latest of those that agree is the closest.
@@ -160,7 +179,8 @@ export class ServiceClock {
   /** With a confirmed estimate: follow readings that agree with it, move only when several answers agree elsewhere. */
   #follow(reading: Reading): void {
     const offset = this.#offset as number;
-    if (reading.source === 'generated_at' && Math.abs(reading.offset - offset) < FAR_MS) this.#latestReported = reading.offset;
+    if (reading.source === 'generated_at' && Math.abs(reading.offset - offset) < FAR_MS)
+      this.#latestReported = reading.offset;
     if (agree(reading.offset, offset)) {
       this.#against = [];
       this.#disputed = false;
@@ -170,14 +190,20 @@ export class ServiceClock {
     const far = Math.abs(reading.offset - offset) >= FAR_MS;
     if (far) {
       const years = ((reading.offset - offset) / (365.25 * 86_400_000)).toFixed(1);
-      this.#warn('far', `partner-sdk: event stream: refusing a service time ${years} years from the one its other answers agree on (servers behind a balancer whose clocks differ, or a proxy); the stream goes on by the agreed time`);
+      this.#warn(
+        'far',
+        `partner-sdk: event stream: refusing a service time ${years} years from the one its other answers agree on (servers behind a balancer whose clocks differ, or a proxy); the stream goes on by the agreed time`,
+      );
     }
     const last = this.#against.at(-1);
     this.#against = last && agree(last.offset, reading.offset) ? [...this.#against, reading] : [reading];
     const needed = far ? FAR_AGREEING : AGREEING;
     if (!far) this.#disputed = true;
     // generated_at leads: Dates alone never overturn what the latest generated_at says.
-    const reportedHolds = this.#latestReported !== undefined && agree(this.#latestReported, offset) && this.#against.every((r) => r.source === 'Date');
+    const reportedHolds =
+      this.#latestReported !== undefined &&
+      agree(this.#latestReported, offset) &&
+      this.#against.every((r) => r.source === 'Date');
     if (this.#against.length >= needed && !reportedHolds) {
       this.#offset = Math.max(...this.#against.map((r) => r.offset));
       this.#against = [];

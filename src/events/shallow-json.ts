@@ -22,7 +22,8 @@ export function parseShallow(text: string): unknown {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {

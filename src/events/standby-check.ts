@@ -12,7 +12,10 @@ import { WatchState } from './state.js';
  * is saved), which throws `CheckpointInvalidError` for another key, service or format; resolves to
  * true once that line is a snapshot (it names the key), false for a journal line (no snapshot yet).
  */
-export function standbyCheck(identity: StateIdentity, previousKeys: readonly string[]): (firstLine: string) => Promise<boolean> {
+export function standbyCheck(
+  identity: StateIdentity,
+  previousKeys: readonly string[],
+): (firstLine: string) => Promise<boolean> {
   return async (firstLine) => {
     await WatchState.load({ load: async () => [firstLine], save: async () => undefined }, identity, previousKeys);
     // A valid line is either a snapshot (a JSON object) or a journal line (a JSON array).

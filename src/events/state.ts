@@ -173,7 +173,8 @@ export class WatchState {
   }
 
   #count(entry: BookingEntry, delta: 1 | -1): void {
-    if (entry.status in this.counts && entry.status !== 'unacknowledged') this.counts[entry.status as keyof Counts] += delta;
+    if (entry.status in this.counts && entry.status !== 'unacknowledged')
+      this.counts[entry.status as keyof Counts] += delta;
     if (entry.ack === null) this.counts.unacknowledged += delta;
   }
 
@@ -201,16 +202,25 @@ export class WatchState {
    * not a checkpoint of this watcher, or one of another key or service than `identity`; a key in
    * `previousKeys` is taken as this one, a rotation).
    */
-  static async load(checkpoint: Checkpoint, identity?: StateIdentity, previousKeys: readonly string[] = []): Promise<WatchState> {
+  static async load(
+    checkpoint: Checkpoint,
+    identity?: StateIdentity,
+    previousKeys: readonly string[] = [],
+  ): Promise<WatchState> {
     const state = new WatchState();
     const lines = await checkpoint.load();
     for (const [i, line] of lines.entries()) state.#restore(line, i);
     if (identity) {
       const saved = state.identity;
       if (saved && saved.key !== identity.key && !previousKeys.includes(saved.key)) {
-        throw foreign('API key', ` (saved under the key with fingerprint ${saved.key}; this client's is ${identity.key})`, ` After a key rotation of the same account, pass previousKeys: ['${saved.key}'] to go on from it instead.`);
+        throw foreign(
+          'API key',
+          ` (saved under the key with fingerprint ${saved.key}; this client's is ${identity.key})`,
+          ` After a key rotation of the same account, pass previousKeys: ['${saved.key}'] to go on from it instead.`,
+        );
       }
-      if (saved && saved.service !== identity.service) throw foreign('service (base URL)', ` (${saved.service}, this client: ${identity.service})`);
+      if (saved && saved.service !== identity.service)
+        throw foreign('service (base URL)', ` (${saved.service}, this client: ${identity.service})`);
       state.identity = identity;
       // A rotation is written down at once, so the old key's fingerprint is needed only this once.
       if (saved && saved.key !== identity.key) await state.compact(checkpoint, true);
@@ -223,7 +233,8 @@ export class WatchState {
     if ('records' in line) {
       for (const record of line.records) {
         const store = record[0] === 'b' ? unpackBooking(record[2]).store : record[0] === 'v' ? record[1] : -1;
-        if (store >= this.stores.length) throw invalid(`line ${index + 1} names store number ${store}, which no earlier record added`);
+        if (store >= this.stores.length)
+          throw invalid(`line ${index + 1} names store number ${store}, which no earlier record added`);
         this.apply(record);
       }
       this.#journalBytes += text.length;
@@ -238,12 +249,19 @@ export class WatchState {
     if (s.key !== undefined && s.service !== undefined) this.identity = { key: s.key, service: s.service };
     for (const id of s.stores) this.apply(['s', id]);
     for (const [id, packed] of Object.entries(s.bookings)) {
-      if (unpackBooking(packed).store >= s.stores.length) throw invalid(`the snapshot's booking ${id} names a store it does not list`);
+      if (unpackBooking(packed).store >= s.stores.length)
+        throw invalid(`the snapshot's booking ${id} names a store it does not list`);
       this.apply(['b', id, packed]);
     }
     for (const [store, packed] of Object.entries(s.videos)) {
-      if (Number(store) >= s.stores.length) throw invalid(`the snapshot counts videos of store number ${store}, which it does not list`);
-      this.apply(['v', Number(store), packed, ...(s.videoIds && Object.hasOwn(s.videoIds, store) ? (s.videoIds[store] as string[]) : [])]);
+      if (Number(store) >= s.stores.length)
+        throw invalid(`the snapshot counts videos of store number ${store}, which it does not list`);
+      this.apply([
+        'v',
+        Number(store),
+        packed,
+        ...(s.videoIds && Object.hasOwn(s.videoIds, store) ? (s.videoIds[store] as string[]) : []),
+      ]);
     }
     this.#snapshotBytes = text.length;
     this.#snapshotSaved = true;

@@ -172,5 +172,8 @@ export interface WatchStats {
    * refused` (the saved end of the booking list), `mismatch` (counts still differed from the
    * summary after a poll) or `history reset`. Null before the first pass.
    */
-  lastPass: { kind: 'poll' | 'reconciliation'; reason: 'first sync' | 'due' | 'position refused' | 'mismatch' | 'history reset' | 'not due' } | null;
+  lastPass: {
+    kind: 'poll' | 'reconciliation';
+    reason: 'first sync' | 'due' | 'position refused' | 'mismatch' | 'history reset' | 'not due';
+  } | null;
 }

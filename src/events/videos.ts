@@ -40,7 +40,8 @@ export interface VideoEntry {
   edges: string[];
 }
 
-export const packVideos = (v: VideoEntry): string => `${v.seen}|${v.cur}|${v.prev}${v.edges.length > 0 ? `|${v.edges.join(',')}` : ''}`;
+export const packVideos = (v: VideoEntry): string =>
+  `${v.seen}|${v.cur}|${v.prev}${v.edges.length > 0 ? `|${v.edges.join(',')}` : ''}`;
 
 export function unpackVideos(packed: string | undefined): VideoEntry {
   if (packed === undefined) return { seen: 0, cur: 0, prev: 0, edges: [] };
@@ -104,7 +105,9 @@ export class VideoFinder implements Finder {
   /** The counts of this month and the last (every month on a first sync), and the stores that differ. */
   async *reconcile(pass: Reconciliation): AsyncGenerator<Found> {
     const recent = this.#recentMonths();
-    const months = pass.firstSync ? [...new Set([...monthsFrom(pass.earliestMonth, pass.bookingMonths.lastOf(this.#c.state.month)), ...recent])] : recent;
+    const months = pass.firstSync
+      ? [...new Set([...monthsFrom(pass.earliestMonth, pass.bookingMonths.lastOf(this.#c.state.month)), ...recent])]
+      : recent;
     // On a first sync, also every store with a completed visit (videos follow completed visits):
     // billing lists a store only for months it was enrolled in, and its history may be older.
     yield* this.#scan(months, undefined, pass.firstSync ? pass.storesWithCompletedVisits : undefined);
@@ -128,7 +131,8 @@ export class VideoFinder implements Finder {
     const inDoubt = new Map<string, Map<string, number>>();
     for (const month of months) {
       const known = month === state.month ? 'cur' : month === previousMonth(state.month) ? 'prev' : undefined;
-      const list = (c: string | undefined) => this.#c.client.reports.billingMonthly(month, page(c), this.#c.lists.options);
+      const list = (c: string | undefined) =>
+        this.#c.client.reports.billingMonthly(month, page(c), this.#c.lists.options);
       for await (const current of this.#c.lists.walk(list)) {
         for (const row of current.items) {
           const index = state.storeIndex(row.partner_location_id);
@@ -143,7 +147,8 @@ export class VideoFinder implements Finder {
             if (this.#billed.unchanged(store, month, row.videos_published)) continue;
             stale.add(store);
             inDoubt.set(store, (inDoubt.get(store) ?? new Map<string, number>()).set(month, row.videos_published));
-          } else if (row.videos_published > have || (row.videos_published < have && known !== undefined)) stale.add(store);
+          } else if (row.videos_published > have || (row.videos_published < have && known !== undefined))
+            stale.add(store);
         }
       }
     }
@@ -205,7 +210,13 @@ export class VideoFinder implements Finder {
       };
     }
     // Nothing new, but the month's counts may need correcting (so billing stops pointing here).
-    if (adopted.length > 0 || tally.seen !== known.seen || tally.cur !== known.cur || tally.prev !== known.prev || tally.edges.join() !== known.edges.join()) {
+    if (
+      adopted.length > 0 ||
+      tally.seen !== known.seen ||
+      tally.cur !== known.cur ||
+      tally.prev !== known.prev ||
+      tally.edges.join() !== known.edges.join()
+    ) {
       state.record(['v', store, packVideos(tally), ...adopted], records);
     }
     if (records.length > 0) yield { records };

@@ -1,4 +1,10 @@
-import { CheckpointLockedError, ConfigurationError, isTransient, type ClientClock, type PartnerClient } from '../index.js';
+import {
+  CheckpointLockedError,
+  ConfigurationError,
+  isTransient,
+  type ClientClock,
+  type PartnerClient,
+} from '../index.js';
 import { CallBudget } from './call-budget.js';
 import type { Checkpoint, LockStatus } from './checkpoint.js';
 import { standbyCheck } from './standby-check.js';
@@ -89,7 +95,9 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     const signal = this.#stop.signal;
     // A standby waits in lock() (required with standby) for the watcher here that holds it.
     if (inUse.has(checkpoint) && !this.#settings.standby) {
-      throw new CheckpointLockedError('This checkpoint is in use by another watcher in this process. Stop that watcher first, or give each watcher its own checkpoint.');
+      throw new CheckpointLockedError(
+        'This checkpoint is in use by another watcher in this process. Stop that watcher first, or give each watcher its own checkpoint.',
+      );
     }
     inUse.add(checkpoint);
     // Listened to only while the loop runs: a watcher never iterated holds nothing on the client.
@@ -101,7 +109,11 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     try {
       release = await this.#lock(signal);
       if (signal.aborted) return; // stopped while standing by
-      const state = await WatchState.load(checkpoint, { key: this.#client.keyFingerprint, service: this.#client.baseUrl }, this.#settings.previousKeys);
+      const state = await WatchState.load(
+        checkpoint,
+        { key: this.#client.keyFingerprint, service: this.#client.baseUrl },
+        this.#settings.previousKeys,
+      );
       yield* this.#passes(state, signal);
     } finally {
       inUse.delete(checkpoint);
@@ -117,7 +129,10 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     const resetsBefore = state.resets;
     const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
     // The state's times (the last full pass, the month) are the service's: so is every comparison with them.
-    const service = new ServiceClock(this.#clock, { logger: this.#client.logger, onOutlier: () => this.stats.serviceTimeOutliers++ });
+    const service = new ServiceClock(this.#clock, {
+      logger: this.#client.logger,
+      onOutlier: () => this.stats.serviceTimeOutliers++,
+    });
     // Intervals on the monotonic reading: on the wall clock, a clock set back 2 days would hold
     // every reconciliation for 2 days.
     const clock = this.#clock;
@@ -218,7 +233,10 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     };
     if (standby) this.stats.lock = 'standby';
     try {
-      const check = standbyCheck({ key: this.#client.keyFingerprint, service: this.#client.baseUrl }, this.#settings.previousKeys);
+      const check = standbyCheck(
+        { key: this.#client.keyFingerprint, service: this.#client.baseUrl },
+        this.#settings.previousKeys,
+      );
       const release = await checkpoint.lock({ wait: standby, signal, onStatus, check });
       this.stats.lock = 'held';
       return release;
@@ -231,22 +249,41 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
 
 function settingsOf(options: WatchOptions): Settings {
   const o = (options ?? {}) as Partial<WatchOptions>;
-  const known = new Set(['checkpoint', 'signal', 'startFrom', 'budgetShare', 'maxLag', 'minInterval', 'maxInterval', 'standby', 'previousKeys']);
+  const known = new Set([
+    'checkpoint',
+    'signal',
+    'startFrom',
+    'budgetShare',
+    'maxLag',
+    'minInterval',
+    'maxInterval',
+    'standby',
+    'previousKeys',
+  ]);
   for (const key of Object.keys(o)) {
-    if (!known.has(key)) throw new ConfigurationError(`watchEvents() has no option ${JSON.stringify(key)}. Options: ${[...known].join(', ')}.`);
+    if (!known.has(key))
+      throw new ConfigurationError(
+        `watchEvents() has no option ${JSON.stringify(key)}. Options: ${[...known].join(', ')}.`,
+      );
   }
   const checkpoint = o.checkpoint;
   if (!checkpoint || typeof checkpoint.load !== 'function' || typeof checkpoint.save !== 'function') {
-    throw new ConfigurationError("watchEvents() needs a checkpoint: fileCheckpoint('./crp-events.json'), memoryCheckpoint(), or your own { load, save }.");
+    throw new ConfigurationError(
+      "watchEvents() needs a checkpoint: fileCheckpoint('./crp-events.json'), memoryCheckpoint(), or your own { load, save }.",
+    );
   }
   if (o.standby !== undefined && typeof o.standby !== 'boolean') {
     throw new ConfigurationError(`The option standby must be true or false; got ${JSON.stringify(o.standby)}.`);
   }
   if (o.standby && typeof checkpoint.lock !== 'function') {
-    throw new ConfigurationError('The option standby waits for the checkpoint\'s lock, and this checkpoint has none: use redisCheckpoint() (@crp/partner-sdk/redis), fileCheckpoint() or a checkpoint with lock().');
+    throw new ConfigurationError(
+      "The option standby waits for the checkpoint's lock, and this checkpoint has none: use redisCheckpoint() (@crp/partner-sdk/redis), fileCheckpoint() or a checkpoint with lock().",
+    );
   }
   if (o.startFrom !== undefined && o.startFrom !== 'beginning' && o.startFrom !== 'now') {
-    throw new ConfigurationError(`The option startFrom must be 'beginning' or 'now'; got ${JSON.stringify(o.startFrom)}.`);
+    throw new ConfigurationError(
+      `The option startFrom must be 'beginning' or 'now'; got ${JSON.stringify(o.startFrom)}.`,
+    );
   }
   const previousKeys = o.previousKeys ?? [];
   if (!Array.isArray(previousKeys) || !previousKeys.every((k) => typeof k === 'string' && /^[0-9a-f]{16}$/.test(k))) {
@@ -256,8 +293,19 @@ function settingsOf(options: WatchOptions): Settings {
   }
   const budgetShare = o.budgetShare ?? 0.5;
   if (!(typeof budgetShare === 'number' && budgetShare > 0 && budgetShare <= 1)) {
-    throw new ConfigurationError(`The option budgetShare must be a number above 0 and at most 1 (a share of the key's budget); got ${String(budgetShare)}.`);
+    throw new ConfigurationError(
+      `The option budgetShare must be a number above 0 and at most 1 (a share of the key's budget); got ${String(budgetShare)}.`,
+    );
   }
   const { maxLag, minInterval, maxInterval } = intervalsOf(o);
-  return { checkpoint, startFrom: o.startFrom ?? 'beginning', budgetShare, maxLag, minInterval, maxInterval, standby: o.standby ?? false, previousKeys };
+  return {
+    checkpoint,
+    startFrom: o.startFrom ?? 'beginning',
+    budgetShare,
+    maxLag,
+    minInterval,
+    maxInterval,
+    standby: o.standby ?? false,
+    previousKeys,
+  };
 }

@@ -21,7 +21,11 @@ export type RefinementNotes = ReadonlyMap<z.ZodMiniType, string>;
  * a client must accept with fields it does not know). Schemas named in `named` become
  * `#/components/schemas/<name>` and are referenced wherever they occur.
  */
-export function toComponents(named: ReadonlyMap<z.ZodMiniType, string>, io: 'input' | 'output', notes: RefinementNotes): Record<string, JsonSchema> {
+export function toComponents(
+  named: ReadonlyMap<z.ZodMiniType, string>,
+  io: 'input' | 'output',
+  notes: RefinementNotes,
+): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const [schema, id] of named) registry.add(schema, { id });
   const { schemas } = z.toJSONSchema(registry, {
@@ -29,7 +33,8 @@ export function toComponents(named: ReadonlyMap<z.ZodMiniType, string>, io: 'inp
     target: 'draft-2020-12',
     unrepresentable: 'throw',
     uri: (id) => `${SCHEMA_REF}${id}`,
-    override: ({ zodSchema, jsonSchema }) => describeRefinements(zodSchema as unknown as z.ZodMiniType, jsonSchema as JsonSchema, notes),
+    override: ({ zodSchema, jsonSchema }) =>
+      describeRefinements(zodSchema as unknown as z.ZodMiniType, jsonSchema as JsonSchema, notes),
   });
   return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutIdentity(schema as JsonSchema)]));
 }
@@ -40,19 +45,25 @@ export function toSchema(schema: z.ZodMiniType, io: 'input' | 'output', notes: R
     io,
     target: 'draft-2020-12',
     unrepresentable: 'throw',
-    override: ({ zodSchema, jsonSchema }) => describeRefinements(zodSchema as unknown as z.ZodMiniType, jsonSchema as JsonSchema, notes),
+    override: ({ zodSchema, jsonSchema }) =>
+      describeRefinements(zodSchema as unknown as z.ZodMiniType, jsonSchema as JsonSchema, notes),
   });
   return withoutIdentity(json as JsonSchema);
 }
 
 /** A refinement JSON Schema cannot express, said in `description` so a reader in any language knows it. */
 function describeRefinements(schema: z.ZodMiniType, json: JsonSchema, notes: RefinementNotes): void {
-  const checks = ((schema as unknown as { _zod: { def: { checks?: CheckDef[] } } })._zod.def.checks ?? []).filter((c) => c._zod.def.check === 'custom');
+  const checks = ((schema as unknown as { _zod: { def: { checks?: CheckDef[] } } })._zod.def.checks ?? []).filter(
+    (c) => c._zod.def.check === 'custom',
+  );
   if (checks.length === 0) return;
   const said = checks.map((c) => c._zod.def.error?.({})).filter((m): m is string => typeof m === 'string');
   const note = notes.get(schema);
   if (note) said.push(note);
-  if (said.length !== checks.length) throw new Error(`A refinement without a message or a note (add one to the generator's refinement notes): ${JSON.stringify(json)}`);
+  if (said.length !== checks.length)
+    throw new Error(
+      `A refinement without a message or a note (add one to the generator's refinement notes): ${JSON.stringify(json)}`,
+    );
   const text = `Also checked: ${said.join('; ')}.`;
   json.description = json.description ? `${json.description} ${text}` : text;
 }

@@ -41,7 +41,8 @@ export class FieldDocs {
     const known = knownValues(type);
     if (schema.type === 'string' && !schema.enum && known.length > 1) schema.examples ??= known;
     if (schema.items) {
-      const element = this.#checker.getIndexTypeOfType(type, ts.IndexKind.Number) ?? arrayBranchElement(this.#checker, type);
+      const element =
+        this.#checker.getIndexTypeOfType(type, ts.IndexKind.Number) ?? arrayBranchElement(this.#checker, type);
       if (element) this.#walk(schema.items, this.#checker.getNonNullableType(element));
     }
     if (typeof schema.additionalProperties === 'object' && Object.keys(schema.additionalProperties).length > 0) {
@@ -52,7 +53,8 @@ export class FieldDocs {
       const field = type.getProperty(name);
       if (!field) continue;
       const text = ts.displayPartsToString(field.getDocumentationComment(this.#checker)).trim();
-      if (text && !property.$ref) property.description = property.description ? `${text} ${property.description}` : text;
+      if (text && !property.$ref)
+        property.description = property.description ? `${text} ${property.description}` : text;
       this.#walk(property, this.#checker.getNonNullableType(this.#checker.getTypeOfSymbol(field)));
     }
   }

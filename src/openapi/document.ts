@@ -1,5 +1,14 @@
 import type * as z from 'zod/mini';
-import { addressInput, address, calendarDate, calendarMonth, errorBody, hours, hoursInput, weeklyHours } from '../schemas/common.js';
+import {
+  addressInput,
+  address,
+  calendarDate,
+  calendarMonth,
+  errorBody,
+  hours,
+  hoursInput,
+  weeklyHours,
+} from '../schemas/common.js';
 import { creator, sampleBatch } from '../schemas/creators.js';
 import { video } from '../schemas/content.js';
 import { batchId, reservationId } from '../schemas/ids.js';
@@ -10,7 +19,15 @@ import { reservation, reservationCreator } from '../schemas/reservations.js';
 import { settings } from '../schemas/settings.js';
 import { SCHEMA_REF, toComponents, toSchema, type RefinementNotes } from './components.js';
 import { FieldDocs } from './descriptions.js';
-import { ERROR_CODES, EVERY_CALL, ErrorResponses, errorBodySchema, errorSchemas, headers, responseHeaders } from './errors.js';
+import {
+  ERROR_CODES,
+  EVERY_CALL,
+  ErrorResponses,
+  errorBodySchema,
+  errorSchemas,
+  headers,
+  responseHeaders,
+} from './errors.js';
 import type { JsonSchema } from './json-schema.js';
 import type { Operation } from '../core/operation.js';
 import { API_PREFIX } from '../core/config.js';
@@ -61,7 +78,10 @@ const REQUEST_PARTS = new Map<z.ZodMiniType, string>([
 ]);
 
 const PATH_PARAMS: Record<string, { schema: z.ZodMiniType; description: string }> = {
-  partner_location_id: { schema: locationId, description: 'Your own id for the store: 1..128 letters, digits, `.`, `_`, `:`, `-`.' },
+  partner_location_id: {
+    schema: locationId,
+    description: 'Your own id for the store: 1..128 letters, digits, `.`, `_`, `:`, `-`.',
+  },
   reservation_id: { schema: reservationId, description: "The booking's id, as the service gave it." },
   batch_id: { schema: batchId, description: "The sample batch's id, as the service gave it." },
 };
@@ -92,7 +112,10 @@ export async function buildDocument(): Promise<Record<string, unknown>> {
   for (const operation of operations) if (operation.body) inputs.set(operation.body.schema, operation.body.type);
 
   const docs = new FieldDocs('src/schemas/index.ts');
-  const schemas: Record<string, JsonSchema> = { ...toComponents(outputs, 'output', NOTES), ...toComponents(inputs, 'input', NOTES) };
+  const schemas: Record<string, JsonSchema> = {
+    ...toComponents(outputs, 'output', NOTES),
+    ...toComponents(inputs, 'input', NOTES),
+  };
   for (const [name, schema] of Object.entries(schemas)) {
     if (name.endsWith('Page')) describePage(schema);
     else docs.annotate(schema, name);
@@ -106,28 +129,56 @@ export async function buildDocument(): Promise<Record<string, unknown>> {
   const paths: Record<string, Record<string, object>> = {};
   for (const { name, doc, ...spec } of operations) {
     const safe = spec.retry === 'safe';
-    const success = { description: `Success: ${outputs.get(spec.response) ?? ''}.`, headers: responseHeaders(200), content: json(ref(outputs.get(spec.response) as string)) };
+    const success = {
+      description: `Success: ${outputs.get(spec.response) ?? ''}.`,
+      headers: responseHeaders(200),
+      content: json(ref(outputs.get(spec.response) as string)),
+    };
     (paths[`${API_PREFIX}${spec.route}`] ??= {})[spec.method.toLowerCase()] = {
       operationId: name,
       tags: [doc.tag],
       summary: doc.summary,
-      description: [doc.description, safe ? 'Safe to retry.' : 'Not safe to retry blindly (see above).', `SDK: \`client.${name}()\`.`].filter(Boolean).join('\n\n'),
+      description: [
+        doc.description,
+        safe ? 'Safe to retry.' : 'Not safe to retry blindly (see above).',
+        `SDK: \`client.${name}()\`.`,
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
       'x-retry-safe': safe,
-      parameters: [...pathParameters(spec.route), ...(spec.query ? queryParameters(spec.query.schema, spec.query.type, docs) : [])],
+      parameters: [
+        ...pathParameters(spec.route),
+        ...(spec.query ? queryParameters(spec.query.schema, spec.query.type, docs) : []),
+      ],
       ...(spec.body ? { requestBody: { required: true, content: json(ref(spec.body.type)) } } : {}),
       responses: {
         ...(doc.created ? { '201': { ...success, description: doc.created } } : {}),
-        '200': doc.created ? { ...success, description: 'Already enrolled with the same name and address: the same store.' } : success,
+        '200': doc.created
+          ? { ...success, description: 'Already enrolled with the same name and address: the same store.' }
+          : success,
         ...serviceErrors.for([...EVERY_CALL, ...doc.errors]),
       },
     };
   }
-  Object.assign(paths, controlPaths((codes) => controlErrors.for(codes)));
+  Object.assign(
+    paths,
+    controlPaths((codes) => controlErrors.for(codes)),
+  );
 
   return {
     openapi: '3.1.0',
-    info: { title: 'Partner Interface for Restaurant Platforms', version: 'v1', description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
-    servers: [{ url: 'http://127.0.0.1:4010', description: 'crp-sandbox on its default port (production\'s base address comes with access)' }],
+    info: {
+      title: 'Partner Interface for Restaurant Platforms',
+      version: 'v1',
+      description: DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [
+      {
+        url: 'http://127.0.0.1:4010',
+        description: "crp-sandbox on its default port (production's base address comes with access)",
+      },
+    ],
     tags: [...TAGS, SANDBOX_TAG],
     security: [{ bearerAuth: [] }],
     paths,
@@ -136,8 +187,17 @@ export async function buildDocument(): Promise<Record<string, unknown>> {
       responses: { ...serviceErrors.responses, ...controlErrors.responses },
       headers,
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The API key: `crp_test_…` on the sandbox, `crp_live_…` in production.' },
-        sandboxAdmin: { type: 'apiKey', in: 'header', name: 'X-Sandbox-Admin-Token', description: 'Only when the sandbox was started with --admin-token (or the adminToken option).' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The API key: `crp_test_…` on the sandbox, `crp_live_…` in production.',
+        },
+        sandboxAdmin: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Sandbox-Admin-Token',
+          description: 'Only when the sandbox was started with --admin-token (or the adminToken option).',
+        },
       },
     },
   };
@@ -156,14 +216,19 @@ function describeCode(code: string): string {
 }
 
 function describeControlCode(code: string): string {
-  return code === 'unauthorized' ? 'The admin token is missing or wrong (a sandbox started with one), or the key naming the account is.' : describeCode(code);
+  return code === 'unauthorized'
+    ? 'The admin token is missing or wrong (a sandbox started with one), or the key naming the account is.'
+    : describeCode(code);
 }
 
 function describePage(schema: JsonSchema): void {
-  schema.description = 'A page of a list. Ask for the next page with `cursor` set to `next_cursor`; null, empty or missing means this is the last page.';
+  schema.description =
+    'A page of a list. Ask for the next page with `cursor` set to `next_cursor`; null, empty or missing means this is the last page.';
   const { items, next_cursor } = schema.properties ?? {};
-  if (items) items.description = 'This page\'s items, oldest first.';
-  if (next_cursor) next_cursor.description = 'Opaque: pass it as `cursor` to get the next page. Stays valid while new items arrive (none skipped or repeated).';
+  if (items) items.description = "This page's items, oldest first.";
+  if (next_cursor)
+    next_cursor.description =
+      'Opaque: pass it as `cursor` to get the next page. Stays valid while new items arrive (none skipped or repeated).';
 }
 
 function pathParameters(route: string): object[] {
@@ -172,7 +237,13 @@ function pathParameters(route: string): object[] {
     if (!param) throw new Error(`The path parameter ${name} has no schema in src/openapi/document.ts`);
     const schema = toSchema(param.schema, 'input', NOTES);
     const { description: refinements, ...rest } = schema;
-    return { name, in: 'path', required: true, description: [param.description, refinements].filter(Boolean).join(' '), schema: rest };
+    return {
+      name,
+      in: 'path',
+      required: true,
+      description: [param.description, refinements].filter(Boolean).join(' '),
+      schema: rest,
+    };
   });
 }
 

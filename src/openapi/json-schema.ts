@@ -14,4 +14,3 @@ export interface JsonSchema {
   $ref?: string;
   [keyword: string]: unknown;
 }
-

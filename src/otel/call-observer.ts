@@ -1,4 +1,12 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { CallObserver, CallStart } from '../index.js';
 import type { Instruments } from './instruments.js';
 import { ATTR, EVENT } from './names.js';
@@ -54,13 +62,16 @@ export function observeCall(call: CallStart, tracer: Tracer, instruments: Instru
       instruments.waitDuration.record(ms / 1000, { ...byOperation, [ATTR.waitReason]: reason });
     },
     retrying({ attempt, reason, waitMs }) {
-      span.addEvent(EVENT.retry, compact({
-        [ATTR.attempt]: attempt,
-        [ATTR.retryReason]: reason,
-        [ATTR.retryWaitMs]: waitMs,
-        [ATTR.status]: last.status,
-        [ATTR.requestId]: last.requestId,
-      }));
+      span.addEvent(
+        EVENT.retry,
+        compact({
+          [ATTR.attempt]: attempt,
+          [ATTR.retryReason]: reason,
+          [ATTR.retryWaitMs]: waitMs,
+          [ATTR.status]: last.status,
+          [ATTR.requestId]: last.requestId,
+        }),
+      );
       instruments.retries.add(1, { ...byOperation, [ATTR.retryReason]: reason });
     },
     end(settled) {

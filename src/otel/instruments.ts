@@ -24,13 +24,23 @@ export function createInstruments(meter: Meter): Instruments {
       advice: { explicitBucketBoundaries: SECONDS },
     }),
     waitDuration: meter.createHistogram(METRIC.waitDuration, {
-      description: 'Time calls waited before an attempt (rate budget, Retry-After, backoff, a shared pause), by reason.',
+      description:
+        'Time calls waited before an attempt (rate budget, Retry-After, backoff, a shared pause), by reason.',
       unit: 's',
       advice: { explicitBucketBoundaries: SECONDS },
     }),
-    rateLimited: meter.createCounter(METRIC.rateLimited, { description: '429 responses received.', unit: '{response}' }),
-    retries: meter.createCounter(METRIC.retries, { description: 'Attempts repeated after a failure, by reason.', unit: '{retry}' }),
-    remaining: meter.createGauge(METRIC.remaining, { description: 'Calls left in the rate budget, as the latest response reported.', unit: '{call}' }),
+    rateLimited: meter.createCounter(METRIC.rateLimited, {
+      description: '429 responses received.',
+      unit: '{response}',
+    }),
+    retries: meter.createCounter(METRIC.retries, {
+      description: 'Attempts repeated after a failure, by reason.',
+      unit: '{retry}',
+    }),
+    remaining: meter.createGauge(METRIC.remaining, {
+      description: 'Calls left in the rate budget, as the latest response reported.',
+      unit: '{call}',
+    }),
   };
 }
 

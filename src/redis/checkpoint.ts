@@ -40,7 +40,15 @@ export interface RedisCheckpointOptions {
 interface Scripted extends IORedis {
   crpAcquire(lease: string, meta: string, id: string, ms: number): Promise<[0, string, number] | [1, string, 0 | 1]>;
   crpRenew(lease: string, meta: string, id: string, fence: string, ms: number): Promise<0 | 1>;
-  crpSave(meta: string, records: string, fence: string, id: string, seq: number, replace: '0' | '1', record: string): Promise<0 | 1>;
+  crpSave(
+    meta: string,
+    records: string,
+    fence: string,
+    id: string,
+    seq: number,
+    replace: '0' | '1',
+    record: string,
+  ): Promise<0 | 1>;
   crpRelease(lease: string, meta: string, id: string): Promise<0 | 1>;
 }
 
@@ -100,19 +108,44 @@ export class RedisCheckpoint implements Checkpoint {
   async save(record: string, { replace = false }: SaveOptions = {}): Promise<void> {
     const held = this.#require('save');
     const seq = ++held.seq;
-    const saved = await this.#retry(held, () => held.connection.crpSave(this.#keys.meta, this.#keys.records, held.fence, held.id, seq, replace ? '1' : '0', record));
+    const saved = await this.#retry(held, () =>
+      held.connection.crpSave(
+        this.#keys.meta,
+        this.#keys.records,
+        held.fence,
+        held.id,
+        seq,
+        replace ? '1' : '0',
+        record,
+      ),
+    );
     if (saved !== 1) throw this.#lost(held);
   }
 
   async lock({ wait = false, signal, onStatus, check }: LockOptions = {}): Promise<() => Promise<void>> {
     while (this.#held) {
-      if (!wait) throw new CheckpointLockedError(`This redisCheckpoint() (key ${this.#options.key}) is in use by another watcher in this process. Stop that watcher first, or give each watcher its own checkpoint.`);
+      if (!wait)
+        throw new CheckpointLockedError(
+          `This redisCheckpoint() (key ${this.#options.key}) is in use by another watcher in this process. Stop that watcher first, or give each watcher its own checkpoint.`,
+        );
       await realClock.sleep(this.#pollMs, signal);
     }
     const connection = await this.#connect();
     const id = `${globalThis.crypto.randomUUID()} pid ${processId() ?? '?'}`;
     const waiting: LockStatus = wait ? 'standby' : 'held';
-    const pending: Held = { connection, id, fence: '', signal, onStatus, seq: 0, validUntil: 0, notBefore: 0, status: waiting, between: waiting, timer: undefined as never };
+    const pending: Held = {
+      connection,
+      id,
+      fence: '',
+      signal,
+      onStatus,
+      seq: 0,
+      validUntil: 0,
+      notBefore: 0,
+      status: waiting,
+      between: waiting,
+      timer: undefined as never,
+    };
     // Until a snapshot settles whose checkpoint this is, a standby looks at it on each poll.
     let checked = !wait || !check;
     /** When the lease last seen held would end, at the latest. */
@@ -120,7 +153,9 @@ export class RedisCheckpoint implements Checkpoint {
     try {
       for (;;) {
         const sent = now();
-        const answer = await this.#retry(pending, () => connection.crpAcquire(this.#keys.lease, this.#keys.meta, id, this.#leaseMs));
+        const answer = await this.#retry(pending, () =>
+          connection.crpAcquire(this.#keys.lease, this.#keys.meta, id, this.#leaseMs),
+        );
         if (answer[0] === 1) {
           pending.fence = answer[1];
           pending.validUntil = sent + this.#trustMs;
@@ -145,7 +180,12 @@ export class RedisCheckpoint implements Checkpoint {
       connection.disconnect();
       throw error;
     }
-    const held: Held = { ...pending, status: 'held', between: 'held', timer: setInterval(() => void this.#renew(held), this.#leaseMs / 3) };
+    const held: Held = {
+      ...pending,
+      status: 'held',
+      between: 'held',
+      timer: setInterval(() => void this.#renew(held), this.#leaseMs / 3),
+    };
     (held.timer as { unref?: () => void }).unref?.();
     this.#held = held;
     return () => this.#release(held);
@@ -219,7 +259,9 @@ export class RedisCheckpoint implements Checkpoint {
   #reachable(held: Held): void {
     if (held.status !== 'unreachable') return;
     this.#setStatus(held, held.between);
-    this.#logger.info?.(`partner-sdk: event checkpoint: Redis answers again; the watcher goes on (key ${this.#options.key})`);
+    this.#logger.info?.(
+      `partner-sdk: event checkpoint: Redis answers again; the watcher goes on (key ${this.#options.key})`,
+    );
   }
 
   #unreachable(held: Held, error: unknown): void {
@@ -243,10 +285,15 @@ export class RedisCheckpoint implements Checkpoint {
    */
   async #wrongType(held: Held, error: unknown): Promise<ConfigurationError> {
     const names = Object.keys(KEY_TYPES) as Array<keyof typeof KEY_TYPES>;
-    const types = await within(this.#timeoutMs, Promise.all(names.map((name) => held.connection.type(this.#keys[name])))).catch(() => undefined);
+    const types = await within(
+      this.#timeoutMs,
+      Promise.all(names.map((name) => held.connection.type(this.#keys[name]))),
+    ).catch(() => undefined);
     const wrong = names.flatMap((name, i) => {
       const type = types?.[i];
-      return type !== undefined && type !== 'none' && type !== KEY_TYPES[name] ? [`${this.#keys[name]} holds a ${type}, not a ${KEY_TYPES[name]}`] : [];
+      return type !== undefined && type !== 'none' && type !== KEY_TYPES[name]
+        ? [`${this.#keys[name]} holds a ${type}, not a ${KEY_TYPES[name]}`]
+        : [];
     });
     return new ConfigurationError(
       `The checkpoint's keys in Redis hold another program's data: ${wrong.length > 0 ? wrong.join('; ') : `a key under ${this.#options.key} holds another type than a checkpoint's`}. ` +
@@ -270,13 +317,18 @@ export class RedisCheckpoint implements Checkpoint {
     // Best effort and bounded: a dead Redis must not hold the watcher's stop up; the lease then
     // expires on its own.
     // A holder stopped by a key of another type still frees its lease, so standbys are not held up.
-    if (held.status !== 'lost' || held.fatal) await within(this.#timeoutMs, held.connection.crpRelease(this.#keys.lease, this.#keys.meta, held.id)).catch(() => undefined);
+    if (held.status !== 'lost' || held.fatal)
+      await within(this.#timeoutMs, held.connection.crpRelease(this.#keys.lease, this.#keys.meta, held.id)).catch(
+        () => undefined,
+      );
     held.connection.disconnect();
   }
 
   #require(what: string): Held {
     if (!this.#held) {
-      throw new ConfigurationError(`redisCheckpoint().${what}() works while its lock is held: pass the checkpoint to watchEvents(), which takes the lock first.`);
+      throw new ConfigurationError(
+        `redisCheckpoint().${what}() works while its lock is held: pass the checkpoint to watchEvents(), which takes the lock first.`,
+      );
     }
     return this.#held;
   }

@@ -11,7 +11,13 @@ import { ConfigurationError, type SharedBudget } from '../index.js';
 import { defineSharedBudget, kindWithoutValue } from '../core/rate-limit/shared.js';
 import type { Checkpoint } from '../events/index.js';
 import { RedisCheckpoint, type RedisCheckpointOptions } from './checkpoint.js';
-import { isRedisClient, RedisSharing, type RedisBudgetOptions, type RedisLike, type RedisOptionsLike } from './sharing.js';
+import {
+  isRedisClient,
+  RedisSharing,
+  type RedisBudgetOptions,
+  type RedisLike,
+  type RedisOptionsLike,
+} from './sharing.js';
 
 export type { RedisBudgetOptions } from './sharing.js';
 export type { RedisCheckpointOptions } from './checkpoint.js';
@@ -75,14 +81,21 @@ export function redisCheckpoint(options: RedisCheckpointOptions): Checkpoint {
   const o = (options ?? {}) as Partial<RedisCheckpointOptions>;
   const known = ['redis', 'key', 'leaseMs', 'logger'];
   for (const name of Object.keys(o)) {
-    if (!known.includes(name)) throw new ConfigurationError(`Unknown option ${name.slice(0, 60)} of redisCheckpoint(); known: ${known.join(', ')}.`);
+    if (!known.includes(name))
+      throw new ConfigurationError(
+        `Unknown option ${name.slice(0, 60)} of redisCheckpoint(); known: ${known.join(', ')}.`,
+      );
   }
   checkConnection(o.redis, 'redisCheckpoint()');
   if (typeof o.key !== 'string' || o.key.length === 0 || o.key.length > 200) {
-    throw new ConfigurationError(`redisCheckpoint() needs a key: the checkpoint's name in Redis, 1 to 200 characters (e.g. 'crp-events'); got ${kindWithoutValue(o.key)}.`);
+    throw new ConfigurationError(
+      `redisCheckpoint() needs a key: the checkpoint's name in Redis, 1 to 200 characters (e.g. 'crp-events'); got ${kindWithoutValue(o.key)}.`,
+    );
   }
   if (o.leaseMs !== undefined && !(Number.isFinite(o.leaseMs) && o.leaseMs >= 100 && o.leaseMs <= 600_000)) {
-    throw new ConfigurationError(`redisCheckpoint() option leaseMs must be a number of milliseconds from 100 to 600000; got ${String(o.leaseMs)}.`);
+    throw new ConfigurationError(
+      `redisCheckpoint() option leaseMs must be a number of milliseconds from 100 to 600000; got ${String(o.leaseMs)}.`,
+    );
   }
   return new RedisCheckpoint(o as RedisCheckpointOptions);
 }
@@ -91,19 +104,28 @@ function checkConnection(redis: unknown, who: string): asserts redis is RedisCon
   if (typeof redis === 'string') {
     if (!REDIS_URL.test(redis)) {
       const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(redis)?.[1];
-      throw new ConfigurationError(`${who} takes a redis:// or rediss:// URL; got ${scheme ? `a URL starting with ${scheme}:` : 'a string that is not a URL'}.`);
+      throw new ConfigurationError(
+        `${who} takes a redis:// or rediss:// URL; got ${scheme ? `a URL starting with ${scheme}:` : 'a string that is not a URL'}.`,
+      );
     }
   } else if (!isRedisClient(redis) && !isPlainObject(redis)) {
-    throw new ConfigurationError(`${who} takes an ioredis client (new Redis(…)), ioredis options ({ host, port, … }) or a redis:// URL; got ${kindWithoutValue(redis)}.`);
+    throw new ConfigurationError(
+      `${who} takes an ioredis client (new Redis(…)), ioredis options ({ host, port, … }) or a redis:// URL; got ${kindWithoutValue(redis)}.`,
+    );
   }
 }
 
 function checkOptions(options: RedisBudgetOptions): void {
   for (const [name, value] of Object.entries(options)) {
     if (name !== 'assumeSharers' && name !== 'timeoutMs') {
-      throw new ConfigurationError(`Unknown option ${name.slice(0, 60)} of redisBudget(); known: assumeSharers, timeoutMs.`);
+      throw new ConfigurationError(
+        `Unknown option ${name.slice(0, 60)} of redisBudget(); known: assumeSharers, timeoutMs.`,
+      );
     }
-    const ok = name === 'assumeSharers' ? Number.isInteger(value) && value >= 1 && value <= 1000 : Number.isFinite(value) && value > 0 && value <= 60_000;
+    const ok =
+      name === 'assumeSharers'
+        ? Number.isInteger(value) && value >= 1 && value <= 1000
+        : Number.isFinite(value) && value > 0 && value <= 60_000;
     if (value !== undefined && !ok) {
       throw new ConfigurationError(
         `redisBudget() option ${name} must be ${name === 'assumeSharers' ? 'a whole number from 1 to 1000' : 'a number of milliseconds from 1 to 60000'}; got ${String(value)}.`,

@@ -96,7 +96,8 @@ export class RedisSharing implements Sharing {
     if (!this.#online) return this.#lastKnown ?? this.#assume;
     const now = Date.now();
     // Gone after 3 beats missed, counted from when a beat of ours would have noticed an outage.
-    for (const [peer, seenAt] of this.#peers) if (now - seenAt > 3 * BEAT_MS + this.#timeoutMs) this.#peers.delete(peer);
+    for (const [peer, seenAt] of this.#peers)
+      if (now - seenAt > 3 * BEAT_MS + this.#timeoutMs) this.#peers.delete(peer);
     const counted = this.#peers.size + 1;
     // Just back: the others' hellos may not all have arrived yet, so do not count fewer than before.
     this.#lastKnown = this.#goodBeats < 3 ? Math.max(counted, this.#lastKnown ?? 1) : counted;
@@ -121,7 +122,9 @@ export class RedisSharing implements Sharing {
   /** Say we are here, with the budget we last saw (limit,remaining,ms to reset), so a newcomer need not probe. */
   #hello(): Promise<boolean> {
     const state = this.#context.budget();
-    const value = state ? `${state.limit},${state.remaining},${Math.max(0, state.resetAt.getTime() - this.#context.now())}` : '';
+    const value = state
+      ? `${state.limit},${state.remaining},${Math.max(0, state.resetAt.getTime() - this.#context.now())}`
+      : '';
     return this.#publish('hello', value);
   }
 
@@ -141,7 +144,9 @@ export class RedisSharing implements Sharing {
     // An outage ends after 3 good beats in a row: a flapping connection gives one warning, not many.
     if (this.#warned && this.#goodBeats >= 3 && !this.#closed) {
       this.#warned = false;
-      this.#context.logger.info?.('partner-sdk: shared rate budget: Redis is back, sharing the budget again', { budget: this.#context.id });
+      this.#context.logger.info?.('partner-sdk: shared rate budget: Redis is back, sharing the budget again', {
+        budget: this.#context.id,
+      });
     }
     return true;
   }
@@ -214,7 +219,11 @@ async function shutdown(parts: Parts): Promise<void> {
 }
 
 /** A connection of the SDK's own, with `bounded` options: a caller's client is duplicated, never used or quit. */
-export function ownConnection(redis: RedisLike | RedisOptionsLike, Redis: typeof IORedis, bounded: RedisOptions): IORedis {
+export function ownConnection(
+  redis: RedisLike | RedisOptionsLike,
+  Redis: typeof IORedis,
+  bounded: RedisOptions,
+): IORedis {
   return isRedisClient(redis)
     ? (redis.duplicate(bounded as never) as IORedis)
     : typeof redis === 'string'
@@ -252,7 +261,11 @@ export function within<T>(ms: number, promise: Promise<T>): Promise<T> {
  * installed but failing to load (a broken install, a wrong version, a missing dependency of its
  * own), and keeps the loader's error as `cause`.
  */
-export async function loadPackage<T>(name: string, load: (specifier: string) => Promise<T> = loadAtRunTime, who = 'redisBudget()'): Promise<T> {
+export async function loadPackage<T>(
+  name: string,
+  load: (specifier: string) => Promise<T> = loadAtRunTime,
+  who = 'redisBudget()',
+): Promise<T> {
   try {
     return await load(name);
   } catch (error) {
@@ -260,7 +273,8 @@ export async function loadPackage<T>(name: string, load: (specifier: string) => 
     const text = typeof message === 'string' ? message : String(error);
     // Only the package itself not found means "missing": one of its own files or dependencies not
     // found is a broken install.
-    const missing = (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && new RegExp(`['"]${name}['"]`).test(text);
+    const missing =
+      (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && new RegExp(`['"]${name}['"]`).test(text);
     throw new ConfigurationError(
       missing
         ? `${who} needs the package ${name}, which is not installed: npm install ${name}`

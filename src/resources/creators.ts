@@ -30,7 +30,11 @@ export class Creators extends Resource {
    * ```
    */
   getSamples(partnerLocationId: string, options?: RequestOptions): APIPromise<SampleBatch> {
-    return this.call(OPERATIONS['creators.getSamples'], { params: { partner_location_id: partnerLocationId } }, options);
+    return this.call(
+      OPERATIONS['creators.getSamples'],
+      { params: { partner_location_id: partnerLocationId } },
+      options,
+    );
   }
 
   /**
@@ -48,19 +52,34 @@ export class Creators extends Resource {
    * await client.creators.decideSamples('store-42', batch.batch_id, 'approve');
    * ```
    */
-  decideSamples(partnerLocationId: string, batchId: string, decision: SampleDecision, options?: RequestOptions): APIPromise<SampleBatch> {
+  decideSamples(
+    partnerLocationId: string,
+    batchId: string,
+    decision: SampleDecision,
+    options?: RequestOptions,
+  ): APIPromise<SampleBatch> {
     const params = { partner_location_id: partnerLocationId, batch_id: batchId };
-    return this.call(OPERATIONS['creators.decideSamples'], { params, body: { decision }, settle: this.#decided(params, decision) }, options);
+    return this.call(
+      OPERATIONS['creators.decideSamples'],
+      { params, body: { decision }, settle: this.#decided(params, decision) },
+      options,
+    );
   }
 
   /** The state a decision leaves, read back: the current batch, when it is what `decision` produces. */
-  #decided({ partner_location_id: partnerLocationId, batch_id: batchId }: Record<'partner_location_id' | 'batch_id', string>, decision: SampleDecision): Settle<SampleBatch> {
+  #decided(
+    { partner_location_id: partnerLocationId, batch_id: batchId }: Record<'partner_location_id' | 'batch_id', string>,
+    decision: SampleDecision,
+  ): Settle<SampleBatch> {
     return {
       check: `the store's current sample batch (client.creators.getSamples(${JSON.stringify(partnerLocationId)}))`,
       read: async ({ signal }) => {
         const current = await this.getSamples(partnerLocationId, signal ? { signal } : undefined).withResponse();
         const { batch_id: id, status } = current.data;
-        const done = decision === 'approve' ? id === batchId && status === 'approved' : id !== batchId && status === 'awaiting_decision';
+        const done =
+          decision === 'approve'
+            ? id === batchId && status === 'approved'
+            : id !== batchId && status === 'awaiting_decision';
         return done ? current : undefined;
       },
     };

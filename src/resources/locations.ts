@@ -51,7 +51,11 @@ export class Locations extends Resource {
    * ```
    */
   update(partnerLocationId: string, patch: UpdateLocationBody, options?: RequestOptions): APIPromise<Location> {
-    return this.call(OPERATIONS['locations.update'], { params: { partner_location_id: partnerLocationId }, body: patch }, options);
+    return this.call(
+      OPERATIONS['locations.update'],
+      { params: { partner_location_id: partnerLocationId }, body: patch },
+      options,
+    );
   }
 
   /**
@@ -87,7 +91,11 @@ export class Locations extends Resource {
    * ```
    */
   terminate(partnerLocationId: string, options?: RequestOptions): APIPromise<Location> {
-    return this.call(OPERATIONS['locations.terminate'], { params: { partner_location_id: partnerLocationId } }, options);
+    return this.call(
+      OPERATIONS['locations.terminate'],
+      { params: { partner_location_id: partnerLocationId } },
+      options,
+    );
   }
 
   /**
@@ -101,6 +109,10 @@ export class Locations extends Resource {
    * ```
    */
   createDashboardToken(partnerLocationId: string, options?: RequestOptions): APIPromise<DashboardToken> {
-    return this.call(OPERATIONS['locations.createDashboardToken'], { params: { partner_location_id: partnerLocationId } }, options);
+    return this.call(
+      OPERATIONS['locations.createDashboardToken'],
+      { params: { partner_location_id: partnerLocationId } },
+      options,
+    );
   }
 }

@@ -6,7 +6,13 @@ import { batchId, reservationId } from '../schemas/ids.js';
 import { dashboardToken, enrollLocationBody, location, locationId, updateLocationBody } from '../schemas/locations.js';
 import { priceQuote, quoteQuery } from '../schemas/pricing.js';
 import { billingQuery, billingRow, summary } from '../schemas/reports.js';
-import { acknowledgeBody, locationReservationsQuery, reservation, reservationsQuery, type ReservationsQuery } from '../schemas/reservations.js';
+import {
+  acknowledgeBody,
+  locationReservationsQuery,
+  reservation,
+  reservationsQuery,
+  type ReservationsQuery,
+} from '../schemas/reservations.js';
 import { settings, updateSettingsBody } from '../schemas/settings.js';
 import { pageOf } from './resource.js';
 import { STATE_ADVICE, enrollAdvice, refuseStoreRules } from './store-rules.js';
@@ -57,7 +63,8 @@ export const OPERATIONS = {
     doc: {
       tag: 'Stores',
       summary: "Change a store's name, address, plan, dishes, language, hours, time zone, contact or rules",
-      description: 'Send only the fields to change; `address` is sent whole. Any other field is refused with 400 `validation_error`.',
+      description:
+        'Send only the fields to change; `address` is sent whole. Any other field is refused with 400 `validation_error`.',
       errors: ['not_found', 'payload_too_large', 'prohibited_rule'],
     },
   },
@@ -99,7 +106,12 @@ export const OPERATIONS = {
     response: location,
     retry: 'safe',
     advice: STATE_ADVICE,
-    doc: { tag: 'Stores', summary: "End a store's contract (final; history kept)", description: 'No body. Repeatable.', errors: ['not_found'] },
+    doc: {
+      tag: 'Stores',
+      summary: "End a store's contract (final; history kept)",
+      description: 'No body. Repeatable.',
+      errors: ['not_found'],
+    },
   },
   'locations.createDashboardToken': {
     name: 'locations.createDashboardToken',
@@ -130,7 +142,8 @@ export const OPERATIONS = {
     doc: {
       tag: 'Bookings',
       summary: "Every store's bookings, filtered by status, acknowledgement, visit date and store",
-      description: '`from` and `to` compare with the visit\'s local date, both inclusive. An unknown `partner_location_id` gives an empty list.',
+      description:
+        "`from` and `to` compare with the visit's local date, both inclusive. An unknown `partner_location_id` gives an empty list.",
       errors: [],
     },
   },
@@ -180,7 +193,11 @@ export const OPERATIONS = {
     response: pageOf(creator),
     item: creator,
     retry: 'safe',
-    doc: { tag: 'Creators', summary: 'Creators named for a store, from acceptance on (no contact details)', errors: ['not_found'] },
+    doc: {
+      tag: 'Creators',
+      summary: 'Creators named for a store, from acceptance on (no contact details)',
+      errors: ['not_found'],
+    },
   },
   'creators.getSamples': {
     name: 'creators.getSamples',
@@ -218,7 +235,11 @@ export const OPERATIONS = {
     route: '/summary',
     response: summary,
     retry: 'safe',
-    doc: { tag: 'Reports', summary: "All the partner's stores in one call: stores and bookings by state, videos published", errors: [] },
+    doc: {
+      tag: 'Reports',
+      summary: "All the partner's stores in one call: stores and bookings by state, videos published",
+      errors: [],
+    },
   },
   'reports.billingMonthly': {
     name: 'reports.billingMonthly',
@@ -228,7 +249,11 @@ export const OPERATIONS = {
     response: pageOf(billingRow),
     item: billingRow,
     retry: 'safe',
-    doc: { tag: 'Reports', summary: 'Per-store counts for a month: videos published, completed visits, no-shows', errors: [] },
+    doc: {
+      tag: 'Reports',
+      summary: 'Per-store counts for a month: videos published, completed visits, no-shows',
+      errors: [],
+    },
   },
   'pricing.quote': {
     name: 'pricing.quote',
@@ -237,7 +262,11 @@ export const OPERATIONS = {
     query: { schema: quoteQuery, type: 'QuoteQuery' },
     response: priceQuote,
     retry: 'safe',
-    doc: { tag: 'Pricing and settings', summary: "The finished price for a merchant's choices, surcharge included, before the store is enrolled", errors: [] },
+    doc: {
+      tag: 'Pricing and settings',
+      summary: "The finished price for a merchant's choices, surcharge included, before the store is enrolled",
+      errors: [],
+    },
   },
   'settings.get': {
     name: 'settings.get',
@@ -254,6 +283,10 @@ export const OPERATIONS = {
     body: { schema: updateSettingsBody, type: 'UpdateSettingsBody' },
     response: settings,
     retry: 'safe',
-    doc: { tag: 'Pricing and settings', summary: 'Set the surcharge per video, once for all stores', errors: ['payload_too_large'] },
+    doc: {
+      tag: 'Pricing and settings',
+      summary: 'Set the surcharge per video, once for all stores',
+      errors: ['payload_too_large'],
+    },
   },
 } as const satisfies Record<string, Operation>;

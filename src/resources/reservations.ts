@@ -1,7 +1,12 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
-import type { AcknowledgedKind, LocationReservationsQuery, Reservation, ReservationsQuery } from '../schemas/reservations.js';
+import type {
+  AcknowledgedKind,
+  LocationReservationsQuery,
+  Reservation,
+  ReservationsQuery,
+} from '../schemas/reservations.js';
 import { OPERATIONS } from './operations.js';
 import { Resource } from './resource.js';
 
@@ -32,8 +37,17 @@ export class Reservations extends Resource {
    * console.log(page.items.length, page.nextCursor);
    * ```
    */
-  listForLocation(partnerLocationId: string, query?: LocationReservationsQuery, options?: RequestOptions): PagePromise<Reservation> {
-    return this.paginate(OPERATIONS['reservations.listForLocation'], { partner_location_id: partnerLocationId }, query, options);
+  listForLocation(
+    partnerLocationId: string,
+    query?: LocationReservationsQuery,
+    options?: RequestOptions,
+  ): PagePromise<Reservation> {
+    return this.paginate(
+      OPERATIONS['reservations.listForLocation'],
+      { partner_location_id: partnerLocationId },
+      query,
+      options,
+    );
   }
 
   /**
@@ -45,6 +59,10 @@ export class Reservations extends Resource {
    * ```
    */
   acknowledge(reservationId: string, kind: AcknowledgedKind, options?: RequestOptions): APIPromise<Reservation> {
-    return this.call(OPERATIONS['reservations.acknowledge'], { params: { reservation_id: reservationId }, body: { acknowledged_kind: kind } }, options);
+    return this.call(
+      OPERATIONS['reservations.acknowledge'],
+      { params: { reservation_id: reservationId }, body: { acknowledged_kind: kind } },
+      options,
+    );
   }
 }

@@ -46,7 +46,8 @@ export abstract class Resource {
     // from inside the walk), and the stack is captured once per list, not once per page.
     const site = captureCallSite();
     return new PagePromise<Item>({
-      fetchPage: (cursor, limit) => this.#context.transport.call(operation, { params, query: query ?? {}, page: { cursor, limit } }, options, site),
+      fetchPage: (cursor, limit) =>
+        this.#context.transport.call(operation, { params, query: query ?? {}, page: { cursor, limit } }, options, site),
       cursor: query?.cursor,
       itemWalkLimit: query?.limit === undefined ? MAX_PAGE_SIZE : undefined,
       prefetch: this.#context.prefetchPages,

@@ -14,7 +14,20 @@ export function openEnum<const T extends readonly [string, ...string[]]>(_values
 /** `HH:MM`, 24-hour clock. */
 export const clockTime = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time as HH:MM (24-hour)'));
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /**
  * Why a `YYYY-MM` or `YYYY-MM-DD` text names no month or day on the (proleptic Gregorian)
@@ -36,7 +49,12 @@ function onCalendar(pattern: RegExp, form: string, what: string) {
     z.regex(pattern, `must be ${form}`),
     z.superRefine((text, ctx) => {
       const reason = pattern.test(text) ? notOnCalendar(text) : undefined;
-      if (reason) ctx.addIssue({ code: 'custom', input: text, message: `is not a real ${what} (${reason}); got ${JSON.stringify(text)}` });
+      if (reason)
+        ctx.addIssue({
+          code: 'custom',
+          input: text,
+          message: `is not a real ${what} (${reason}); got ${JSON.stringify(text)}`,
+        });
     }),
   );
 }
@@ -48,9 +66,13 @@ export const calendarDate = onCalendar(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM
 export const calendarMonth = onCalendar(/^\d{4}-\d{2}$/, 'a month as YYYY-MM', 'month');
 
 /** ISO 3166-1 alpha-2, upper case. */
-export const countryCode = z.string().check(z.regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code such as US'));
+export const countryCode = z
+  .string()
+  .check(z.regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code such as US'));
 
-const nonEmpty = z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(500, 'must be at most 500 characters'));
+const nonEmpty = z
+  .string()
+  .check(z.minLength(1, 'must not be empty'), z.maxLength(500, 'must be at most 500 characters'));
 
 const addressInputFields = {
   /** Street and number. */

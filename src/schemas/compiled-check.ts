@@ -18,7 +18,10 @@ export function generateCheck(schema: SchemaNode): Check | undefined {
     const gen = new Generator();
     const root = gen.fn(schema);
     // The source holds no input: names come from JSON.stringify, values sit in `sets`.
-    const make = new Function('sets', 'hasOwn', `${gen.functions.join('\n')}\nreturn ${root};`) as (sets: ReadonlyArray<Set<unknown>>, hasOwn: typeof Object.hasOwn) => Check;
+    const make = new Function('sets', 'hasOwn', `${gen.functions.join('\n')}\nreturn ${root};`) as (
+      sets: ReadonlyArray<Set<unknown>>,
+      hasOwn: typeof Object.hasOwn,
+    ) => Check;
     return make(gen.sets, (o, k) => Object.hasOwn(o, k));
   } catch {
     return undefined;
@@ -39,14 +42,19 @@ class Generator {
     if (def.type === 'object') {
       // A loose object (zod's catchall `unknown`): fields it does not declare are kept as they are.
       if (def.catchall?._zod.def.type !== 'unknown') throw new TypeError('no generated check for a strict object');
-      const lines = ['if (typeof o !== "object" || o === null || Array.isArray(o) || hasOwn(o, "__proto__")) return false;', 'let v;'];
-      for (const [key, field] of Object.entries(def.shape ?? {})) lines.push(`v = o[${JSON.stringify(key)}]; if (!(${this.test(field, 'v')})) return false;`);
+      const lines = [
+        'if (typeof o !== "object" || o === null || Array.isArray(o) || hasOwn(o, "__proto__")) return false;',
+        'let v;',
+      ];
+      for (const [key, field] of Object.entries(def.shape ?? {}))
+        lines.push(`v = o[${JSON.stringify(key)}]; if (!(${this.test(field, 'v')})) return false;`);
       body = `${lines.join('\n')}\nreturn true;`;
     } else if (def.type === 'array') {
       body = `if (!Array.isArray(o)) return false;\nfor (let i = 0; i < o.length; i++) { const v = o[i]; if (!(${this.test(def.element as SchemaNode, 'v')})) return false; }\nreturn true;`;
     } else if (def.type === 'record') {
       const key = def.keyType?._zod.def;
-      if (key?.type !== 'string' || key.checks?.length) throw new TypeError('no generated check for a record whose keys are not plain strings');
+      if (key?.type !== 'string' || key.checks?.length)
+        throw new TypeError('no generated check for a record whose keys are not plain strings');
       body =
         'if (typeof o !== "object" || o === null || Array.isArray(o) || hasOwn(o, "__proto__")) return false;\n' +
         `for (const k of Object.keys(o)) { const v = o[k]; if (!(${this.test(def.valueType as SchemaNode, 'v')})) return false; }\nreturn true;`;

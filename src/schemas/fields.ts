@@ -26,7 +26,9 @@ export type Schema<T> = z.ZodMiniType<T, unknown>;
 export type InputSchema<T> = z.ZodMiniType<T, T>;
 
 /** Make every field of a shape optional (the PATCH form of the enrollment fields), keeping each field's description. */
-export function optionalFields<Shape extends $ZodShape>(shape: Shape): { [K in keyof Shape]: z.ZodMiniOptional<Shape[K]> } {
+export function optionalFields<Shape extends $ZodShape>(
+  shape: Shape,
+): { [K in keyof Shape]: z.ZodMiniOptional<Shape[K]> } {
   return Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, z.optional(schema)])) as {
     [K in keyof Shape]: z.ZodMiniOptional<Shape[K]>;
   };

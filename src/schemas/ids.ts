@@ -9,7 +9,12 @@ const DOT_SEGMENT = /^\.{1,2}$/;
 
 /** `schema`, refusing the dot-segments `.` and `..`. */
 export function pathId<S extends z.ZodMiniType<string>>(schema: S): S {
-  return schema.check(z.refine((id: string) => !DOT_SEGMENT.test(id), 'must not be "." or ".." (a URL would drop or climb that path segment)')) as S;
+  return schema.check(
+    z.refine(
+      (id: string) => !DOT_SEGMENT.test(id),
+      'must not be "." or ".." (a URL would drop or climb that path segment)',
+    ),
+  ) as S;
 }
 
 const opaqueId = () => pathId(z.string().check(z.minLength(1, 'must not be empty')));

@@ -7,7 +7,9 @@ import { pathId } from './ids.js';
 export const LOCATION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 /** `partner_location_id`: the partner's own id of a store; `.` and `..` are refused (they would change a URL's path). */
 export const locationId = pathId(
-  z.string().check(z.regex(LOCATION_ID_PATTERN, 'must be 1 to 128 characters of letters, digits, ".", "_", ":" or "-"')),
+  z
+    .string()
+    .check(z.regex(LOCATION_ID_PATTERN, 'must be 1 to 128 characters of letters, digits, ".", "_", ":" or "-"')),
 );
 
 const followerRangeFields = {
@@ -245,7 +247,8 @@ export function findRulesProblem(value: unknown, root = 'rules'): RulesProblem |
     const ancestors = new Set(here.ancestors).add(here.value);
     const entries = Object.entries(here.value);
     for (const [key] of entries) {
-      if (!Array.isArray(here.value) && isProhibitedKey(key)) return { kind: 'prohibited', field: `${here.path}.${key}` };
+      if (!Array.isArray(here.value) && isProhibitedKey(key))
+        return { kind: 'prohibited', field: `${here.path}.${key}` };
     }
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, inner] = entries[i]!;
@@ -261,7 +264,18 @@ export function findProhibitedRule(value: unknown, path = 'rules'): string | und
   return problem?.kind === 'prohibited' ? problem.field : undefined;
 }
 
-const PROHIBITED_WORDS = new Set(['ethnic', 'ethnicity', 'ethnicities', 'race', 'races', 'age', 'ages', 'gender', 'genders', 'sex']);
+const PROHIBITED_WORDS = new Set([
+  'ethnic',
+  'ethnicity',
+  'ethnicities',
+  'race',
+  'races',
+  'age',
+  'ages',
+  'gender',
+  'genders',
+  'sex',
+]);
 
 function isProhibitedKey(key: string): boolean {
   // Whole words only (`min_age`, `ageRange`, `gender`), so `page` or `storage` do not match.

@@ -69,7 +69,10 @@ const reservationsQueryFields = {
   /** Only bookings in this status, or in any of these. */
   status: z.optional(
     // An empty list would go out as `status=`, which asks for no status at all: leave status out for every status.
-    z.union([statusFilter, z.array(statusFilter).check(z.minLength(1, 'must name at least one status (leave status out for every status)'))]),
+    z.union([
+      statusFilter,
+      z.array(statusFilter).check(z.minLength(1, 'must name at least one status (leave status out for every status)')),
+    ]),
   ),
   /** Only acknowledged (`true`) or unacknowledged (`false`) bookings. */
   acknowledged: z.optional(z.boolean()),

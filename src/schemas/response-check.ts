@@ -13,7 +13,10 @@ export const IN_PLACE = Symbol('in-place check');
  * page of 200 bookings: hundreds of objects less; docs/performance.md). Otherwise, and for any schema this check
  * does not cover, zod parses as always and reports the problem.
  */
-export function parseResponse<S extends z.ZodMiniType>(schema: S, value: unknown): z.core.util.SafeParseResult<z.output<S>> {
+export function parseResponse<S extends z.ZodMiniType>(
+  schema: S,
+  value: unknown,
+): z.core.util.SafeParseResult<z.output<S>> {
   const check = (schema as { [IN_PLACE]?: Check | undefined })[IN_PLACE];
   if (check?.(value)) return { success: true, data: value as z.output<S> };
   return schema.safeParse(value);

@@ -32,7 +32,13 @@ export function check<S extends z.ZodMiniType>(
  * `schema` found the issue at `base` in `input`: a union's branch issues are relative to the union,
  * so for those `base` is where the union sits and `schema` is the branch.
  */
-function describe(issue: Issue, base: Path, root: string | undefined, input: unknown, schema: SchemaNode | undefined): InputProblem {
+function describe(
+  issue: Issue,
+  base: Path,
+  root: string | undefined,
+  input: unknown,
+  schema: SchemaNode | undefined,
+): InputProblem {
   const at = [...base, ...issue.path];
   const path = [root, ...at.map(String)].filter((p) => p !== undefined && p !== '');
   const here = schema && schemaAt(schema, issue.path);
@@ -65,7 +71,10 @@ function insideObject(issue: Issue): boolean {
  * which names every form it takes. Where several object branches refuse the same field's value
  * (`kind` is neither `circle` nor `square`), their values are named together.
  */
-function innerProblem(issue: UnionIssue, union: SchemaNode | undefined): { issue: Issue; branch: SchemaNode | undefined } | undefined {
+function innerProblem(
+  issue: UnionIssue,
+  union: SchemaNode | undefined,
+): { issue: Issue; branch: SchemaNode | undefined } | undefined {
   const named = issue.errors.flatMap((branch, index) => {
     const found = branch.find(insideObject);
     return found ? [{ index, found }] : [];
@@ -77,7 +86,9 @@ function innerProblem(issue: UnionIssue, union: SchemaNode | undefined): { issue
   const branch = union && unwrap(union)._zod.def.options?.[first.index];
   if (first.found.code !== 'invalid_value') return { issue: first.found, branch };
   const at = first.found.path.join('.');
-  const values = deepest.flatMap(({ found }) => (found.code === 'invalid_value' && found.path.join('.') === at ? found.values : []));
+  const values = deepest.flatMap(({ found }) =>
+    found.code === 'invalid_value' && found.path.join('.') === at ? found.values : [],
+  );
   return { issue: { ...first.found, values: [...new Set(values)], message: '' }, branch };
 }
 
@@ -102,7 +113,14 @@ function schemaAt(schema: SchemaNode, path: Path): SchemaNode | undefined {
     return undefined;
   }
   const [key, ...rest] = path;
-  const next = def.type === 'object' ? def.shape?.[String(key)] : def.type === 'array' ? def.element : def.type === 'record' ? def.valueType : undefined;
+  const next =
+    def.type === 'object'
+      ? def.shape?.[String(key)]
+      : def.type === 'array'
+        ? def.element
+        : def.type === 'record'
+          ? def.valueType
+          : undefined;
   return next && schemaAt(next, rest);
 }
 
@@ -153,8 +171,13 @@ function allowed(schema: SchemaNode): string | undefined {
 function unionForms(options: readonly SchemaNode[]): string | undefined {
   const values = options.flatMap(choices);
   const others = options.filter((o) => choices(o).length === 0);
-  const single = [...(values.length > 0 ? [oneOf(values)] : []), ...others.filter((o) => o._zod.def.type !== 'array').map(allowed)];
-  const lists = others.filter((o) => o._zod.def.type === 'array').map((o) => (single.includes(allowed(o._zod.def.element as SchemaNode)) ? 'a list of them' : allowed(o)));
+  const single = [
+    ...(values.length > 0 ? [oneOf(values)] : []),
+    ...others.filter((o) => o._zod.def.type !== 'array').map(allowed),
+  ];
+  const lists = others
+    .filter((o) => o._zod.def.type === 'array')
+    .map((o) => (single.includes(allowed(o._zod.def.element as SchemaNode)) ? 'a list of them' : allowed(o)));
   const forms = [...single, ...lists];
   return forms.includes(undefined) ? undefined : alternatives([...new Set(forms as string[])]);
 }
@@ -205,7 +228,8 @@ function unsendable(value: unknown): string | undefined {
 
 function issueText(issue: Issue, actual: unknown): string {
   // An enum's own message says what is allowed; the value given is added, as for any choice.
-  if (issue.code === 'invalid_value') return `${custom(issue) ?? `must be ${oneOf(issue.values)}`}; got ${show(actual)}`;
+  if (issue.code === 'invalid_value')
+    return `${custom(issue) ?? `must be ${oneOf(issue.values)}`}; got ${show(actual)}`;
   const own = custom(issue);
   if (own) return own;
   switch (issue.code) {

@@ -27,13 +27,16 @@ async function main(): Promise<void> {
     return;
   }
   if (!isLoopback(options.host) && options.adminToken === undefined) {
-    usage(`--host ${options.host} would let other machines drive the sandbox: add --admin-token <secret> (or bind 127.0.0.1)`);
+    usage(
+      `--host ${options.host} would let other machines drive the sandbox: add --admin-token <secret> (or bind 127.0.0.1)`,
+    );
   }
 
   // A reset (POST /_sandbox/reset) goes back to the start-up state: the banner's key stays valid
   // (for a new, empty account) and the demo stores come back.
   const populateDemo = (): void => {
-    if (options.stores > 0) sandbox.populate(key, { locations: options.stores, reservationsPerLocation: 20, idPrefix: 'demo-' });
+    if (options.stores > 0)
+      sandbox.populate(key, { locations: options.stores, reservationsPerLocation: 20, idPrefix: 'demo-' });
   };
   const { emulator: sandbox, reissueKey } = createEmulator(
     {
@@ -63,16 +66,19 @@ async function main(): Promise<void> {
 
   const stops: Array<() => void> = [];
   if (options.pace > 0) stops.push(flowTime(sandbox.clock, options.pace));
-  else if (options.advanceEveryMs > 0) stops.push(stepTime(sandbox.clock, options.advanceEveryMs, options.advanceMinutes));
+  else if (options.advanceEveryMs > 0)
+    stops.push(stepTime(sandbox.clock, options.advanceEveryMs, options.advanceMinutes));
   const flowing = stops.length > 0;
-  if (flowing && !options.quiet) stops.push(reportActivity(sandbox.inspect, sandbox.clock, key, (line) => console.log(line)));
+  if (flowing && !options.quiet)
+    stops.push(reportActivity(sandbox.inspect, sandbox.clock, key, (line) => console.log(line)));
 
   const control = `${server.url}/_sandbox`;
-  const time = options.pace > 0
-    ? `flows at ${options.pace}× (${describePace(options.pace)})`
-    : options.advanceEveryMs > 0
-      ? `moves ${options.advanceMinutes} simulated minutes every ${options.advanceEveryMs} real ms`
-      : 'stands still until you advance it (or start with --pace 3600)';
+  const time =
+    options.pace > 0
+      ? `flows at ${options.pace}× (${describePace(options.pace)})`
+      : options.advanceEveryMs > 0
+        ? `moves ${options.advanceMinutes} simulated minutes every ${options.advanceEveryMs} real ms`
+        : 'stands still until you advance it (or start with --pace 3600)';
   const adminHeader = options.adminToken === undefined ? '' : ` -H "X-Sandbox-Admin-Token: $CRP_SANDBOX_ADMIN_TOKEN"`;
   console.log(
     [
@@ -100,7 +106,12 @@ async function main(): Promise<void> {
 
 /** The Host names the server takes, for the banner (interface addresses of a wildcard bind are left out). */
 function answersTo(server: ListeningSandbox, allowed: readonly string[]): string {
-  const names = ['localhost', '127.0.0.1', '[::1]', server.host.includes(':') ? `[${server.host}]` : server.host].filter((n) => n !== '0.0.0.0' && n !== '[::]');
+  const names = [
+    'localhost',
+    '127.0.0.1',
+    '[::1]',
+    server.host.includes(':') ? `[${server.host}]` : server.host,
+  ].filter((n) => n !== '0.0.0.0' && n !== '[::]');
   return [...new Set(names)].concat(allowed).join(', ');
 }
 

@@ -81,7 +81,14 @@ export function createEmulator(
   const faults = new Faults(resolved.seed);
   const log = new RequestLog(resolved.requestLogSize);
   const rateClock = resolved.rateLimitClock === 'simulated' ? () => world.clock.nowMs() : resolved.rateLimitClock;
-  const service = createDispatcher({ world: () => world, routes, faults, log, clock: rateClock, dialect: resolved.dialect });
+  const service = createDispatcher({
+    world: () => world,
+    routes,
+    faults,
+    log,
+    clock: rateClock,
+    dialect: resolved.dialect,
+  });
 
   const accountOf = (key: string) => {
     const found = world.keys.find(key);
@@ -103,15 +110,26 @@ export function createEmulator(
     issueKey: (opts = {}) => {
       const account = opts.account === undefined ? undefined : accountOf(opts.account);
       // Validate before creating an account, so a refused key leaves nothing behind.
-      return world.keys.issue(account ?? (() => world.newAccount()), opts.allowIps, rateLimitOf(opts.rateLimit, resolved.rateLimit, 'issueKey'), resolved.dialect, rateClock);
+      return world.keys.issue(
+        account ?? (() => world.newAccount()),
+        opts.allowIps,
+        rateLimitOf(opts.rateLimit, resolved.rateLimit, 'issueKey'),
+        resolved.dialect,
+        rateClock,
+      );
     },
     handle: async (request, opts = {}) => {
-      const outcome = await dispatch(request, { remoteAddress: opts.remoteAddress ?? resolved.callerAddress, signal: request.signal });
+      const outcome = await dispatch(request, {
+        remoteAddress: opts.remoteAddress ?? resolved.callerAddress,
+        signal: request.signal,
+      });
       switch (outcome.type) {
         case 'response':
           return outcome.response;
         case 'reset':
-          throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed (sandbox fault: reset)'), { code: 'UND_ERR_SOCKET' }) });
+          throw new TypeError('fetch failed', {
+            cause: Object.assign(new Error('other side closed (sandbox fault: reset)'), { code: 'UND_ERR_SOCKET' }),
+          });
         case 'hang':
           await untilAborted(request.signal);
           throw abortReason(request.signal);
@@ -148,10 +166,12 @@ export function createEmulator(
   const dispatch: Dispatcher = async (request, context) => {
     const path = new URL(request.url).pathname;
     if (isControlPath(path)) return { type: 'response', response: await control(request) };
-    if (path === DOCUMENT_PATH) return { type: 'response', response: documentResponse(request, context.origin ?? new URL(request.url).origin) };
+    if (path === DOCUMENT_PATH)
+      return { type: 'response', response: documentResponse(request, context.origin ?? new URL(request.url).origin) };
     return service(request, context);
   };
-  const inProcess: InProcessDispatch = (request) => dispatch(request, { remoteAddress: resolved.callerAddress, signal: request.signal });
+  const inProcess: InProcessDispatch = (request) =>
+    dispatch(request, { remoteAddress: resolved.callerAddress, signal: request.signal });
   const reissueKey = (key: string): void => {
     world.keys.issue(() => world.newAccount(), undefined, resolved.rateLimit, resolved.dialect, rateClock, key);
   };

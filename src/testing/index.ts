@@ -10,7 +10,15 @@ export type { Faults, FaultSpec, FaultShape, FaultKind, RandomFaultOptions } fro
 export type { LoggedRequest, RequestFilter } from './http/request-log.js';
 export type { Inspector } from './inspect.js';
 export type { SandboxChange } from './model/change-log.js';
-export { SandboxControl, SandboxControlError, type SandboxControlOptions, type ChangesPage, type RequestsPage, type RemoteFaultSpec, type RemoteRandomFaultOptions } from './client/sandbox-control.js';
+export {
+  SandboxControl,
+  SandboxControlError,
+  type SandboxControlOptions,
+  type ChangesPage,
+  type RequestsPage,
+  type RemoteFaultSpec,
+  type RemoteRandomFaultOptions,
+} from './client/sandbox-control.js';
 export type { ListeningSandbox } from './transports/node-server.js';
 export type { PopulateOptions, PopulateResult } from './domain/populate.js';
 export { RATES as OUTCOME_RATES } from './simulation/simulation.js';

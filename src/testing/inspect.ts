@@ -45,7 +45,8 @@ export function createInspector(world: () => World): Inspector {
       const s = storeOf(key, id);
       return s && storeDetailRecord(s, world().clock.nowMs());
     },
-    reservations: (key, id) => (id === undefined ? account(key).bookingList : (storeOf(key, id)?.bookings ?? [])).map(bookingRecord),
+    reservations: (key, id) =>
+      (id === undefined ? account(key).bookingList : (storeOf(key, id)?.bookings ?? [])).map(bookingRecord),
     videos: (key, id) => (storeOf(key, id)?.videos ?? []).map(videoRecord),
     creators: (key, id) => (storeOf(key, id)?.creators ?? []).map(creatorRecord),
     sampleBatches: (key, id) => (storeOf(key, id)?.batches ?? []).map(batchRecord),

@@ -125,7 +125,9 @@ export function rateLimitOf(given: Partial<RateLimit> | undefined, fallback: Rat
     throw new RangeError(`${where}: rateLimit.limit must be a whole number of 1 or more; got ${String(limit)}`);
   }
   if (windowMs !== undefined && !(typeof windowMs === 'number' && windowMs > 0 && Number.isFinite(windowMs))) {
-    throw new RangeError(`${where}: rateLimit.windowMs must be a number of milliseconds above 0; got ${String(windowMs)}`);
+    throw new RangeError(
+      `${where}: rateLimit.windowMs must be a number of milliseconds above 0; got ${String(windowMs)}`,
+    );
   }
   return { limit: limit ?? fallback.limit, windowMs: windowMs ?? fallback.windowMs };
 }
@@ -158,7 +160,9 @@ export const HOST_ENTRY = /^(?:[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?|\[[0-9a-f:
 function allowedHostsOf(given: readonly string[] | undefined): readonly string[] {
   for (const entry of given ?? []) {
     if (typeof entry !== 'string' || !HOST_ENTRY.test(entry)) {
-      throw new RangeError(`createSandbox: allowedHosts entry ${JSON.stringify(entry)} is not a host name or address with an optional :port (e.g. 'sandbox' or 'sandbox:4010')`);
+      throw new RangeError(
+        `createSandbox: allowedHosts entry ${JSON.stringify(entry)} is not a host name or address with an optional :port (e.g. 'sandbox' or 'sandbox:4010')`,
+      );
     }
   }
   return [...(given ?? [])];

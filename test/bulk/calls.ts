@@ -10,14 +10,23 @@ export interface Call {
 }
 
 /** A fetch for the client (passing requests to `inner`) that records every POST to /locations, and the calls it saw. */
-export function watchedFetch(inner: (request: Request) => Promise<Response> = (request) => fetch(request)): { fetch: typeof fetch; calls: Call[] } {
+export function watchedFetch(inner: (request: Request) => Promise<Response> = (request) => fetch(request)): {
+  fetch: typeof fetch;
+  calls: Call[];
+} {
   const calls: Call[] = [];
   let tick = 0;
   const watched: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     if (request.method !== 'POST' || !new URL(request.url).pathname.endsWith('/locations')) return inner(request);
     const body = (await request.clone().json()) as { partner_location_id: string; name: string };
-    const call: Call = { id: body.partner_location_id, name: body.name, start: ++tick, end: Number.POSITIVE_INFINITY, status: 0 };
+    const call: Call = {
+      id: body.partner_location_id,
+      name: body.name,
+      start: ++tick,
+      end: Number.POSITIVE_INFINITY,
+      status: 0,
+    };
     calls.push(call);
     try {
       const response = await inner(request);

@@ -48,7 +48,11 @@ function bodyOf({ id, name, bad }: RowSpec): EnrollLocationBody {
   };
 }
 
-const rowSpec = fc.record({ id: fc.integer({ min: 0, max: 4 }), name: fc.integer({ min: 0, max: 1 }), bad: fc.constantFrom<0 | 1 | 2>(0, 0, 0, 0, 1, 2) });
+const rowSpec = fc.record({
+  id: fc.integer({ min: 0, max: 4 }),
+  name: fc.integer({ min: 0, max: 1 }),
+  bad: fc.constantFrom<0 | 1 | 2>(0, 0, 0, 0, 1, 2),
+});
 const scenario: fc.Arbitrary<Scenario> = fc
   .record({
     rows: fc.array(rowSpec, { minLength: 1, maxLength: 24 }),
@@ -60,17 +64,38 @@ const scenario: fc.Arbitrary<Scenario> = fc
     readFaults: fc.constantFrom(0, 0, 1, 3),
     abortAt: fc.option(fc.nat(), { nil: undefined }),
   })
-  .map(({ abortAt, ...s }) => ({ ...s, abortAfter: abortAt === undefined ? undefined : abortAt % (s.rows.length + 1) }));
+  .map(({ abortAt, ...s }) => ({
+    ...s,
+    abortAfter: abortAt === undefined ? undefined : abortAt % (s.rows.length + 1),
+  }));
 
 const ENROLLED: ReadonlySet<EnrollStatus> = new Set(['created', 'already_enrolled', 'skipped']);
 
 /** Run enrollMany over a watched in-process fetch; the outcomes by index, and every call. */
-async function runOnce(sandbox: ReturnType<typeof createSandbox>, key: string, rows: EnrollLocationBody[], options: Parameters<typeof enrollMany>[2], maxRetries?: number) {
+async function runOnce(
+  sandbox: ReturnType<typeof createSandbox>,
+  key: string,
+  rows: EnrollLocationBody[],
+  options: Parameters<typeof enrollMany>[2],
+  maxRetries?: number,
+) {
   const watched = watchedFetch((request) => sandbox.handle(request));
-  const client = new PartnerClient({ apiKey: key, baseUrl: 'https://sandbox.crp.test', clock: fakeClock(), fetch: watched.fetch, ...(maxRetries === undefined ? {} : { maxRetries }) });
+  const client = new PartnerClient({
+    apiKey: key,
+    baseUrl: 'https://sandbox.crp.test',
+    clock: fakeClock(),
+    fetch: watched.fetch,
+    ...(maxRetries === undefined ? {} : { maxRetries }),
+  });
   const outcomes: EnrollOutcome[] = [];
   try {
-    const summary = await enrollMany(client, rows, { ...options, onOutcome: async (o) => { outcomes.push(o); await options?.onOutcome?.(o); } });
+    const summary = await enrollMany(client, rows, {
+      ...options,
+      onOutcome: async (o) => {
+        outcomes.push(o);
+        await options?.onOutcome?.(o);
+      },
+    });
     return { summary, outcomes, calls: watched.calls };
   } finally {
     await client.close();
@@ -93,7 +118,8 @@ async function check(s: Scenario): Promise<void> {
   const common = (outcomes: EnrollOutcome[], calls: Call[]) => {
     expect(outcomes.map((o) => o.index).sort((a, b) => a - b)).toEqual(rows.map((_, i) => i));
     for (const o of outcomes) {
-      if (content[o.index] !== content[first(o.index)]) expect(o).toMatchObject({ status: 'conflict', conflictsWith: first(o.index), error: undefined });
+      if (content[o.index] !== content[first(o.index)])
+        expect(o).toMatchObject({ status: 'conflict', conflictsWith: first(o.index), error: undefined });
       else expect(o.status).not.toBe('conflict');
     }
     expect(overlapping(calls)).toEqual([]);
@@ -104,57 +130,93 @@ async function check(s: Scenario): Promise<void> {
     for (const o of byIndex) {
       const id = o.partner_location_id as string;
       const by = enrolledBy.get(id);
-      if (by !== undefined && content[o.index] === content[by]) expect(o).toMatchObject({ status: 'already_enrolled', sameAs: by, requestId: undefined });
-      else if ((o.status === 'created' || o.status === 'already_enrolled') && o.sameAs === undefined) enrolledBy.set(id, o.index);
-      else if (o.status === 'created' || o.status === 'already_enrolled') throw new Error(`rows[${o.index}] took the answer of rows[${o.sameAs}], which did not enroll ${id}`);
+      if (by !== undefined && content[o.index] === content[by])
+        expect(o).toMatchObject({ status: 'already_enrolled', sameAs: by, requestId: undefined });
+      else if ((o.status === 'created' || o.status === 'already_enrolled') && o.sameAs === undefined)
+        enrolledBy.set(id, o.index);
+      else if (o.status === 'created' || o.status === 'already_enrolled')
+        throw new Error(`rows[${o.index}] took the answer of rows[${o.sameAs}], which did not enroll ${id}`);
     }
   };
   /** The first row decides: a store, when there is one, is its id's first row. */
   const stored = () => {
     for (const [id, i] of firstOf) {
       const store = sandbox.inspect.store(key, id);
-      if (store) expect({ name: store.name, address: store.address }).toEqual({ name: rows[i]?.name, address: rows[i]?.address });
+      if (store)
+        expect({ name: store.name, address: store.address }).toEqual({
+          name: rows[i]?.name,
+          address: rows[i]?.address,
+        });
     }
   };
 
   // The first run: faults on random POSTs, perhaps stopped.
-  sandbox.faults.random({ rate: s.faultRate, seed: s.faultSeed, when: s.faultWhen, method: 'POST', path: '/partner/v1/locations', kinds: ['internal_error', 'bad_gateway', 'unavailable', 'gateway_timeout', 'empty', 'reset'] });
-  if (s.readFaults > 0) sandbox.faults.next({ method: 'GET', path: /^\/partner\/v1\/locations\/[^/]+$/, status: 503, times: s.readFaults });
+  sandbox.faults.random({
+    rate: s.faultRate,
+    seed: s.faultSeed,
+    when: s.faultWhen,
+    method: 'POST',
+    path: '/partner/v1/locations',
+    kinds: ['internal_error', 'bad_gateway', 'unavailable', 'gateway_timeout', 'empty', 'reset'],
+  });
+  if (s.readFaults > 0)
+    sandbox.faults.next({ method: 'GET', path: /^\/partner\/v1\/locations\/[^/]+$/, status: 503, times: s.readFaults });
   const controller = new AbortController();
   let seen = 0;
-  const one = await runOnce(sandbox, key, rows, {
-    concurrency: s.concurrency,
-    signal: controller.signal,
-    onOutcome: () => {
-      if (++seen === s.abortAfter) controller.abort(new Error('stopped by the test'));
+  const one = await runOnce(
+    sandbox,
+    key,
+    rows,
+    {
+      concurrency: s.concurrency,
+      signal: controller.signal,
+      onOutcome: () => {
+        if (++seen === s.abortAfter) controller.abort(new Error('stopped by the test'));
+      },
     },
-  }, s.maxRetries);
+    s.maxRetries,
+  );
   common(one.outcomes, one.calls);
   stored();
   for (const o of one.outcomes) {
     if (o.status === 'conflict') continue;
     const bad = s.rows[o.index]?.bad !== 0;
-    const allowed: EnrollStatus[] = bad ? ['invalid', 'not_attempted'] : ['created', 'already_enrolled', 'failed', 'not_attempted'];
+    const allowed: EnrollStatus[] = bad
+      ? ['invalid', 'not_attempted']
+      : ['created', 'already_enrolled', 'failed', 'not_attempted'];
     expect(allowed).toContain(o.status);
     if (!one.summary.aborted) expect(o.status).not.toBe('not_attempted');
     if (ENROLLED.has(o.status)) {
       const store = sandbox.inspect.store(key, o.partner_location_id as string);
-      expect({ name: store?.name, address: store?.address }).toEqual({ name: rows[o.index]?.name, address: rows[o.index]?.address });
+      expect({ name: store?.name, address: store?.address }).toEqual({
+        name: rows[o.index]?.name,
+        address: rows[o.index]?.address,
+      });
     }
   }
   // A store that is there was reported enrolled, or some outcome of its id says it may be: a
   // failure the read could not settle, or a call the abort cancelled on the wire.
-  const saysItMayBe = (o: EnrollOutcome) => ENROLLED.has(o.status) || (o.status === 'failed' && o.mayBeEnrolled) || (o.status === 'not_attempted' && o.error !== undefined);
+  const saysItMayBe = (o: EnrollOutcome) =>
+    ENROLLED.has(o.status) ||
+    (o.status === 'failed' && o.mayBeEnrolled) ||
+    (o.status === 'not_attempted' && o.error !== undefined);
   for (const id of firstOf.keys()) {
-    if (sandbox.inspect.store(key, id)) expect(one.outcomes.filter((o) => o.partner_location_id === id).some(saysItMayBe), `${id} is enrolled`).toBe(true);
+    if (sandbox.inspect.store(key, id))
+      expect(one.outcomes.filter((o) => o.partner_location_id === id).some(saysItMayBe), `${id} is enrolled`).toBe(
+        true,
+      );
   }
-  for (const o of one.outcomes) if (o.status === 'failed' && o.mayBeEnrolled) expect(o.readError ?? (one.summary.aborted ? 'stopped' : undefined)).toBeDefined();
+  for (const o of one.outcomes)
+    if (o.status === 'failed' && o.mayBeEnrolled)
+      expect(o.readError ?? (one.summary.aborted ? 'stopped' : undefined)).toBeDefined();
   expect(Object.values(one.summary.counts).reduce((a, b) => a + b, 0)).toBe(rows.length);
 
   // Resumed from those outcomes (as a JSON-lines report would give them back), without faults.
   sandbox.faults.clear();
   const enrolledBefore = new Set(one.outcomes.filter((o) => ENROLLED.has(o.status)).map((o) => o.partner_location_id));
-  const report = one.outcomes.map((o) => JSON.parse(JSON.stringify(o)) as { partner_location_id: string; status: string });
+  const report = one.outcomes.map(
+    (o) => JSON.parse(JSON.stringify(o)) as { partner_location_id: string; status: string },
+  );
   const two = await runOnce(sandbox, key, rows, { concurrency: s.concurrency, resume: report });
   common(two.outcomes, two.calls);
   stored();
@@ -168,16 +230,68 @@ async function check(s: Scenario): Promise<void> {
   for (const [id, i] of firstOf) expect(sandbox.inspect.store(key, id) !== undefined).toBe(s.rows[i]?.bad === 0);
 }
 
-const plain = { faultRate: 0, faultSeed: 1, faultWhen: 'before', maxRetries: 2, readFaults: 0, abortAfter: undefined } as const;
+const plain = {
+  faultRate: 0,
+  faultSeed: 1,
+  faultWhen: 'before',
+  maxRetries: 2,
+  readFaults: 0,
+  abortAfter: undefined,
+} as const;
 
 /** Counterexamples fast-check shrank to, against the code before rows of one id were ordered. */
 const SHRUNK: Array<[string, Scenario]> = [
-  ['a later row with another name is a conflict naming the first', { ...plain, concurrency: 1, rows: [{ id: 0, name: 0, bad: 0 }, { id: 0, name: 1, bad: 0 }] }],
-  ['a refused first row still decides: the later valid row with other content is not sent', { ...plain, concurrency: 1, rows: [{ id: 0, name: 0, bad: 1 }, { id: 0, name: 0, bad: 0 }] }],
-  ['three identical rows on two lanes never overlap', { ...plain, concurrency: 2, rows: [{ id: 0, name: 0, bad: 0 }, { id: 0, name: 0, bad: 0 }, { id: 0, name: 0, bad: 0 }] }],
+  [
+    'a later row with another name is a conflict naming the first',
+    {
+      ...plain,
+      concurrency: 1,
+      rows: [
+        { id: 0, name: 0, bad: 0 },
+        { id: 0, name: 1, bad: 0 },
+      ],
+    },
+  ],
+  [
+    'a refused first row still decides: the later valid row with other content is not sent',
+    {
+      ...plain,
+      concurrency: 1,
+      rows: [
+        { id: 0, name: 0, bad: 1 },
+        { id: 0, name: 0, bad: 0 },
+      ],
+    },
+  ],
+  [
+    'three identical rows on two lanes never overlap',
+    {
+      ...plain,
+      concurrency: 2,
+      rows: [
+        { id: 0, name: 0, bad: 0 },
+        { id: 0, name: 0, bad: 0 },
+        { id: 0, name: 0, bad: 0 },
+      ],
+    },
+  ],
   // Against the code before an unclear failure was settled by reading the store: reported failed, yet enrolled.
-  ['a 5xx after the service acted, not retried: reported enrolled (a read confirms it), not failed', { ...plain, concurrency: 1, faultRate: 0.8, faultWhen: 'after', maxRetries: 0, rows: [{ id: 0, name: 0, bad: 0 }] }],
-  ['the same with the read failing too: failed, and saying the store may exist', { ...plain, concurrency: 1, faultRate: 0.8, faultWhen: 'after', maxRetries: 0, readFaults: 3, rows: [{ id: 0, name: 0, bad: 0 }] }],
+  [
+    'a 5xx after the service acted, not retried: reported enrolled (a read confirms it), not failed',
+    { ...plain, concurrency: 1, faultRate: 0.8, faultWhen: 'after', maxRetries: 0, rows: [{ id: 0, name: 0, bad: 0 }] },
+  ],
+  [
+    'the same with the read failing too: failed, and saying the store may exist',
+    {
+      ...plain,
+      concurrency: 1,
+      faultRate: 0.8,
+      faultWhen: 'after',
+      maxRetries: 0,
+      readFaults: 3,
+      rows: [{ id: 0, name: 0, bad: 0 }],
+    },
+  ],
 ];
 
 describe('enrollMany, shrunk counterexamples', () => {
@@ -185,7 +299,11 @@ describe('enrollMany, shrunk counterexamples', () => {
 });
 
 describe('enrollMany, property-based (fast-check)', () => {
-  it(`every row one outcome, the first row of an id decides, no two calls for one id at once, resume goes on (${RUNS.numRuns} runs)`, async () => {
-    await fc.assert(fc.asyncProperty(scenario, check), RUNS);
-  }, Math.max(60_000, RUNS.numRuns * 200));
+  it(
+    `every row one outcome, the first row of an id decides, no two calls for one id at once, resume goes on (${RUNS.numRuns} runs)`,
+    async () => {
+      await fc.assert(fc.asyncProperty(scenario, check), RUNS);
+    },
+    Math.max(60_000, RUNS.numRuns * 200),
+  );
 });

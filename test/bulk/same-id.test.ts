@@ -32,7 +32,11 @@ describe.each(TRANSPORTS)('rows with the same partner_location_id, over %s', (ki
   it('a 500 on the first POST does not let a later row with another name win: the first row decides, the later is a conflict naming it, never sent', async () => {
     env = await startSdkEnv(kind);
     env.sandbox.faults.next({ ...POST, status: 500 });
-    const rows = [store(0, 'Store 0, Main'), ...Array.from({ length: 8 }, (_, i) => store(i + 1)), store(0, 'A Different Name')];
+    const rows = [
+      store(0, 'Store 0, Main'),
+      ...Array.from({ length: 8 }, (_, i) => store(i + 1)),
+      store(0, 'A Different Name'),
+    ];
     // The other rows come once the first POST has reached the sandbox (over a real port, requests
     // started together may arrive in any order), so that the 500 is bulk-0's first answer.
     async function* afterTheFirstPost() {
@@ -48,7 +52,9 @@ describe.each(TRANSPORTS)('rows with the same partner_location_id, over %s', (ki
     expect(outcomes).toHaveLength(10);
     const later = byIndex.get(9);
     expect(later).toMatchObject({ status: 'conflict', conflictsWith: 0, error: undefined, earlierRun: undefined });
-    expect(later?.status === 'conflict' && later.message).toMatch(/^rows\[9\] has the partner_location_id "bulk-0" of rows\[0\] with other content, so it was not sent/);
+    expect(later?.status === 'conflict' && later.message).toMatch(
+      /^rows\[9\] has the partner_location_id "bulk-0" of rows\[0\] with other content, so it was not sent/,
+    );
     expect(later?.status === 'conflict' && later.message).toContain('client.locations.update("bulk-0"');
     expect(calls.filter((c) => c.name === 'A Different Name')).toEqual([]);
     expect(calls.filter((c) => c.id === 'bulk-0').map((c) => c.status)).toEqual([500, 201]);
@@ -63,7 +69,13 @@ describe.each(TRANSPORTS)('rows with the same partner_location_id, over %s', (ki
 
     expect(byIndex.get(0)).toMatchObject({ status: 'failed', error: { status: 500, attempts: 3 } });
     expect(byIndex.get(1)).toMatchObject({ status: 'created', sameAs: undefined }); // tried in its turn: the first row had enrolled nothing
-    for (const i of [2, 3]) expect(byIndex.get(i)).toMatchObject({ status: 'already_enrolled', sameAs: 1, requestId: undefined, location: { partner_location_id: 'bulk-0' } });
+    for (const i of [2, 3])
+      expect(byIndex.get(i)).toMatchObject({
+        status: 'already_enrolled',
+        sameAs: 1,
+        requestId: undefined,
+        location: { partner_location_id: 'bulk-0' },
+      });
     // In file order, one at a time: each row's call starts after the earlier row's calls ended.
     expect(calls.map((c) => c.status)).toEqual([500, 500, 500, 201]);
     expect(overlapping(calls)).toEqual([]);
@@ -82,7 +94,13 @@ describe.each(TRANSPORTS)('rows with the same partner_location_id, over %s', (ki
   it('same content means the same JSON value: key order and undefined members do not count, every field and every character does', async () => {
     env = await startSdkEnv(kind);
     const first = store(0, 'Store 0', { preferred_language: 'en' });
-    const reordered = { preferred_language: 'en', address: { ...address(0) }, name: 'Store 0', partner_location_id: 'bulk-0', time_zone: undefined } as EnrollLocationBody;
+    const reordered = {
+      preferred_language: 'en',
+      address: { ...address(0) },
+      name: 'Store 0',
+      partner_location_id: 'bulk-0',
+      time_zone: undefined,
+    } as EnrollLocationBody;
     const otherLanguage = store(0, 'Store 0', { preferred_language: 'zh' }); // the service would say 200 and keep "en"
     const trailingSpace = store(0, 'Store 0 ', { preferred_language: 'en' }); // the service compares names exactly
     const { byIndex } = await run([first, reordered, otherLanguage, trailingSpace]);
@@ -98,7 +116,11 @@ describe('one store repeated on every row', () => {
   it('100,000 identical rows of one id: one call; every row has its own outcome, the later ones already_enrolled from the first', async () => {
     env = await startSdkEnv('msw');
     const row = store(0);
-    const { summary, outcomes, calls } = await run((function* () { for (let i = 0; i < 100_000; i++) yield { ...row, address: { ...row.address } }; })());
+    const { summary, outcomes, calls } = await run(
+      (function* () {
+        for (let i = 0; i < 100_000; i++) yield { ...row, address: { ...row.address } };
+      })(),
+    );
     expect(calls.map((c) => c.status)).toEqual([201]);
     expect(summary.counts).toMatchObject({ created: 1, already_enrolled: 99_999, failed: 0, conflict: 0 });
     expect(outcomes.map((o) => o.index)).toEqual(Array.from({ length: 100_000 }, (_, i) => i));
@@ -122,7 +144,9 @@ describe('resume compares content, not only the id', () => {
     const rows = [store(0, 'Store 0, Main'), store(1), store(0, 'A Different Name')];
     const first = await run(rows);
     expect(first.summary.counts).toMatchObject({ created: 2, conflict: 1 });
-    const report = first.outcomes.map((o) => JSON.parse(JSON.stringify(o)) as { partner_location_id: string; status: string });
+    const report = first.outcomes.map(
+      (o) => JSON.parse(JSON.stringify(o)) as { partner_location_id: string; status: string },
+    );
 
     const again = await run(rows, { resume: report });
     expect(again.summary.counts).toMatchObject({ skipped: 2, conflict: 1 });
@@ -136,8 +160,14 @@ describe('resume compares content, not only the id', () => {
     const renamed = await run([store(0, 'A Different Name'), store(1)], { resume: first.outcomes });
     const clash = renamed.byIndex.get(0);
     expect(clash).toMatchObject({ status: 'conflict', conflictsWith: undefined, error: undefined });
-    expect(clash?.status === 'conflict' && clash.earlierRun).toEqual({ partner_location_id: 'bulk-0', status: 'created', contentHash: first.outcomes[0]?.contentHash });
-    expect(clash?.status === 'conflict' && clash.message).toMatch(/^The earlier run \(resume\) enrolled "bulk-0" with other content than rows\[0\]/);
+    expect(clash?.status === 'conflict' && clash.earlierRun).toEqual({
+      partner_location_id: 'bulk-0',
+      status: 'created',
+      contentHash: first.outcomes[0]?.contentHash,
+    });
+    expect(clash?.status === 'conflict' && clash.message).toMatch(
+      /^The earlier run \(resume\) enrolled "bulk-0" with other content than rows\[0\]/,
+    );
     expect(renamed.calls.map((c) => c.id)).toEqual(['bulk-1']);
   });
 
@@ -154,7 +184,10 @@ describe('resume compares content, not only the id', () => {
     expect(renamed).toMatchObject({ status: 'conflict', conflictsWith: undefined, earlierRun: undefined });
     expect(renamed?.status === 'conflict' && renamed.error).toBeInstanceOf(ConflictError);
     // The two ids run side by side, so their answers may come in either order.
-    expect(calls.map((c) => [c.id, c.status]).sort()).toEqual([['bulk-0', 200], ['bulk-1', 409]]);
+    expect(calls.map((c) => [c.id, c.status]).sort()).toEqual([
+      ['bulk-0', 200],
+      ['bulk-1', 409],
+    ]);
   });
 });
 
@@ -166,11 +199,19 @@ describe('enrollMany options: defaults follow what was given', () => {
       'enrollMany() was given an array of 2 rows and the option total 3; leave total out for an array (it is rows.length).',
     );
     for (const total of [-1, 1.5, Number.NaN]) {
-      await expect(enrollMany(client, [], { total })).rejects.toThrow(`The option total of enrollMany() must be a whole number, 0 or more; got ${total}.`);
+      await expect(enrollMany(client, [], { total })).rejects.toThrow(
+        `The option total of enrollMany() must be a whole number, 0 or more; got ${total}.`,
+      );
     }
     const progress: Array<number | undefined> = [];
     await enrollMany(client, [store(0)], { total: 1, onProgress: (p) => progress.push(p.total) });
-    await enrollMany(client, (function* () { yield store(1); })(), { total: 7, onProgress: (p) => progress.push(p.total) });
+    await enrollMany(
+      client,
+      (function* () {
+        yield store(1);
+      })(),
+      { total: 7, onProgress: (p) => progress.push(p.total) },
+    );
     expect(progress).toEqual([1, 7]);
     expect(env.sandbox.requestCount(POST)).toBe(2);
   });
@@ -181,7 +222,11 @@ describe('the edges of deciding a row without sending it', () => {
     env = await startSdkEnv('msw');
     const noId = (name: string) => ({ name, address: address(0) }) as unknown as EnrollLocationBody;
     const { byIndex, calls } = await run([noId('One'), noId('Two')], { concurrency: 1 });
-    expect(byIndex.get(0)).toMatchObject({ status: 'invalid', field: 'partner_location_id', partner_location_id: undefined });
+    expect(byIndex.get(0)).toMatchObject({
+      status: 'invalid',
+      field: 'partner_location_id',
+      partner_location_id: undefined,
+    });
     expect(byIndex.get(1)).toMatchObject({ status: 'invalid', field: 'partner_location_id' });
     expect(calls).toEqual([]);
   });
@@ -200,7 +245,12 @@ describe('the edges of deciding a row without sending it', () => {
       null as unknown as { status: string },
     ];
     const { byIndex, calls } = await run([store(0), store(1), store(2), store(3)], { resume: records, concurrency: 1 });
-    expect([0, 1, 2, 3].map((i) => byIndex.get(i)?.status)).toEqual(['already_enrolled', 'skipped', 'already_enrolled', 'already_enrolled']);
+    expect([0, 1, 2, 3].map((i) => byIndex.get(i)?.status)).toEqual([
+      'already_enrolled',
+      'skipped',
+      'already_enrolled',
+      'already_enrolled',
+    ]);
     expect(calls.map((c) => c.id)).toEqual(['bulk-0', 'bulk-2', 'bulk-3']);
   });
 
@@ -217,7 +267,11 @@ describe('SameIdRows', () => {
     const a = ids.turn('x');
     const b = ids.turn('x');
     const c = ids.turn('x');
-    for (const [name, turn] of [['b', b], ['c', c]] as const) void turn.ready.then(() => order.push(name));
+    for (const [name, turn] of [
+      ['b', b],
+      ['c', c],
+    ] as const)
+      void turn.ready.then(() => order.push(name));
     await a.ready;
     a.end();
     const d = ids.turn('x');

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { isTheRowsStore, readBack } from '../../src/bulk/settle.js';
-import { AbortedError, ConfigurationError, TimeoutError, UnexpectedResponseError, effectInDoubt, type Location } from '../../src/index.js';
+import {
+  AbortedError,
+  ConfigurationError,
+  TimeoutError,
+  UnexpectedResponseError,
+  effectInDoubt,
+  type Location,
+} from '../../src/index.js';
 import { address, useSdkEnv, type SdkEnv } from '../helpers/sdk-env.js';
 
 /**
@@ -25,7 +32,10 @@ describe('readBack', () => {
     const client = env.client();
     await client.locations.enroll({ partner_location_id: 'rb-1', name: 'Store 1', address: address(1) });
     const read = (id: string, options: { signal?: AbortSignal }) => client.locations.get(id, options).withResponse();
-    expect(await readBack(read, 'rb-1', new AbortController().signal)).toHaveProperty('found.data.partner_location_id', 'rb-1');
+    expect(await readBack(read, 'rb-1', new AbortController().signal)).toHaveProperty(
+      'found.data.partner_location_id',
+      'rb-1',
+    );
     const before = env.sandbox.requests.length;
     const result = await readBack(read, 'rb-1', AbortSignal.abort());
     expect(result).toHaveProperty('failed');
@@ -35,13 +45,22 @@ describe('readBack', () => {
 
   it('lets through an error that is not the SDK’s (a bug in the reader) instead of reporting it as a failed read', async () => {
     const bug = new TypeError('reader broke');
-    await expect(readBack(async () => { throw bug; }, 'x', new AbortController().signal)).rejects.toBe(bug);
+    await expect(
+      readBack(
+        async () => {
+          throw bug;
+        },
+        'x',
+        new AbortController().signal,
+      ),
+    ).rejects.toBe(bug);
   });
 });
 
 describe('isTheRowsStore', () => {
   const row = { partner_location_id: 's-1', name: 'Store 1', address: address(1) };
-  const stored = (changes: Partial<Location>) => ({ partner_location_id: 's-1', name: 'Store 1', address: address(1), ...changes }) as unknown as Location;
+  const stored = (changes: Partial<Location>) =>
+    ({ partner_location_id: 's-1', name: 'Store 1', address: address(1), ...changes }) as unknown as Location;
 
   it('is the row’s store only with the same name and every part of the address the same', () => {
     expect(isTheRowsStore(stored({}), row)).toBe(true);

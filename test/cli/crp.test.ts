@@ -5,7 +5,15 @@ import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crp, serveSandbox, startCrp, until } from './in-process.js';
-import { ROOT, bundled, crp as childCrp, spawnCrp, startCrpSandbox, type CrpSandbox, type Finished } from './processes.js';
+import {
+  ROOT,
+  bundled,
+  crp as childCrp,
+  spawnCrp,
+  startCrpSandbox,
+  type CrpSandbox,
+  type Finished,
+} from './processes.js';
 
 const SAMPLE = join(ROOT, 'examples/data/stores.csv');
 const HEADER = 'partner_location_id,name,line1,city,state,postal_code,country';
@@ -33,10 +41,14 @@ function firstLine(child: ChildProcess, problem: string): Promise<void> {
     });
   });
 }
-const jsonLines = (path: string) => lines(readFileSync(path, 'utf8')).map((l) => JSON.parse(l) as Record<string, unknown>);
+const jsonLines = (path: string) =>
+  lines(readFileSync(path, 'utf8')).map((l) => JSON.parse(l) as Record<string, unknown>);
 function storesCsv(name: string, count: number, prefix: string): string {
   const path = join(dir, name);
-  const rows = Array.from({ length: count }, (_, i) => `${prefix}-${i},Store ${i},${i} Congress Ave,Austin,TX,78704,US`);
+  const rows = Array.from(
+    { length: count },
+    (_, i) => `${prefix}-${i},Store ${i},${i} Congress Ave,Austin,TX,78704,US`,
+  );
   writeFileSync(path, `${HEADER}\n${rows.join('\n')}\n`);
   return path;
 }
@@ -75,8 +87,17 @@ describe('crp against crp-sandbox (in process, a child where a process is the po
   }, 30_000);
   afterAll(() => sandbox?.stop());
 
-  it('has --help on every command, each with an example, and exit 1 for what it cannot run', { timeout: 60_000 }, async () => {
-    for (const args of [['--help'], ['enroll', '--help'], ['bookings', 'export', '--help'], ['billing', 'export', '--help'], ['events', 'tail', '--help'], ['summary', '--help']]) {
+  it('has --help on every command, each with an example, and exit 1 for what it cannot run', {
+    timeout: 60_000,
+  }, async () => {
+    for (const args of [
+      ['--help'],
+      ['enroll', '--help'],
+      ['bookings', 'export', '--help'],
+      ['billing', 'export', '--help'],
+      ['events', 'tail', '--help'],
+      ['summary', '--help'],
+    ]) {
       const run = await crp(args, {});
       expect(run.code, args.join(' ')).toBe(0);
       expect(run.stdout).toMatch(/^Usage: crp/);
@@ -104,23 +125,51 @@ describe('crp against crp-sandbox (in process, a child where a process is the po
       crp(['enroll', SAMPLE, '--resume', join(dir, 'no-such.jsonl')], sandbox.env, dir),
       crp(['bookings', 'export', '--out', join(dir, 'no-dir', 'b.csv')], sandbox.env),
     ]);
-    expect(noKey).toEqual({ code: 1, stdout: '', stderr: 'crp: No API key: set PARTNER_API_KEY (or pass --api-key).\n' });
-    expect(noAddress).toEqual({ code: 1, stdout: '', stderr: 'crp: No service address: set PARTNER_API_BASE_URL (or pass --base-url), e.g. http://127.0.0.1:4010 for crp-sandbox.\n' });
-    expect(noFileArgument).toEqual({ code: 1, stdout: '', stderr: 'crp: crp enroll needs the CSV file of stores: crp enroll STORES.csv (crp enroll --help lists its columns).\n' });
-    expect(noFile).toEqual({ code: 1, stdout: '', stderr: `crp: cannot open ${missing}: no such file or directory. Check the path.\n` });
-    expect(relative.stderr).toBe(`crp: cannot open no-such.csv: no such file or directory. Check the path (relative to ${dir}).\n`);
+    expect(noKey).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'crp: No API key: set PARTNER_API_KEY (or pass --api-key).\n',
+    });
+    expect(noAddress).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'crp: No service address: set PARTNER_API_BASE_URL (or pass --base-url), e.g. http://127.0.0.1:4010 for crp-sandbox.\n',
+    });
+    expect(noFileArgument).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'crp: crp enroll needs the CSV file of stores: crp enroll STORES.csv (crp enroll --help lists its columns).\n',
+    });
+    expect(noFile).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `crp: cannot open ${missing}: no such file or directory. Check the path.\n`,
+    });
+    expect(relative.stderr).toBe(
+      `crp: cannot open no-such.csv: no such file or directory. Check the path (relative to ${dir}).\n`,
+    );
     expect(directory.stderr).toBe(`crp: cannot open ${dir}: it is a directory. Check the path.\n`);
     expect(noResume.code).toBe(1);
-    expect(noResume.stderr.split('\n').filter((l) => l.startsWith('crp: '))).toEqual([`crp: cannot open ${join(dir, 'no-such.jsonl')}: no such file or directory. Check the path.`]);
+    expect(noResume.stderr.split('\n').filter((l) => l.startsWith('crp: '))).toEqual([
+      `crp: cannot open ${join(dir, 'no-such.jsonl')}: no such file or directory. Check the path.`,
+    ]);
     expect(noResume.stderr).not.toContain('Usage:');
-    expect(noOutDir).toEqual({ code: 1, stdout: '', stderr: `crp: cannot open ${join(dir, 'no-dir', 'b.csv')}: no such file or directory. Check the path.\n` });
+    expect(noOutDir).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `crp: cannot open ${join(dir, 'no-dir', 'b.csv')}: no such file or directory. Check the path.\n`,
+    });
 
     const [wrongKey, wrongKeyText] = await Promise.all([
       crp(['summary', '--json'], { ...sandbox.env, PARTNER_API_KEY: 'crp_test_wrong' }),
       crp(['summary'], { ...sandbox.env, PARTNER_API_KEY: 'crp_test_wrong' }),
     ]);
     expect(wrongKey.code).toBe(1);
-    expect(JSON.parse(wrongKey.stderr)).toMatchObject({ error: { name: 'AuthenticationError', code: 'unauthorized', status: 401 } });
+    expect(JSON.parse(wrongKey.stderr)).toMatchObject({
+      error: { name: 'AuthenticationError', code: 'unauthorized', status: 401 },
+    });
     expect(wrongKey.stderr).not.toContain('crp_test_wrong');
     // The request id, once: the service's error message already names it.
     const requestId = (JSON.parse(wrongKey.stderr) as { error: { requestId: string } }).error.requestId;
@@ -142,7 +191,9 @@ describe('crp against crp-sandbox (in process, a child where a process is the po
     const run = await crp(['enroll', SAMPLE, '--report', failures, '--report', report], sandbox.env, dir);
     expect(run.code).toBe(2);
     expectNoKey(run, sandbox.key);
-    expect(run.stdout).toMatch(/^12 rows: 7 enrolled, 0 already enrolled, 0 skipped \(resumed\), 4 invalid, 1 conflicts, 0 failed, 0 not attempted/);
+    expect(run.stdout).toMatch(
+      /^12 rows: 7 enrolled, 0 already enrolled, 0 skipped \(resumed\), 4 invalid, 1 conflicts, 0 failed, 0 not attempted/,
+    );
     expect(run.stdout).toMatch(/line 7 {2}pdx-alberta-06 {2}invalid validation_error address\.country: /);
     // Not a terminal: plain lines, no bar redrawn in place.
     expect(run.stderr).toMatch(/^12\/12 rows \(100%\), [\d.]+ rows\/s, 5 not enrolled$/m);
@@ -152,18 +203,31 @@ describe('crp against crp-sandbox (in process, a child where a process is the po
     expect(csvRows.map((r) => r.line).sort()).toEqual(expect.arrayContaining(['11', '7', '8', '9']));
     expect(csvRows).toHaveLength(5);
     const byLine = new Map(csvRows.map((r) => [r.line, r]));
-    expect(byLine.get('7')).toMatchObject({ partner_location_id: 'pdx-alberta-06', status: 'invalid', code: 'validation_error', field: 'address.country' });
+    expect(byLine.get('7')).toMatchObject({
+      partner_location_id: 'pdx-alberta-06',
+      status: 'invalid',
+      code: 'validation_error',
+      field: 'address.country',
+    });
     expect(byLine.get('9')).toMatchObject({ partner_location_id: 'chi-clark-08', field: 'preferred_language' });
-    expect(byLine.get('11')).toMatchObject({ partner_location_id: 'bos-hanover-09', status: 'invalid', code: 'bad_row' });
+    expect(byLine.get('11')).toMatchObject({
+      partner_location_id: 'bos-hanover-09',
+      status: 'invalid',
+      code: 'bad_row',
+    });
     expect(byLine.get('11')?.message).toContain('5 fields and the header 8');
     const conflict = csvRows.find((r) => r.status === 'conflict');
     // Line 10 repeats line 2's id with another name: the first line decides, line 10 is not sent.
     expect(conflict).toMatchObject({ partner_location_id: 'sf-mission-01', code: 'conflict', line: '10' });
-    expect(conflict?.message).toContain('line 10 has the partner_location_id sf-mission-01 of line 2 with other content');
+    expect(conflict?.message).toContain(
+      'line 10 has the partner_location_id sf-mission-01 of line 2 with other content',
+    );
 
     const records = jsonLines(report);
     expect(records).toHaveLength(12);
-    expect(records.map((r) => r.line).sort((a, b) => Number(a) - Number(b))).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    expect(records.map((r) => r.line).sort((a, b) => Number(a) - Number(b))).toEqual([
+      2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+    ]);
     expect(records.filter((r) => r.status === 'created')).toHaveLength(7);
     for (const r of records.filter((r) => r.status === 'created')) expect(r.request_id).toEqual(expect.any(String));
 
@@ -218,7 +282,19 @@ describe('crp against crp-sandbox (in process, a child where a process is the po
     // Simulated time keeps flowing between the two exports, so compare shapes, not counts.
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.status === status)).toBe(true);
-    expect(Object.keys(rows[0] ?? {})).toEqual(['reservation_id', 'partner_location_id', 'status', 'visit_at', 'time_zone', 'party_size', 'creator_handle', 'creator_platforms', 'creator_follower_count', 'acknowledged_kind', 'created_at']);
+    expect(Object.keys(rows[0] ?? {})).toEqual([
+      'reservation_id',
+      'partner_location_id',
+      'status',
+      'visit_at',
+      'time_zone',
+      'party_size',
+      'creator_handle',
+      'creator_platforms',
+      'creator_follower_count',
+      'acknowledged_kind',
+      'created_at',
+    ]);
     expect(filtered.stderr).toContain(`crp: ${rows.length} bookings written to ${out}`);
 
     const refused = await crp(['bookings', 'export', '--from', '2026-13-01'], sandbox.env);
@@ -226,21 +302,35 @@ describe('crp against crp-sandbox (in process, a child where a process is the po
     expect(refused.stderr).toContain('crp: --from is not a real date (months run 01 to 12, not 13); got "2026-13-01".');
 
     // The current simulated month: every store was enrolled by then.
-    const month = (JSON.parse((await crp(['summary', '--json'], sandbox.env)).stdout) as { generated_at: string }).generated_at.slice(0, 7);
+    const month = (
+      JSON.parse((await crp(['summary', '--json'], sandbox.env)).stdout) as { generated_at: string }
+    ).generated_at.slice(0, 7);
     const billing = await crp(['billing', 'export', month], sandbox.env);
     expect(billing.code).toBe(0);
     const billed = parse(billing.stdout, { columns: true }) as Array<Record<string, string>>;
     expect(billed).toHaveLength(12);
     expect(billed.every((r) => r.month === month)).toBe(true);
     const billingJsonl = await crp(['billing', 'export', month, '--format', 'jsonl'], sandbox.env);
-    expect(lines(billingJsonl.stdout).map((l) => (JSON.parse(l) as { partner_location_id: string }).partner_location_id).sort()).toEqual(billed.map((r) => r.partner_location_id).sort());
+    expect(
+      lines(billingJsonl.stdout)
+        .map((l) => (JSON.parse(l) as { partner_location_id: string }).partner_location_id)
+        .sort(),
+    ).toEqual(billed.map((r) => r.partner_location_id).sort());
   });
 
-  it('names the allowed values of every enum-like flag, and writes nothing (stdout, --out) for a refused value', { timeout: 60_000 }, async () => {
+  it('names the allowed values of every enum-like flag, and writes nothing (stdout, --out) for a refused value', {
+    timeout: 60_000,
+  }, async () => {
     const out = join(dir, 'never-written.csv');
     const cases: Array<[string[], string]> = [
-      [['bookings', 'export', '--status', 'nope'], '--status must be pending, confirmed, rejected, cancelled, completed or no_show; got "nope".'],
-      [['bookings', 'export', '--status', 'confirmed,nope', '--out', out], '--status must be pending, confirmed, rejected, cancelled, completed or no_show; got "nope".'],
+      [
+        ['bookings', 'export', '--status', 'nope'],
+        '--status must be pending, confirmed, rejected, cancelled, completed or no_show; got "nope".',
+      ],
+      [
+        ['bookings', 'export', '--status', 'confirmed,nope', '--out', out],
+        '--status must be pending, confirmed, rejected, cancelled, completed or no_show; got "nope".',
+      ],
       [['bookings', 'export', '--format', 'xml'], '--format must be csv or jsonl; got "xml".'],
       [['bookings', 'export', '--acknowledged', 'maybe'], '--acknowledged must be true or false; got "maybe".'],
       // Checked by the SDK before sending; the message names the flag, not the query field.
@@ -262,7 +352,9 @@ describe('crp against crp-sandbox (in process, a child where a process is the po
     }
     expect(existsSync(out)).toBe(false);
     const json = await crp(['bookings', 'export', '--status', 'nope', '--json'], sandbox.env);
-    expect(JSON.parse(json.stderr)).toEqual({ error: { name: 'UsageError', message: expect.stringContaining('got "nope"') } });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { name: 'UsageError', message: expect.stringContaining('got "nope"') },
+    });
   });
 
   it('events tail: JSON lines from watchEvents() until Ctrl-C, exit 0, the checkpoint kept', async () => {
@@ -275,17 +367,30 @@ describe('crp against crp-sandbox (in process, a child where a process is the po
     const events = lines(run.stdout).map((l) => JSON.parse(l) as { type: string });
     expect(events.length).toBeGreaterThan(0);
     // id and type lead each line, for a reader (or grep) of the stream.
-    for (const line of lines(run.stdout)) expect(Object.keys(JSON.parse(line) as object).slice(0, 2)).toEqual(['id', 'type']);
-    expect(lines(run.stdout)[0]).toMatch(/^\{"id":"evt_[^"]+","type":"(reservation\.(created|updated)|video\.published)",/);
+    for (const line of lines(run.stdout))
+      expect(Object.keys(JSON.parse(line) as object).slice(0, 2)).toEqual(['id', 'type']);
+    expect(lines(run.stdout)[0]).toMatch(
+      /^\{"id":"evt_[^"]+","type":"(reservation\.(created|updated)|video\.published)",/,
+    );
     for (const e of events) expect(e.type).toMatch(/^(reservation\.(created|updated)|video\.published)$/);
     expect(existsSync(checkpoint)).toBe(true);
     expectNoKey(run, sandbox.key);
     // stderr: where it started, and what it did.
-    expect(run.stderr.split('\n')[0]).toBe(`crp: watching from the beginning (first everything that exists); ${checkpoint} holds no position yet and keeps it from here on. Events go to stdout; Ctrl-C stops.`);
-    expect(run.stderr).toMatch(new RegExp(`\\ncrp: watched for \\d+s: ${events.length} events, \\d+ calls, \\d+ polls \\(\\d+ failed\\), \\d+ full reconciliations\\.\\n$`));
+    expect(run.stderr.split('\n')[0]).toBe(
+      `crp: watching from the beginning (first everything that exists); ${checkpoint} holds no position yet and keeps it from here on. Events go to stdout; Ctrl-C stops.`,
+    );
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `\\ncrp: watched for \\d+s: ${events.length} events, \\d+ calls, \\d+ polls \\(\\d+ failed\\), \\d+ full reconciliations\\.\\n$`,
+      ),
+    );
 
     // A rotated key of the same account: refused, naming the old key's fingerprint, until given it.
-    const issued = await fetch(`${sandbox.url}/_sandbox/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: sandbox.key }) });
+    const issued = await fetch(`${sandbox.url}/_sandbox/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: sandbox.key }),
+    });
     const rotatedKey = ((await issued.json()) as { key: string }).key;
     const rotatedEnv = { ...sandbox.env, PARTNER_API_KEY: rotatedKey };
     const refused = await crp(['events', 'tail', '--checkpoint', checkpoint], rotatedEnv, dir);
@@ -295,29 +400,42 @@ describe('crp against crp-sandbox (in process, a child where a process is the po
     expect(refused.stderr).toContain('--previous-key');
     expectNoKey(refused, sandbox.key);
     expectNoKey(refused, rotatedKey);
-    const resumed = startCrp(['events', 'tail', '--checkpoint', checkpoint, '--previous-key', oldFingerprint as string], rotatedEnv, dir);
-    await until(() => resumed.stdout().includes('\n'), 30_000, () => `no event in 30 s after the rotation:\n${resumed.stdout()}`);
+    const resumed = startCrp(
+      ['events', 'tail', '--checkpoint', checkpoint, '--previous-key', oldFingerprint as string],
+      rotatedEnv,
+      dir,
+    );
+    await until(
+      () => resumed.stdout().includes('\n'),
+      30_000,
+      () => `no event in 30 s after the rotation:\n${resumed.stdout()}`,
+    );
     resumed.signal('SIGINT');
     const again = await resumed.finished;
     expect(again.code).toBe(0);
-    expect(again.stderr.split('\n')[0]).toBe(`crp: watching from the position saved in ${checkpoint}. Events go to stdout; Ctrl-C stops.`);
+    expect(again.stderr.split('\n')[0]).toBe(
+      `crp: watching from the position saved in ${checkpoint}. Events go to stdout; Ctrl-C stops.`,
+    );
   }, 90_000);
 
-  it.runIf(existsSync('/usr/bin/script'))('enroll on a terminal: a bar redrawn in place with rate and ETA', async () => {
-    const good = storesCsv('tty.csv', 30, 'tty');
-    // script(1) gives the command a pseudo-terminal; its output comes back through script's stdout.
-    const command = [process.execPath, bundled('src/cli/crp.ts'), 'enroll', good].map((a) => `'${a}'`).join(' ');
-    const run = await new Promise<Finished>((done) => {
-      const child = spawn('script', ['-qfec', command, '/dev/null'], { env: sandbox.env, cwd: dir });
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.once('close', (code) => done({ code, stdout, stderr: '' }));
-    });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(ESCAPES);
-    expect(run.stdout).toMatch(/100% \| 30\/30 rows \| [\d.]+ rows\/s sent \| ETA \S+ \| 0 not enrolled/);
-    expect(run.stdout).toMatch(/30 rows: 30 enrolled/);
-  });
+  it.runIf(existsSync('/usr/bin/script'))(
+    'enroll on a terminal: a bar redrawn in place with rate and ETA',
+    async () => {
+      const good = storesCsv('tty.csv', 30, 'tty');
+      // script(1) gives the command a pseudo-terminal; its output comes back through script's stdout.
+      const command = [process.execPath, bundled('src/cli/crp.ts'), 'enroll', good].map((a) => `'${a}'`).join(' ');
+      const run = await new Promise<Finished>((done) => {
+        const child = spawn('script', ['-qfec', command, '/dev/null'], { env: sandbox.env, cwd: dir });
+        let stdout = '';
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+        child.once('close', (code) => done({ code, stdout, stderr: '' }));
+      });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(ESCAPES);
+      expect(run.stdout).toMatch(/100% \| 30\/30 rows \| [\d.]+ rows\/s sent \| ETA \S+ \| 0 not enrolled/);
+      expect(run.stdout).toMatch(/30 rows: 30 enrolled/);
+    },
+  );
 });
 
 describe('crp enroll stopped with Ctrl-C', () => {
@@ -360,7 +478,9 @@ describe('crp enroll stopped with Ctrl-C', () => {
       // The progress stops where the run was (not 100 %), and the command that goes on is printed.
       expect(run.stderr).toMatch(/^600\/650 rows \(92%\), [\d.]+ rows\/s, stopped$/m);
       expect(run.stderr).not.toContain('(100%)');
-      expect(run.stdout).toContain('50 not attempted: the stop came before these rows were sent (or answered); enrolling them again is safe');
+      expect(run.stdout).toContain(
+        '50 not attempted: the stop came before these rows were sent (or answered); enrolling them again is safe',
+      );
       const goOn = `crp enroll ${csv} --resume ${report} --report ${join(dir, 'stopped.2.jsonl')} --report ${join(dir, 'stopped.2.csv')}`;
       expect(run.stdout).toContain(`To go on where it stopped:\n  ${goOn}\n`);
       skipped += 61_000;

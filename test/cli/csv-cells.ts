@@ -40,7 +40,8 @@ export function cellStarts(csv: string): CellStart[] {
       cells.push({ at: i, text: csv.slice(i, end) });
       i = end;
     }
-    if (csv[i] !== ',' && csv[i] !== '\n') throw new Error(`not CSV: ${JSON.stringify(csv.slice(i, i + 20))} at byte ${i}`);
+    if (csv[i] !== ',' && csv[i] !== '\n')
+      throw new Error(`not CSV: ${JSON.stringify(csv.slice(i, i + 20))} at byte ${i}`);
     i += 1;
   }
   return cells;
@@ -62,7 +63,9 @@ export function insertedQuotes(escaped: string, raw: string): number[] {
       at.push(j);
       i += 1;
     } else {
-      throw new Error(`the files differ at byte ${i}: ${JSON.stringify(escaped.slice(i, i + 20))}, raw ${JSON.stringify(raw.slice(j, j + 20))}`);
+      throw new Error(
+        `the files differ at byte ${i}: ${JSON.stringify(escaped.slice(i, i + 20))}, raw ${JSON.stringify(raw.slice(j, j + 20))}`,
+      );
     }
   }
   return at;

@@ -68,13 +68,23 @@ describe('crp bookings export and crp billing export', () => {
     expect(escaped).toMatch(/\n[^,]+,'-000001,/);
 
     // --raw-csv: the values the service returned, byte for byte as csv-parse reads them back.
-    const bookings = jsonl.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { reservation_id: string; partner_location_id: string; creator: { handle: string } });
+    const bookings = jsonl
+      .split('\n')
+      .filter(Boolean)
+      .map(
+        (line) =>
+          JSON.parse(line) as { reservation_id: string; partner_location_id: string; creator: { handle: string } },
+      );
     const rows = parse(raw, { columns: true }) as Array<Record<string, string>>;
-    expect(rows.map((r) => [r.reservation_id, r.partner_location_id, r.creator_handle])).toEqual(bookings.map((b) => [b.reservation_id, b.partner_location_id, b.creator.handle]));
+    expect(rows.map((r) => [r.reservation_id, r.partner_location_id, r.creator_handle])).toEqual(
+      bookings.map((b) => [b.reservation_id, b.partner_location_id, b.creator.handle]),
+    );
     expect(jsonlRaw).toBe(jsonl);
     expect(jsonl).toContain('"handle":"=sum.plates"');
 
-    const month = (JSON.parse(ok(await crp(['summary', '--json'], sandbox.env))) as { generated_at: string }).generated_at.slice(0, 7);
+    const month = (
+      JSON.parse(ok(await crp(['summary', '--json'], sandbox.env))) as { generated_at: string }
+    ).generated_at.slice(0, 7);
     const out = join(dir, 'billing.csv');
     const outRaw = join(dir, 'billing-raw.csv');
     const billing = await Promise.all([
@@ -94,12 +104,31 @@ describe('crp enroll --report x.csv', () => {
     // Every row is refused before sending (an id outside the contract's characters, or a country
     // not in ISO form), so both runs report the same rows the same way.
     const stores = join(dir, 'hostile.csv');
-    const rows = ['=1+2', '+15125550100', '@leo.plates', '"\tTAB-01"', '"\rCR-01"'].map((id) => `${id},Store,1 Main St,Austin,TX,78704,US`);
+    const rows = ['=1+2', '+15125550100', '@leo.plates', '"\tTAB-01"', '"\rCR-01"'].map(
+      (id) => `${id},Store,1 Main St,Austin,TX,78704,US`,
+    );
     rows.push('-minus-01,Store,1 Main St,Austin,TX,78704,USA');
     writeFileSync(stores, `${HEADER}\n${rows.join('\n')}\n`);
-    const run = (report: string, extra: string[]) => crp(['enroll', stores, '--concurrency', '1', '--report', `${report}.csv`, '--report', `${report}.jsonl`, '--json', ...extra], sandbox.env, dir);
+    const run = (report: string, extra: string[]) =>
+      crp(
+        [
+          'enroll',
+          stores,
+          '--concurrency',
+          '1',
+          '--report',
+          `${report}.csv`,
+          '--report',
+          `${report}.jsonl`,
+          '--json',
+          ...extra,
+        ],
+        sandbox.env,
+        dir,
+      );
     const [escapedRun, rawRun] = await Promise.all([run('escaped', []), run('raw', ['--raw-csv'])]);
-    for (const r of [escapedRun, rawRun]) expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, counts: { invalid: 6 } });
+    for (const r of [escapedRun, rawRun])
+      expect(JSON.parse(r.stdout)).toMatchObject({ rows: 6, counts: { invalid: 6 } });
 
     const escaped = readFileSync(join(dir, 'escaped.csv'), 'utf8');
     const raw = readFileSync(join(dir, 'raw.csv'), 'utf8');

@@ -8,7 +8,15 @@ import { describe, expect, it } from 'vitest';
 import type { Reservation } from '../../src/index.js';
 import { csvRecord, type Cell } from '../../src/cli/csv-out.js';
 import { BOOKINGS } from '../../src/cli/exports.js';
-import { BLANKS, FORMULA_STARTS, FULL_WIDTH_STARTS, cellStarts, formulaCells, insertedQuotes, startsFormula } from './csv-cells.js';
+import {
+  BLANKS,
+  FORMULA_STARTS,
+  FULL_WIDTH_STARTS,
+  cellStarts,
+  formulaCells,
+  insertedQuotes,
+  startsFormula,
+} from './csv-cells.js';
 
 const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 300);
 
@@ -40,10 +48,10 @@ function file(records: Cell[][], raw: boolean): string {
   return records.map((cells) => record(cells)).join('');
 }
 
-describe('bookings as CSV (the export\'s own table)', () => {
+describe("bookings as CSV (the export's own table)", () => {
   const records = [[...BOOKINGS.columns], ...HOSTILE.map((b) => BOOKINGS.cells(b))];
 
-  it('puts a \' before every cell that begins with = + - @, a tab or a carriage return, and changes nothing else', () => {
+  it("puts a ' before every cell that begins with = + - @, a tab or a carriage return, and changes nothing else", () => {
     const raw = file(records, true);
     const escaped = file(records, false);
     const formulas = formulaCells(raw);
@@ -58,15 +66,28 @@ describe('bookings as CSV (the export\'s own table)', () => {
 
   it('with --raw-csv, writes every cell as it is', () => {
     const raw = file(records, true);
-    expect(parse(raw)).toEqual(records.map((cells) => cells.map((c) => (c === null || c === undefined ? '' : String(c)))));
+    expect(parse(raw)).toEqual(
+      records.map((cells) => cells.map((c) => (c === null || c === undefined ? '' : String(c)))),
+    );
     expect(raw).toContain('\n=1+2,sf-001,confirmed,');
     expect(raw).toContain(',2,"=HYPERLINK(""https://example.test"",""leo, plates"")",tiktok,');
   });
 });
 
 describe('a cell whose first character a spreadsheet reads is a formula trigger', () => {
-  it.each([' =1+2', '\u00A0+1', '\u200B-1', '\u3000@SUM(A1)', '\n=1', ' \u00A0\u200B\u3000\n=HYPERLINK("x")', '  \t', ' \uFF1D1'])('%j gets a \' in front', (cell) => {
-    expect(csvRecord(false)([cell, 'x'])).toBe(`${cell.includes('"') || cell.includes('\n') ? `"'${cell.replaceAll('"', '""')}"` : `'${cell}`},x\n`);
+  it.each([
+    ' =1+2',
+    '\u00A0+1',
+    '\u200B-1',
+    '\u3000@SUM(A1)',
+    '\n=1',
+    ' \u00A0\u200B\u3000\n=HYPERLINK("x")',
+    '  \t',
+    ' \uFF1D1',
+  ])("%j gets a ' in front", (cell) => {
+    expect(csvRecord(false)([cell, 'x'])).toBe(
+      `${cell.includes('"') || cell.includes('\n') ? `"'${cell.replaceAll('"', '""')}"` : `'${cell}`},x\n`,
+    );
     expect(csvRecord(true)([cell, 'x'])).not.toContain("'");
   });
 
@@ -77,18 +98,26 @@ describe('a cell whose first character a spreadsheet reads is a formula trigger'
 
 describe('any record', () => {
   const blanks = fc.string({ unit: fc.constantFrom(...BLANKS), maxLength: 3 });
-  const text = fc.tuple(blanks, fc.constantFrom('', ...FORMULA_STARTS, ...FULL_WIDTH_STARTS, "'", '"', ',', '\n', ' ', 'a'), fc.string()).map(([before, first, rest]) => before + first + rest);
+  const text = fc
+    .tuple(
+      blanks,
+      fc.constantFrom('', ...FORMULA_STARTS, ...FULL_WIDTH_STARTS, "'", '"', ',', '\n', ' ', 'a'),
+      fc.string(),
+    )
+    .map(([before, first, rest]) => before + first + rest);
   const cell: fc.Arbitrary<Cell> = fc.oneof(text, fc.integer(), fc.constant(null));
   const record = fc.array(cell, { minLength: 1, maxLength: 8 });
 
-  it('escaped: one \' before each string cell that starts as a formula, no other byte changed; numbers (even -3) untouched', () => {
+  it("escaped: one ' before each string cell that starts as a formula, no other byte changed; numbers (even -3) untouched", () => {
     fc.assert(
       fc.property(record, (cells) => {
         const raw = csvRecord(true)(cells);
         const escaped = csvRecord(false)(cells);
         const starts = cellStarts(raw);
         expect(starts).toHaveLength(cells.length);
-        const expected = starts.filter((_start, i) => typeof cells[i] === 'string' && startsFormula(cells[i] as string)).map((start) => start.at);
+        const expected = starts
+          .filter((_start, i) => typeof cells[i] === 'string' && startsFormula(cells[i] as string))
+          .map((start) => start.at);
         expect(insertedQuotes(escaped, raw)).toEqual(expected);
       }),
       { numRuns: NUM_RUNS },

@@ -7,7 +7,11 @@ import { serveSandbox, type ServedSandbox } from './in-process.js';
 
 export const HEADER = 'partner_location_id,name,line1,city,state,postal_code,country';
 export const row = (id: string, name: string, n: number) => `${id},${name},${n} Congress Ave,Austin,TX,78704,US`;
-export const jsonLines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+export const jsonLines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** A sandbox started before the file's tests and a folder under the system's temp folder (`prefix`…), both gone after them. */
 export function enrollEnv(prefix: string): { dir: string; sandbox: ServedSandbox } {

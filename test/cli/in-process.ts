@@ -41,7 +41,11 @@ export function startCrp(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Ru
     },
     exit: (code) => exited(code),
   };
-  const finished = Promise.race([main(args, io), exit]).then((code) => ({ code, stdout: stdout.text(), stderr: stderr.text() }));
+  const finished = Promise.race([main(args, io), exit]).then((code) => ({
+    code,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+  }));
   return { finished, stdout: stdout.text, signal: (name) => signals.emit('signal', name) };
 }
 
@@ -76,7 +80,13 @@ export async function serveSandbox(options: SandboxOptions = {}): Promise<Served
   const sandbox = createSandbox({ seed: 14, ...options });
   const key = sandbox.issueKey();
   const server = await sandbox.listen(0);
-  return { url: server.url, key, env: { PARTNER_API_BASE_URL: server.url, PARTNER_API_KEY: key }, sandbox, stop: () => server.close() };
+  return {
+    url: server.url,
+    key,
+    env: { PARTNER_API_BASE_URL: server.url, PARTNER_API_KEY: key },
+    sandbox,
+    stop: () => server.close(),
+  };
 }
 
 /** Resolves once `condition()` holds, checking every 20 ms; fails after `ms` with `problem()`. */

@@ -31,7 +31,16 @@ export function bundled(entry: 'src/cli/crp.ts' | 'src/testing/cli.ts'): string 
   const dir = join(ROOT, 'node_modules/.cache/crp-tests');
   mkdirSync(dir, { recursive: true });
   const outfile = join(dir, `${entry.replaceAll('/', '-').replace(/\.ts$/, '')}-${process.pid}-${Date.now()}.mjs`);
-  buildSync({ entryPoints: [join(ROOT, entry)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'error' });
+  buildSync({
+    entryPoints: [join(ROOT, entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+  });
   bundles.set(entry, outfile);
   return outfile;
 }
@@ -46,7 +55,9 @@ export interface CrpSandbox {
 
 /** `crp-sandbox --port 0 …`: waits for the banner's URL and key. */
 export async function startCrpSandbox(args: string[] = []): Promise<CrpSandbox> {
-  const child = spawn(process.execPath, [bundled('src/testing/cli.ts'), '--port', '0', '--seed', '14', ...args], { cwd: ROOT });
+  const child = spawn(process.execPath, [bundled('src/testing/cli.ts'), '--port', '0', '--seed', '14', ...args], {
+    cwd: ROOT,
+  });
   let out = '';
   await new Promise<void>((done, fail) => {
     child.stdout.on('data', (chunk: Buffer) => {
@@ -73,7 +84,11 @@ export interface Finished {
 }
 
 /** Start `crp …` (stdout and stderr are pipes, so not a terminal). */
-export function spawnCrp(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): ChildProcess & { finished: Promise<Finished> } {
+export function spawnCrp(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd = ROOT,
+): ChildProcess & { finished: Promise<Finished> } {
   const child = spawn(process.execPath, [bundled('src/cli/crp.ts'), ...args], { cwd, env });
   let stdout = '';
   let stderr = '';

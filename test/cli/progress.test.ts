@@ -79,13 +79,19 @@ describe('the progress bar on a terminal', () => {
     bar.update({ done: 2, sent: 2, notEnrolled: 0 });
     bar.stop();
     stream.write('2 rows: 2 enrolled\n');
-    expect(screen(written())).toEqual([expect.stringMatching(/100% \| 2\/2 rows .* 0 not enrolled$/), '2 rows: 2 enrolled']);
+    expect(screen(written())).toEqual([
+      expect.stringMatching(/100% \| 2\/2 rows .* 0 not enrolled$/),
+      '2 rows: 2 enrolled',
+    ]);
     expect(written()).toContain('\x1b[?25h');
   });
 });
 
 /** The bar's line as the terminal shows it now. */
-const barLine = (written: string) => screen(written).filter((l) => l.includes(' rows/s ')).at(-1) ?? '';
+const barLine = (written: string) =>
+  screen(written)
+    .filter((l) => l.includes(' rows/s '))
+    .at(-1) ?? '';
 const rateOf = (line: string) => Number(/\| ([\d.]+) rows\/s sent/.exec(line)?.[1]);
 
 describe('the figures tell the truth, on a fake clock', () => {
@@ -150,13 +156,19 @@ describe('the figures tell the truth, on a fake clock', () => {
 
   it('plain lines (logs, CI): the same figures, a stopped run says so', () => {
     let out = '';
-    const stream = new Writable({ write: (chunk, _e, done) => ((out += String(chunk)), done()) }) as unknown as NodeJS.WriteStream;
+    const stream = new Writable({
+      write: (chunk, _e, done) => ((out += String(chunk)), done()),
+    }) as unknown as NodeJS.WriteStream;
     const lines = progress(stream, true, { unit: 'rows', total: 10, everyMs: 1000, now: Date.now });
     vi.advanceTimersByTime(100);
     lines.update({ done: 5, sent: 0, notEnrolled: 0 });
     vi.advanceTimersByTime(1900);
     lines.update({ done: 6, sent: 1, notEnrolled: 1 });
     lines.stop(true);
-    expect(out.split('\n')).toEqual(['6/10 rows (60%), 0.5 rows/s, 1 not enrolled, ETA 8s', '6/10 rows (60%), 0.5 rows/s, 1 not enrolled, stopped', '']);
+    expect(out.split('\n')).toEqual([
+      '6/10 rows (60%), 0.5 rows/s, 1 not enrolled, ETA 8s',
+      '6/10 rows (60%), 0.5 rows/s, 1 not enrolled, stopped',
+      '',
+    ]);
   });
 });

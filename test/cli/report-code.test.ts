@@ -5,11 +5,24 @@ import type { EnrollOutcome } from '../../src/bulk/index.js';
 
 const run = { file: 'stores.csv', lineOf: (index: number) => index + 2, resume: undefined };
 const failed = (error: PartnerApiError): EnrollOutcome =>
-  ({ status: 'failed', index: 0, partner_location_id: 's-1', row: {}, contentHash: 'h', error, message: error.message }) as unknown as EnrollOutcome;
+  ({
+    status: 'failed',
+    index: 0,
+    partner_location_id: 's-1',
+    row: {},
+    contentHash: 'h',
+    error,
+    message: error.message,
+  }) as unknown as EnrollOutcome;
 
 describe("crp enroll's report code column", () => {
   it("shows the service's own code for a code this version has no class for", () => {
-    const error = new PartnerApiError({ status: 418, code: 'unknown_api_error', serviceCode: 'teapot_mode', message: 'I am a teapot.' });
+    const error = new PartnerApiError({
+      status: 418,
+      code: 'unknown_api_error',
+      serviceCode: 'teapot_mode',
+      message: 'I am a teapot.',
+    });
     expect(recordOf(failed(error), run)).toMatchObject({ line: 2, status: 'failed', code: 'teapot_mode' });
   });
 

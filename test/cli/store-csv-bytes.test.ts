@@ -39,27 +39,45 @@ const lineAt = (bytes: Buffer, offset: number) => {
 describe('the UTF-8 check', () => {
   // Text, line breaks, and the lead and continuation bytes at each edge of UTF-8's ranges.
   const piece = fc.oneof(
-    fc.constantFrom('a', '\n', '\r', '\r\n', 'é', '©', 'ß', '東', '\u0800', '\uffff', '🍜', '\u{10ffff}').map((s) => Buffer.from(s)),
-    fc.constantFrom(0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff).map((b) => Buffer.from([b])),
+    fc
+      .constantFrom('a', '\n', '\r', '\r\n', 'é', '©', 'ß', '東', '\u0800', '\uffff', '🍜', '\u{10ffff}')
+      .map((s) => Buffer.from(s)),
+    fc
+      .constantFrom(0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff)
+      .map((b) => Buffer.from([b])),
   );
   const text = fc.array(piece, { maxLength: 16 }).map((pieces) => Buffer.concat(pieces));
 
   it(`takes what isUtf8 takes, in chunks of any size; refuses the rest at the first invalid byte and its line (${fastCheckRuns(300).numRuns} runs)`, async () => {
     await fc.assert(
-      fc.asyncProperty(text, fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 4 }), async (bytes, sizes) => {
-        const run = pass(bytes, sizes);
-        if (isUtf8(bytes)) return void (await run);
-        const at = firstInvalid(bytes);
-        const hex = (bytes[at] as number).toString(16).toUpperCase();
-        await expect(run).rejects.toThrow(`stores.csv is not UTF-8: line ${lineAt(bytes, at)}, byte offset ${at} (0x${hex})`);
-      }),
+      fc.asyncProperty(
+        text,
+        fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 4 }),
+        async (bytes, sizes) => {
+          const run = pass(bytes, sizes);
+          if (isUtf8(bytes)) return void (await run);
+          const at = firstInvalid(bytes);
+          const hex = (bytes[at] as number).toString(16).toUpperCase();
+          await expect(run).rejects.toThrow(
+            `stores.csv is not UTF-8: line ${lineAt(bytes, at)}, byte offset ${at} (0x${hex})`,
+          );
+        },
+      ),
       fastCheckRuns(300),
     );
   });
 
   it('takes 2-, 3- and 4-byte characters at the edges of their ranges, byte by byte (shrunk counterexamples)', async () => {
-    for (const list of [[0xc2, 0x80], [0xdf, 0xbf], [0xe0, 0xa0, 0x80], [0xef, 0xbf, 0xbf], [0xf0, 0x90, 0x80, 0x80], [0xf4, 0x8f, 0xbf, 0xbf]]) {
-      for (const sizes of [[1], [2], [3]]) await expect(pass(Buffer.from(list), sizes), `${list} in ${sizes}`).resolves.toBeUndefined();
+    for (const list of [
+      [0xc2, 0x80],
+      [0xdf, 0xbf],
+      [0xe0, 0xa0, 0x80],
+      [0xef, 0xbf, 0xbf],
+      [0xf0, 0x90, 0x80, 0x80],
+      [0xf4, 0x8f, 0xbf, 0xbf],
+    ]) {
+      for (const sizes of [[1], [2], [3]])
+        await expect(pass(Buffer.from(list), sizes), `${list} in ${sizes}`).resolves.toBeUndefined();
     }
   });
 
@@ -70,7 +88,9 @@ describe('the UTF-8 check', () => {
   ])('%s', async (_, list) => {
     const bytes = Buffer.from(list);
     for (const sizes of [[1], [2], [list.length]]) {
-      await expect(pass(bytes, sizes)).rejects.toThrow(`line ${lineAt(bytes, firstInvalid(bytes))}, byte offset ${firstInvalid(bytes)} `);
+      await expect(pass(bytes, sizes)).rejects.toThrow(
+        `line ${lineAt(bytes, firstInvalid(bytes))}, byte offset ${firstInvalid(bytes)} `,
+      );
     }
   });
 });

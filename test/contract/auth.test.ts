@@ -57,19 +57,32 @@ describe.each(TRANSPORTS)('authentication and keys (%s)', (transport) => {
 });
 
 describe.each(TRANSPORTS)('the request log (%s)', (transport) => {
-  it('keeps each request\'s headers as received, with the key and any admin token redacted', async () => {
+  it("keeps each request's headers as received, with the key and any admin token redacted", async () => {
     const h = await openSandbox(transport);
     const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-    await h.call('GET', '/summary', { headers: { traceparent, 'x-partner-note': 'hello', 'x-sandbox-admin-token': 'admin-secret' } });
+    await h.call('GET', '/summary', {
+      headers: { traceparent, 'x-partner-note': 'hello', 'x-sandbox-admin-token': 'admin-secret' },
+    });
     await h.call('GET', '/settings', { key: `${h.key}-wrong` });
     await h.call('GET', '/settings', { key: null, headers: { authorization: h.key } });
     // A first word that is not a known scheme may be the key itself: nothing of it is kept.
-    await h.call('GET', '/settings', { key: null, headers: { authorization: `${h.key} Bearer trailing`, 'proxy-authorization': 'Basic dXNlcjpwYXNz' } });
+    await h.call('GET', '/settings', {
+      key: null,
+      headers: { authorization: `${h.key} Bearer trailing`, 'proxy-authorization': 'Basic dXNlcjpwYXNz' },
+    });
     const [ok, wrong, schemeless, keyFirst] = h.sandbox.requests;
-    expect(ok?.headers).toMatchObject({ traceparent, 'x-partner-note': 'hello', authorization: 'Bearer [redacted]', 'x-sandbox-admin-token': '[redacted]' });
+    expect(ok?.headers).toMatchObject({
+      traceparent,
+      'x-partner-note': 'hello',
+      authorization: 'Bearer [redacted]',
+      'x-sandbox-admin-token': '[redacted]',
+    });
     expect(wrong).toMatchObject({ status: 401, headers: { authorization: 'Bearer [redacted]' } });
     expect(schemeless).toMatchObject({ status: 401, headers: { authorization: '[redacted]' } });
-    expect(keyFirst).toMatchObject({ status: 401, headers: { authorization: '[redacted]', 'proxy-authorization': 'Basic [redacted]' } });
+    expect(keyFirst).toMatchObject({
+      status: 401,
+      headers: { authorization: '[redacted]', 'proxy-authorization': 'Basic [redacted]' },
+    });
     expect(Object.keys(ok?.headers ?? {}).every((name) => name === name.toLowerCase())).toBe(true);
     const log = JSON.stringify(h.sandbox.requests);
     expect(log).not.toContain(h.key);
@@ -87,7 +100,10 @@ describe.each(TRANSPORTS)('the request log (%s)', (transport) => {
 
 describe('IP allow-lists, in-process', () => {
   const call = (sandbox: ReturnType<typeof createSandbox>, key: string, remoteAddress?: string) =>
-    sandbox.handle(new Request('https://x.test/partner/v1/summary', { headers: { authorization: `Bearer ${key}` } }), remoteAddress === undefined ? {} : { remoteAddress });
+    sandbox.handle(
+      new Request('https://x.test/partner/v1/summary', { headers: { authorization: `Bearer ${key}` } }),
+      remoteAddress === undefined ? {} : { remoteAddress },
+    );
 
   it('matches IPv6 addresses and ranges, and counts an IPv4-mapped IPv6 address as IPv4', async () => {
     const sandbox = createSandbox();

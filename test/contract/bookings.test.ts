@@ -4,7 +4,17 @@ import { address, openSandbox, pageThrough, TRANSPORTS } from './support/harness
 import { intlOffset, parseZoned, toMinutes } from './support/time.js';
 
 const DAY = 86_400_000;
-const BOOKING_FIELDS = ['acknowledged_kind', 'created_at', 'creator', 'party_size', 'partner_location_id', 'reservation_id', 'status', 'time_zone', 'visit_at'].sort();
+const BOOKING_FIELDS = [
+  'acknowledged_kind',
+  'created_at',
+  'creator',
+  'party_size',
+  'partner_location_id',
+  'reservation_id',
+  'status',
+  'time_zone',
+  'visit_at',
+].sort();
 
 interface Booking {
   reservation_id: string;
@@ -20,8 +30,19 @@ interface Booking {
 /** Enroll `n` stores straight through the in-process handler (fast set-up for simulation tests). */
 async function enrollMany(sandbox: Sandbox, key: string, n: number, extra: Record<string, unknown> = {}) {
   for (let i = 1; i <= n; i++) {
-    const body = { partner_location_id: `s-${i}`, name: `S ${i}`, address: address({ line1: `${i} Market St`, postal_code: `9410${(i % 9) + 1}` }), ...extra };
-    const r = await sandbox.handle(new Request('https://x.test/partner/v1/locations', { method: 'POST', body: JSON.stringify(body), headers: { authorization: `Bearer ${key}` } }));
+    const body = {
+      partner_location_id: `s-${i}`,
+      name: `S ${i}`,
+      address: address({ line1: `${i} Market St`, postal_code: `9410${(i % 9) + 1}` }),
+      ...extra,
+    };
+    const r = await sandbox.handle(
+      new Request('https://x.test/partner/v1/locations', {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { authorization: `Bearer ${key}` },
+      }),
+    );
     if (r.status !== 201) throw new Error(await r.text());
   }
 }
@@ -38,18 +59,27 @@ describe.each(TRANSPORTS)('bookings over simulated time (%s)', (transport) => {
       expect(Object.keys(b.creator).sort()).toEqual(['follower_count', 'handle', 'platforms']);
       // The pool holds one hostile handle (=sum.plates) so CSV escaping is exercised; the rest are @name.word.
       expect(b.creator.handle).toMatch(/^[@=][a-z]+\.[a-z]+$/);
-      expect(b.creator.platforms.every((p) => ['instagram', 'tiktok', 'youtube', 'xiaohongshu'].includes(p))).toBe(true);
+      expect(b.creator.platforms.every((p) => ['instagram', 'tiktok', 'youtube', 'xiaohongshu'].includes(p))).toBe(
+        true,
+      );
       expect(b.time_zone).toBe('America/Los_Angeles');
       expect(b.acknowledged_kind).toBeNull();
       expect(b.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     }
-    const everything = JSON.stringify(items) + (await h.call('GET', '/locations/b-1/creators')).text + (await h.call('GET', '/locations/b-1/content')).text;
+    const everything =
+      JSON.stringify(items) +
+      (await h.call('GET', '/locations/b-1/creators')).text +
+      (await h.call('GET', '/locations/b-1/content')).text;
     expect(everything).not.toMatch(/email|phone|@example\.com|\+1 555/);
   });
 
   it('confirms visits inside opening hours, 2 to 10 days ahead, with the store offset computed for its zone', async () => {
     const h = await openSandbox(transport, { seed: 11, visitsPerWeek: 14 });
-    const weekly = { tue: [{ open: '11:30', close: '14:00' }], fri: [{ open: '18:00', close: '23:00' }], sat: [{ open: '10:00', close: '22:00' }] };
+    const weekly = {
+      tue: [{ open: '11:30', close: '14:00' }],
+      fri: [{ open: '18:00', close: '23:00' }],
+      sat: [{ open: '10:00', close: '22:00' }],
+    };
     await h.enroll('ny-1', { address: address({ state: 'NY', postal_code: '10001' }), hours: { weekly } });
     h.sandbox.clock.advance({ days: 10 });
     const visited = ((await pageThrough(h, '/reservations')) as Booking[]).filter((b) => b.visit_at !== null);
@@ -69,7 +99,13 @@ describe.each(TRANSPORTS)('bookings over simulated time (%s)', (transport) => {
 
   it('writes the right UTC offset on both sides of a daylight-saving change', async () => {
     const h = await openSandbox(transport, { seed: 2, visitsPerWeek: 20, now: '2027-03-06T18:00:00Z' });
-    await h.enroll('la-1', { hours: { weekly: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ open: '09:00', close: '21:00' }]])) } });
+    await h.enroll('la-1', {
+      hours: {
+        weekly: Object.fromEntries(
+          ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ open: '09:00', close: '21:00' }]]),
+        ),
+      },
+    });
     h.sandbox.clock.advance({ days: 8 });
     const offsets = new Set<string>();
     for (const b of (await pageThrough(h, '/reservations')) as Booking[]) {
@@ -86,8 +122,16 @@ describe.each(TRANSPORTS)('bookings over simulated time (%s)', (transport) => {
     const h = await openSandbox(transport, { seed: 8, visitsPerWeek: 10 });
     await h.enroll('v-1');
     h.sandbox.clock.advance({ days: 30 });
-    const bookings = new Map(((await pageThrough(h, '/locations/v-1/reservations')) as Booking[]).map((b) => [b.reservation_id, b]));
-    const videos = (await pageThrough(h, '/locations/v-1/content')) as Array<{ video_id: string; reservation_id: string; url: string; platform: string; posted_at: string }>;
+    const bookings = new Map(
+      ((await pageThrough(h, '/locations/v-1/reservations')) as Booking[]).map((b) => [b.reservation_id, b]),
+    );
+    const videos = (await pageThrough(h, '/locations/v-1/content')) as Array<{
+      video_id: string;
+      reservation_id: string;
+      url: string;
+      platform: string;
+      posted_at: string;
+    }>;
     expect(videos.length).toBeGreaterThan(3);
     for (const v of videos) {
       expect(Object.keys(v).sort()).toEqual(['platform', 'posted_at', 'reservation_id', 'url', 'video_id']);
@@ -99,10 +143,17 @@ describe.each(TRANSPORTS)('bookings over simulated time (%s)', (transport) => {
       expect(delay).toBeGreaterThanOrEqual(DAY - 1000);
       expect(delay).toBeLessThanOrEqual(5 * DAY);
     }
-    const completedWithoutVideo = [...bookings.values()].filter((b) => b.status === 'completed' && !videos.some((v) => v.reservation_id === b.reservation_id));
-    for (const b of completedWithoutVideo) expect(Date.parse(b.visit_at ?? '')).toBeGreaterThan(h.sandbox.clock.now().getTime() - 5 * DAY);
+    const completedWithoutVideo = [...bookings.values()].filter(
+      (b) => b.status === 'completed' && !videos.some((v) => v.reservation_id === b.reservation_id),
+    );
+    for (const b of completedWithoutVideo)
+      expect(Date.parse(b.visit_at ?? '')).toBeGreaterThan(h.sandbox.clock.now().getTime() - 5 * DAY);
 
-    const creators = (await pageThrough(h, '/locations/v-1/creators')) as Array<{ creator_id: string; handle: string; accepted_at: string }>;
+    const creators = (await pageThrough(h, '/locations/v-1/creators')) as Array<{
+      creator_id: string;
+      handle: string;
+      accepted_at: string;
+    }>;
     const accepted = new Set([...bookings.values()].filter((b) => b.visit_at !== null).map((b) => b.creator.handle));
     expect(new Set(creators.map((c) => c.handle))).toEqual(accepted);
     expect(new Set(creators.map((c) => c.creator_id)).size).toBe(creators.length);
@@ -160,7 +211,9 @@ describe.each(TRANSPORTS)('bookings over simulated time (%s)', (transport) => {
     expect(two.body.status).toBe(first.status);
     const bad = await h.call('POST', path, { body: { acknowledged_kind: 'seen' } });
     expect(bad.body.error).toMatchObject({ code: 'validation_error', field: 'acknowledged_kind' });
-    const missing = await h.call('POST', '/reservations/res_nope/acknowledge', { body: { acknowledged_kind: 'acknowledged_self' } });
+    const missing = await h.call('POST', '/reservations/res_nope/acknowledge', {
+      body: { acknowledged_kind: 'acknowledged_self' },
+    });
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('not_found');
   });

@@ -16,9 +16,18 @@ describe('crp-sandbox flags that say how time moves', () => {
   });
 
   it.each([
-    [['--pace', '3600', '--advance-every-ms', '1000'], '--pace 3600 and --advance-every-ms 1000 were both given, and each sets how simulated time moves: give one (--pace is the newer form)'],
-    [['--pace', '0', '--advance-every-ms', '1000'], '--pace 0 and --advance-every-ms 1000 were both given, and each sets how simulated time moves: give one (--pace is the newer form)'],
-    [['--pace', '60', '--advance-minutes', '30'], '--advance-minutes 30 was given without --advance-every-ms, so it would do nothing: add --advance-every-ms N, or use --pace'],
+    [
+      ['--pace', '3600', '--advance-every-ms', '1000'],
+      '--pace 3600 and --advance-every-ms 1000 were both given, and each sets how simulated time moves: give one (--pace is the newer form)',
+    ],
+    [
+      ['--pace', '0', '--advance-every-ms', '1000'],
+      '--pace 0 and --advance-every-ms 1000 were both given, and each sets how simulated time moves: give one (--pace is the newer form)',
+    ],
+    [
+      ['--pace', '60', '--advance-minutes', '30'],
+      '--advance-minutes 30 was given without --advance-every-ms, so it would do nothing: add --advance-every-ms N, or use --pace',
+    ],
   ])('refuses %j, naming what was given', (argv, message) => {
     expect(() => parseOptions(argv, {})).toThrow(new UsageError(message));
   });

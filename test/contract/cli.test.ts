@@ -42,7 +42,10 @@ afterEach(() => {
 });
 
 function run(args: string[], env: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, [bundled('src/testing/cli.ts'), ...args], { cwd: root, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [bundled('src/testing/cli.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+  });
   running.push(child);
   let out = '';
   let err = '';
@@ -126,31 +129,44 @@ describe('crp-sandbox', () => {
     expect(new Set(keys).size).toBe(3);
   });
 
-  it('keeps the banner\'s key valid across /_sandbox/reset, with the demo stores back and nothing else', async () => {
+  it("keeps the banner's key valid across /_sandbox/reset, with the demo stores back and nothing else", async () => {
     const r = await started(['--port', '0', '--seed', '9', '--stores', '2']);
     expect(r.stdout()).toContain(`curl -X POST ${r.base}/_sandbox/reset`);
     const auth = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
-    const total = async (key: string) => (await (await fetch(`${r.base}/partner/v1/summary`, { headers: auth(key) })).json()).locations.total;
+    const total = async (key: string) =>
+      (await (await fetch(`${r.base}/partner/v1/summary`, { headers: auth(key) })).json()).locations.total;
     const address = { line1: '1 Main St', city: 'Seattle', state: 'WA', postal_code: '98101', country: 'US' };
-    const enrolled = await fetch(`${r.base}/partner/v1/locations`, { method: 'POST', headers: auth(r.key), body: JSON.stringify({ partner_location_id: 'mine', name: 'Mine', address }) });
+    const enrolled = await fetch(`${r.base}/partner/v1/locations`, {
+      method: 'POST',
+      headers: auth(r.key),
+      body: JSON.stringify({ partner_location_id: 'mine', name: 'Mine', address }),
+    });
     expect(enrolled.status).toBe(201);
     expect(await total(r.key)).toBe(3);
 
-    const reset = await fetch(`${r.base}/_sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    const reset = await fetch(`${r.base}/_sandbox/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(reset.status).toBe(200);
     expect(await total(r.key)).toBe(2);
     const mine = await fetch(`${r.base}/partner/v1/locations/mine`, { headers: auth(r.key) });
     expect(mine.status).toBe(404);
     // A key issued after the reset is another key, with its own account (a seeded sandbox draws
     // keys as it did at start-up, so it must not hand out the banner's key a second time).
-    const issued = await (await fetch(`${r.base}/_sandbox/keys`, { method: 'POST', headers: { 'content-type': 'application/json' } })).json();
+    const issued = await (
+      await fetch(`${r.base}/_sandbox/keys`, { method: 'POST', headers: { 'content-type': 'application/json' } })
+    ).json();
     expect(issued.key).not.toBe(r.key);
     expect(await total(issued.key)).toBe(0);
     expect(await total(r.key)).toBe(2);
     // What reset says of itself, in the control index and the served document, is what it did.
     const index: { endpoints: string[] } = await (await fetch(`${r.base}/_sandbox`)).json();
     const served = await (await fetch(`${r.base}/openapi.json`)).json();
-    for (const summary of [index.endpoints.find((line) => line.startsWith('POST /_sandbox/reset')), served.paths['/_sandbox/reset'].post.summary]) {
+    for (const summary of [
+      index.endpoints.find((line) => line.startsWith('POST /_sandbox/reset')),
+      served.paths['/_sandbox/reset'].post.summary,
+    ]) {
       expect(summary).toMatch(/crp-sandbox then issues the key its banner printed again/);
       expect(summary).not.toMatch(/forget everything/);
     }
@@ -164,7 +180,9 @@ describe('crp-sandbox', () => {
     await r.waitFor(/\[2026-12-\d\d \d\d:\d\d simulated\] .*(new booking|confirmed|visited|video)/);
     const second = await read();
     expect(second - first).toBeGreaterThan(3_600_000);
-    const changes = await (await fetch(`${r.base}/_sandbox/changes?limit=1000`, { headers: { authorization: `Bearer ${r.key}` } })).json();
+    const changes = await (
+      await fetch(`${r.base}/_sandbox/changes?limit=1000`, { headers: { authorization: `Bearer ${r.key}` } })
+    ).json();
     expect(changes.items.some((c: { at: string }) => Date.parse(c.at) > Date.parse('2026-12-01T09:00:00Z'))).toBe(true);
   });
 
@@ -179,9 +197,13 @@ describe('crp-sandbox', () => {
     expect(r.stdout()).toMatch(/listening on 0\.0\.0\.0:\d+/);
     expect(r.stdout()).toContain('every call needs X-Sandbox-Admin-Token');
     expect((await fetch(`${r.base}/_sandbox/clock`)).status).toBe(401);
-    expect((await fetch(`${r.base}/_sandbox/clock`, { headers: { authorization: `Bearer ${r.key}` } })).status).toBe(401);
+    expect((await fetch(`${r.base}/_sandbox/clock`, { headers: { authorization: `Bearer ${r.key}` } })).status).toBe(
+      401,
+    );
     expect((await fetch(`${r.base}/_sandbox/clock`, { headers: { 'x-sandbox-admin-token': token } })).status).toBe(200);
-    expect((await fetch(`${r.base}/partner/v1/summary`, { headers: { authorization: `Bearer ${r.key}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${r.base}/partner/v1/summary`, { headers: { authorization: `Bearer ${r.key}` } })).status,
+    ).toBe(200);
   });
 
   it('refuses bad command lines with the usage and exit code 2, never a stack', async () => {
@@ -193,8 +215,14 @@ describe('crp-sandbox', () => {
         [['--port', '70000'], /--port must be a whole number from 0 to 65535/],
         [['--port', 'abc'], /--port must be a whole number/],
         [['--port', String(busy)], new RegExp(`port ${busy} is already in use`)],
-        [['--port', '0', '--host', '203.0.113.9', '--admin-token', 'a-long-admin-token-0123'], /--host 203\.0\.113\.9 is not an address of this machine/],
-        [['--port', '0', '--host', 'no-such-host.invalid', '--admin-token', 'a-long-admin-token-0123'], /--host no-such-host\.invalid is not an address/],
+        [
+          ['--port', '0', '--host', '203.0.113.9', '--admin-token', 'a-long-admin-token-0123'],
+          /--host 203\.0\.113\.9 is not an address of this machine/,
+        ],
+        [
+          ['--port', '0', '--host', 'no-such-host.invalid', '--admin-token', 'a-long-admin-token-0123'],
+          /--host no-such-host\.invalid is not an address/,
+        ],
         [['--admin-token', 'short'], /at least 16 characters/],
         [['--pace', 'fast'], /--pace must be a number/],
         [['--dialect', 'ietf'], /--dialect must be one of/],

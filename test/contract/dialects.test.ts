@@ -26,17 +26,27 @@ describe.each(TRANSPORTS)('dialects (%s)', (transport) => {
   it('contract (the default): RateLimit-Limit/-Remaining/-Reset and RateLimit-Policy', async () => {
     const h = await openSandbox(transport, { dialect: 'contract' });
     const r = await h.call('GET', '/summary');
-    expect([r.headers.get('ratelimit-limit'), r.headers.get('ratelimit-remaining'), r.headers.get('ratelimit-reset'), r.headers.get('ratelimit-policy')]).toEqual(['600', '599', '60', '600;w=60']);
+    expect([
+      r.headers.get('ratelimit-limit'),
+      r.headers.get('ratelimit-remaining'),
+      r.headers.get('ratelimit-reset'),
+      r.headers.get('ratelimit-policy'),
+    ]).toEqual(['600', '599', '60', '600;w=60']);
     expect(r.headers.get('ratelimit')).toBeNull();
   });
 
   it('draft10: structured RateLimit-Policy and RateLimit fields only, 429 with Retry-After', async () => {
     const clock = manualClock();
-    const h = await openSandbox(transport, { dialect: 'draft10', rateLimitClock: clock.now }, { rateLimit: { limit: 2, windowMs: 10_000 } });
+    const h = await openSandbox(
+      transport,
+      { dialect: 'draft10', rateLimitClock: clock.now },
+      { rateLimit: { limit: 2, windowMs: 10_000 } },
+    );
     const first = await h.call('GET', '/summary');
     expect(sfList(first.headers.get('ratelimit-policy'))).toEqual([{ name: 'default', params: { q: '2', w: '10' } }]);
     expect(sfList(first.headers.get('ratelimit'))).toEqual([{ name: 'default', params: { r: '1', t: '10' } }]);
-    for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(first.headers.get(name)).toBeNull();
+    for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'])
+      expect(first.headers.get(name)).toBeNull();
     clock.advance(3_200);
     await h.call('GET', '/summary');
     const refused = await h.call('GET', '/summary');
@@ -47,7 +57,11 @@ describe.each(TRANSPORTS)('dialects (%s)', (transport) => {
 
   it('epoch-reset: the reset as a Unix time beside a Date header, Retry-After as an HTTP-date', async () => {
     const clock = manualClock();
-    const h = await openSandbox(transport, { dialect: 'epoch-reset', rateLimitClock: clock.now }, { rateLimit: { limit: 1, windowMs: 30_000 } });
+    const h = await openSandbox(
+      transport,
+      { dialect: 'epoch-reset', rateLimitClock: clock.now },
+      { rateLimit: { limit: 1, windowMs: 30_000 } },
+    );
     const ok = await h.call('GET', '/summary');
     const resetAt = Math.ceil((clock.now() + 30_000) / 1000);
     expect(ok.headers.get('ratelimit-reset')).toBe(String(resetAt));
@@ -58,7 +72,9 @@ describe.each(TRANSPORTS)('dialects (%s)', (transport) => {
     const refused = await h.call('GET', '/summary');
     expect(refused.status).toBe(429);
     const retryAt = Date.parse(refused.headers.get('retry-after') as string);
-    expect(refused.headers.get('retry-after')).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    expect(refused.headers.get('retry-after')).toMatch(
+      /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+    );
     // Never early, at most a second late.
     expect(retryAt).toBeGreaterThanOrEqual(resetAt * 1000);
     expect(retryAt - resetAt * 1000).toBeLessThanOrEqual(1000);
@@ -66,10 +82,18 @@ describe.each(TRANSPORTS)('dialects (%s)', (transport) => {
 
   it('two-policies: a short window beside the key’s own, both enforced; the headers describe the closer one', async () => {
     const clock = manualClock();
-    const h = await openSandbox(transport, { dialect: 'two-policies', rateLimitClock: clock.now }, { rateLimit: { limit: 60, windowMs: 60_000 } });
+    const h = await openSandbox(
+      transport,
+      { dialect: 'two-policies', rateLimitClock: clock.now },
+      { rateLimit: { limit: 60, windowMs: 60_000 } },
+    );
     const first = await h.call('GET', '/summary');
     expect(first.headers.get('ratelimit-policy')).toBe('6;w=1, 60;w=60');
-    expect([first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining'), first.headers.get('ratelimit-reset')]).toEqual(['6', '5', '1']);
+    expect([
+      first.headers.get('ratelimit-limit'),
+      first.headers.get('ratelimit-remaining'),
+      first.headers.get('ratelimit-reset'),
+    ]).toEqual(['6', '5', '1']);
     for (let i = 0; i < 5; i++) expect((await h.call('GET', '/summary')).status).toBe(200);
     const refused = await h.call('GET', '/summary');
     expect(refused.status).toBe(429);
@@ -82,7 +106,11 @@ describe.each(TRANSPORTS)('dialects (%s)', (transport) => {
     clock.advance(1_000);
     const long = await h.call('GET', '/summary');
     expect(long.status).toBe(429);
-    expect([long.headers.get('ratelimit-limit'), long.headers.get('ratelimit-remaining'), long.headers.get('retry-after')]).toEqual(['60', '0', '50']);
+    expect([
+      long.headers.get('ratelimit-limit'),
+      long.headers.get('ratelimit-remaining'),
+      long.headers.get('retry-after'),
+    ]).toEqual(['60', '0', '50']);
     clock.advance(50_000);
     expect((await h.call('GET', '/summary')).status).toBe(200);
   });
@@ -156,7 +184,15 @@ describe('the rate clock', () => {
   });
 
   it('names every dialect, and refuses one it does not speak', () => {
-    expect(DIALECT_NAMES).toEqual(['contract', 'draft10', 'epoch-reset', 'two-policies', 'burst', 'unavailable', 'slow-pages']);
+    expect(DIALECT_NAMES).toEqual([
+      'contract',
+      'draft10',
+      'epoch-reset',
+      'two-policies',
+      'burst',
+      'unavailable',
+      'slow-pages',
+    ]);
     // @ts-expect-error not a dialect
     expect(() => createSandbox({ dialect: 'ietf' })).toThrow(/dialect must be one of contract, draft10/);
   });

@@ -6,7 +6,9 @@ describe.each(TRANSPORTS)('errors and input checks (%s)', (transport) => {
     const h = await openSandbox(transport);
     const r = await h.call('GET', '/nothing-here');
     expect(r.status).toBe(404);
-    expect(r.body).toEqual({ error: { code: 'not_found', message: expect.stringContaining('/partner/v1/nothing-here') } });
+    expect(r.body).toEqual({
+      error: { code: 'not_found', message: expect.stringContaining('/partner/v1/nothing-here') },
+    });
   });
 
   it('answers 405 method_not_allowed with Allow for a known path and a wrong method', async () => {
@@ -43,7 +45,9 @@ describe.each(TRANSPORTS)('errors and input checks (%s)', (transport) => {
 
   it('names the dotted path of an invalid field and the key of an unknown one', async () => {
     const h = await openSandbox(transport);
-    const bad = await h.enroll('e-1', { address: { line1: '1 A St', city: 'X', state: '', postal_code: '94105', country: 'US' } });
+    const bad = await h.enroll('e-1', {
+      address: { line1: '1 A St', city: 'X', state: '', postal_code: '94105', country: 'US' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.field).toBe('address.state');
     expect(bad.body.error.message).toMatch(/address\.state must not be empty/);

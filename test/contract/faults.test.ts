@@ -70,7 +70,9 @@ describe.each(TRANSPORTS)('faults on demand (%s)', (transport) => {
     await h.enroll('sr-1', { plan: { name: 'growth', videos_per_month: 4 } });
     const batch = (await h.call('GET', '/locations/sr-1/creator-samples')).body;
     h.sandbox.faults.next({ reset: true, when: 'after', method: 'POST' });
-    await expect(h.call('POST', `/locations/sr-1/creator-samples/${batch.batch_id}/decision`, { body: { decision: 'new_batch' } })).rejects.toThrow(TypeError);
+    await expect(
+      h.call('POST', `/locations/sr-1/creator-samples/${batch.batch_id}/decision`, { body: { decision: 'new_batch' } }),
+    ).rejects.toThrow(TypeError);
     expect(h.sandbox.inspect.sampleBatches(h.key, 'sr-1')).toHaveLength(2);
     expect(h.sandbox.requests.at(-1)).toMatchObject({ status: 0, serviceStatus: 200, fault: 'reset' });
     h.sandbox.faults.next({ reset: true });

@@ -8,10 +8,13 @@ import { describe, expect, it } from 'vitest';
 
 const read = (path: string) => readFileSync(path, 'utf8').replace(/\s+/g, ' ');
 const size = JSON.parse(readFileSync('bench/size.json', 'utf8')) as { gzipKb: number; limitKb: number };
-const bench = JSON.parse(readFileSync('bench/results.json', 'utf8')) as { cases: Array<{ id: string; rows: Array<{ variant: string; result: string }> }> };
+const bench = JSON.parse(readFileSync('bench/results.json', 'utf8')) as {
+  cases: Array<{ id: string; rows: Array<{ variant: string; result: string }> }>;
+};
 const bundleRows = bench.cases.find((c) => c.id === 'bundle')?.rows ?? [];
 /** The gzip kB of a bench row whose variant starts with `name`. */
-const benchKb = (name: string) => Number(/^([\d.]+) kB gzip/.exec(bundleRows.find((r) => r.variant.startsWith(name))?.result ?? '')?.[1]);
+const benchKb = (name: string) =>
+  Number(/^([\d.]+) kB gzip/.exec(bundleRows.find((r) => r.variant.startsWith(name))?.result ?? '')?.[1]);
 const ours = size.gzipKb.toFixed(1);
 
 describe('the bundle figure', () => {
@@ -20,7 +23,9 @@ describe('the bundle figure', () => {
     expect(readme).toContain(`bundles to ${ours} kB gzip ([bench/size.json](bench/size.json)`);
     const openai = benchKb('openai');
     expect(openai).toBeGreaterThan(0);
-    expect(readme).toContain(`${size.gzipKb > openai ? 'larger' : 'smaller'} than openai (${openai.toFixed(1)} kB; stripe ${benchKb('stripe').toFixed(1)} kB, Octokit ${benchKb('octokit').toFixed(1)} kB`);
+    expect(readme).toContain(
+      `${size.gzipKb > openai ? 'larger' : 'smaller'} than openai (${openai.toFixed(1)} kB; stripe ${benchKb('stripe').toFixed(1)} kB, Octokit ${benchKb('octokit').toFixed(1)} kB`,
+    );
     // No other figure for our bundle: every "N kB gzip" in the README is ours or another library's.
     const quoted = [...readme.matchAll(/([\d.]+) kB gzip/g)].map((m) => m[1]);
     expect(quoted).toEqual([ours]);

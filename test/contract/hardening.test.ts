@@ -27,12 +27,19 @@ function raw(port: number, head: string, body: Array<string | Buffer> = []): Pro
       const end = text.indexOf('\r\n\r\n');
       if (end < 0 || settled) return;
       const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       const length = Number(headers['content-length'] ?? Number.NaN);
       const payload = text.slice(end + 4);
       if (!closed && !(payload.length >= length)) return;
       settled = true;
-      resolve({ status: Number(statusLine?.split(' ')[1]), headers, body: payload.slice(0, Number.isNaN(length) ? undefined : length), closed });
+      resolve({
+        status: Number(statusLine?.split(' ')[1]),
+        headers,
+        body: payload.slice(0, Number.isNaN(length) ? undefined : length),
+        closed,
+      });
       socket.destroy();
     };
     socket.on('data', (chunk: Buffer) => {
@@ -40,7 +47,9 @@ function raw(port: number, head: string, body: Array<string | Buffer> = []): Pro
       tryParse(false);
     });
     socket.on('end', () => tryParse(true));
-    socket.on('close', () => (settled ? undefined : data.length ? tryParse(true) : reject(new Error('closed without an answer'))));
+    socket.on('close', () =>
+      settled ? undefined : data.length ? tryParse(true) : reject(new Error('closed without an answer')),
+    );
     socket.on('error', () => undefined);
     socket.write(head);
     for (const chunk of body) socket.write(chunk);
@@ -64,7 +73,11 @@ describe('request bodies', () => {
   it('answers an unauthenticated 100 MB upload with 401 before reading it, and closes the connection', async () => {
     const h = await openSandbox('http');
     // Only 64 KiB of the announced 100 MB are ever sent: a server that buffered first would never answer.
-    const r = await raw(port(h.baseUrl), `POST /partner/v1/locations HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\ncontent-type: application/json\r\ncontent-length: ${100 * 1024 * 1024}\r\n\r\n`, ['{"a":"', 'x'.repeat(64 * 1024)]);
+    const r = await raw(
+      port(h.baseUrl),
+      `POST /partner/v1/locations HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\ncontent-type: application/json\r\ncontent-length: ${100 * 1024 * 1024}\r\n\r\n`,
+      ['{"a":"', 'x'.repeat(64 * 1024)],
+    );
     expect(r.status).toBe(401);
     expect(JSON.parse(r.body).error.code).toBe('unauthorized');
     expect(r.headers.connection).toBe('close');
@@ -72,7 +85,11 @@ describe('request bodies', () => {
 
   it('refuses an authenticated body over 256 KiB with 413 in the error shape, announced or streamed', async () => {
     const h = await openSandbox('http');
-    const announced = await raw(port(h.baseUrl), `POST /partner/v1/locations HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\nauthorization: Bearer ${h.key}\r\ncontent-length: ${50 * 1024 * 1024}\r\n\r\n`, ['{']);
+    const announced = await raw(
+      port(h.baseUrl),
+      `POST /partner/v1/locations HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\nauthorization: Bearer ${h.key}\r\ncontent-length: ${50 * 1024 * 1024}\r\n\r\n`,
+      ['{'],
+    );
     expect(announced.status).toBe(413);
     expect(JSON.parse(announced.body).error).toMatchObject({ code: 'payload_too_large' });
     expect(announced.headers['x-request-id']).toMatch(/^req_/);
@@ -86,17 +103,23 @@ describe('request bodies', () => {
     );
     expect(streamed.status).toBe(413);
     // With fetch, the same.
-    const viaFetch = await h.call('PUT', '/settings', { rawBody: JSON.stringify({ surcharge_per_video_cents: 1, pad: 'x'.repeat(300 * 1024) }) });
+    const viaFetch = await h.call('PUT', '/settings', {
+      rawBody: JSON.stringify({ surcharge_per_video_cents: 1, pad: 'x'.repeat(300 * 1024) }),
+    });
     expect([viaFetch.status, viaFetch.body.error.code]).toEqual([413, 'payload_too_large']);
   });
 
   it('answers rules nested 10,000 deep with 400, not 500', async () => {
     const h = await openSandbox('http');
     const deep = `${'{"x":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
-    const r = await h.call('POST', '/locations', { rawBody: `{"partner_location_id":"d-1","name":"D","address":{"line1":"1 A St","city":"SF","state":"CA","postal_code":"94105","country":"US"},"rules":${deep}}` });
+    const r = await h.call('POST', '/locations', {
+      rawBody: `{"partner_location_id":"d-1","name":"D","address":{"line1":"1 A St","city":"SF","state":"CA","postal_code":"94105","country":"US"},"rules":${deep}}`,
+    });
     expect([r.status, r.body.error.code, r.body.error.field]).toEqual([400, 'validation_error', '(body)']);
     expect((await h.enroll('d-1')).status).toBe(201);
-    const arrays = await h.call('PATCH', '/locations/d-1', { rawBody: `{"dishes":${'['.repeat(10_000)}${']'.repeat(10_000)}}` });
+    const arrays = await h.call('PATCH', '/locations/d-1', {
+      rawBody: `{"dishes":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+    });
     expect(arrays.status).toBe(400);
   });
 });
@@ -105,16 +128,27 @@ describe('routing', () => {
   it('routes from the request path, never from the Host header, and refuses a Host that is not its own', async () => {
     const h = await openSandbox('http', { allowedHosts: ['sandbox.crp.test'] });
     for (const host of ['x/partner/v1/settings#', 'evil.example/partner/v1/settings?']) {
-      const r = await raw(port(h.baseUrl), `GET /partner/v1/summary HTTP/1.1\r\nHost: ${host}\r\nauthorization: Bearer ${h.key}\r\n\r\n`);
+      const r = await raw(
+        port(h.baseUrl),
+        `GET /partner/v1/summary HTTP/1.1\r\nHost: ${host}\r\nauthorization: Bearer ${h.key}\r\n\r\n`,
+      );
       expect([r.status, JSON.parse(r.body).error.code], host).toEqual([403, 'forbidden_host']);
     }
     for (const host of [hostOf(h.baseUrl), 'sandbox.crp.test']) {
       const body = await new Promise<string>((resolve, reject) => {
-        const req = httpRequest({ port: port(h.baseUrl), host: '127.0.0.1', path: '/partner/v1/summary', headers: { host, authorization: `Bearer ${h.key}` } }, (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve(text));
-        });
+        const req = httpRequest(
+          {
+            port: port(h.baseUrl),
+            host: '127.0.0.1',
+            path: '/partner/v1/summary',
+            headers: { host, authorization: `Bearer ${h.key}` },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => resolve(text));
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -124,9 +158,15 @@ describe('routing', () => {
 
   it('takes an absolute-form target by its path, and a protocol-relative path as a path', async () => {
     const h = await openSandbox('http');
-    const absolute = await raw(port(h.baseUrl), `GET http://elsewhere.example/partner/v1/settings HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\nauthorization: Bearer ${h.key}\r\n\r\n`);
+    const absolute = await raw(
+      port(h.baseUrl),
+      `GET http://elsewhere.example/partner/v1/settings HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\nauthorization: Bearer ${h.key}\r\n\r\n`,
+    );
     expect(JSON.parse(absolute.body)).toEqual({ surcharge_per_video_cents: 0, currency: 'USD' });
-    const slashes = await raw(port(h.baseUrl), `GET //evil.example/partner/v1/settings HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\nauthorization: Bearer ${h.key}\r\n\r\n`);
+    const slashes = await raw(
+      port(h.baseUrl),
+      `GET //evil.example/partner/v1/settings HTTP/1.1\r\nHost: ${hostOf(h.baseUrl)}\r\nauthorization: Bearer ${h.key}\r\n\r\n`,
+    );
     expect(slashes.status).toBe(404);
   });
 });

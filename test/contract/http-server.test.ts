@@ -23,7 +23,9 @@ describe('the real HTTP server', () => {
     const key = sandbox.issueKey({ allowIps: ['10.0.0.0/8'] });
     const server = await sandbox.listen(0);
     try {
-      const r = await fetch(`${server.url}/partner/v1/summary`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '10.1.2.3' } });
+      const r = await fetch(`${server.url}/partner/v1/summary`, {
+        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '10.1.2.3' },
+      });
       expect(r.status).toBe(403);
     } finally {
       await server.close();
@@ -52,7 +54,11 @@ describe('the real HTTP server', () => {
     const key = sandbox.issueKey();
     const server = await sandbox.listen(0);
     try {
-      const r = await fetch(`${server.url}/partner/v1/settings`, { method: 'PUT', headers: { authorization: `Bearer ${key}` }, body: JSON.stringify({ surcharge_per_video_cents: 77 }) });
+      const r = await fetch(`${server.url}/partner/v1/settings`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${key}` },
+        body: JSON.stringify({ surcharge_per_video_cents: 77 }),
+      });
       expect(await r.json()).toEqual({ surcharge_per_video_cents: 77, currency: 'USD' });
     } finally {
       await server.close();

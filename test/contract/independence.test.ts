@@ -12,7 +12,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const testing = join(root, 'src/testing');
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Every module specifier a file imports or re-exports, static or dynamic, types included. */
@@ -21,7 +23,11 @@ function specifiers(file: string): string[] {
 }
 
 function specifiersIn(text: string): string[] {
-  const found = [...text.matchAll(/(?:^|\s)(?:import|export)\s[^;'"]*?from\s*['"]([^'"]+)['"]/gm), ...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g), ...text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)];
+  const found = [
+    ...text.matchAll(/(?:^|\s)(?:import|export)\s[^;'"]*?from\s*['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g),
+    ...text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
+  ];
   return found.map((m) => m[1] as string);
 }
 
@@ -56,6 +62,12 @@ describe('the emulator is independent of the SDK', () => {
       'import type {\n  Location,\n} from "../schemas/common.js";',
       "import '../index.js';",
     ].join('\n');
-    expect(specifiersIn(probe)).toEqual(['../schemas/index.js', '../../core/transport.js', '../schemas/common.js', '../client.js', '../index.js']);
+    expect(specifiersIn(probe)).toEqual([
+      '../schemas/index.js',
+      '../../core/transport.js',
+      '../schemas/common.js',
+      '../client.js',
+      '../index.js',
+    ]);
   });
 });

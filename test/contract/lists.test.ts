@@ -32,7 +32,9 @@ describe.each(TRANSPORTS)('lists (%s)', (transport) => {
   it('pages through every item once, in order, ending with a null next_cursor', async () => {
     const h = await withBookings(transport);
     const all = (await pageThrough(h, '/reservations', 70)) as Booking[];
-    expect(all.map((b) => b.reservation_id)).toEqual(h.sandbox.inspect.reservations(h.key).map((b) => b.reservation_id));
+    expect(all.map((b) => b.reservation_id)).toEqual(
+      h.sandbox.inspect.reservations(h.key).map((b) => b.reservation_id),
+    );
     const last = await h.call('GET', '/locations/pop-000002/reservations?limit=200');
     expect(last.body.items).toHaveLength(120);
     expect(last.body.next_cursor).toBeNull();
@@ -47,7 +49,10 @@ describe.each(TRANSPORTS)('lists (%s)', (transport) => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const r: { body: { items: Booking[]; next_cursor: string | null } } = await h.call('GET', `/locations/w-1/reservations?limit=5${cursor ? `&cursor=${cursor}` : ''}`);
+      const r: { body: { items: Booking[]; next_cursor: string | null } } = await h.call(
+        'GET',
+        `/locations/w-1/reservations?limit=5${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       seen.push(...r.body.items.map((b) => b.reservation_id));
       cursor = r.body.next_cursor;
       if (++pages < 4) h.sandbox.clock.advance({ days: 1 }); // new bookings arrive mid-way
@@ -73,11 +78,15 @@ describe.each(TRANSPORTS)('lists (%s)', (transport) => {
     const h = await withBookings(transport);
     const everything = h.sandbox.inspect.reservations(h.key);
     const open = (await pageThrough(h, '/reservations?status=pending,confirmed')) as Booking[];
-    expect(open.map((b) => b.reservation_id)).toEqual(everything.filter((b) => b.status === 'pending' || b.status === 'confirmed').map((b) => b.reservation_id));
+    expect(open.map((b) => b.reservation_id)).toEqual(
+      everything.filter((b) => b.status === 'pending' || b.status === 'confirmed').map((b) => b.reservation_id),
+    );
     expect(open.length).toBeGreaterThan(0);
 
     const target = everything[7];
-    await h.call('POST', `/reservations/${target?.reservation_id}/acknowledge`, { body: { acknowledged_kind: 'acknowledged_self' } });
+    await h.call('POST', `/reservations/${target?.reservation_id}/acknowledge`, {
+      body: { acknowledged_kind: 'acknowledged_self' },
+    });
     const acked = (await pageThrough(h, '/reservations?acknowledged=true')) as Booking[];
     expect(acked.map((b) => b.reservation_id)).toEqual([target?.reservation_id]);
     expect((await pageThrough(h, '/reservations?acknowledged=false')).length).toBe(everything.length - 1);
@@ -85,7 +94,10 @@ describe.each(TRANSPORTS)('lists (%s)', (transport) => {
     const one = (await pageThrough(h, '/reservations?partner_location_id=pop-000003')) as Booking[];
     expect(one).toHaveLength(120);
     expect(one.every((b) => b.partner_location_id === 'pop-000003')).toBe(true);
-    expect((await h.call('GET', '/reservations?partner_location_id=unknown')).body).toEqual({ items: [], next_cursor: null });
+    expect((await h.call('GET', '/reservations?partner_location_id=unknown')).body).toEqual({
+      items: [],
+      next_cursor: null,
+    });
 
     expect((await h.call('GET', '/reservations?status=done')).body.error.field).toBe('status');
     expect((await h.call('GET', '/reservations?acknowledged=yes')).body.error.field).toBe('acknowledged');
@@ -95,7 +107,9 @@ describe.each(TRANSPORTS)('lists (%s)', (transport) => {
     const h = await withBookings(transport);
     const everything = h.sandbox.inspect.reservations(h.key);
     const day = (b: { visit_at: string | null }) => b.visit_at?.slice(0, 10);
-    const expected = everything.filter((b) => b.visit_at !== null && (day(b) as string) >= '2026-11-20' && (day(b) as string) <= '2026-11-25');
+    const expected = everything.filter(
+      (b) => b.visit_at !== null && (day(b) as string) >= '2026-11-20' && (day(b) as string) <= '2026-11-25',
+    );
     const got = (await pageThrough(h, '/reservations?from=2026-11-20&to=2026-11-25')) as Booking[];
     expect(got.map((b) => b.reservation_id)).toEqual(expected.map((b) => b.reservation_id));
     expect(got.length).toBeGreaterThan(10);

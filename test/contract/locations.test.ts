@@ -3,8 +3,19 @@ import { createSandbox } from '../../src/testing/index.js';
 import { address, openSandbox, TRANSPORTS } from './support/harness.js';
 
 const STORE_FIELDS = [
-  'partner_location_id', 'name', 'address', 'status', 'hours', 'time_zone', 'preferred_language',
-  'plan', 'dishes', 'contact', 'rules', 'created_at', 'updated_at',
+  'partner_location_id',
+  'name',
+  'address',
+  'status',
+  'hours',
+  'time_zone',
+  'preferred_language',
+  'plan',
+  'dishes',
+  'contact',
+  'rules',
+  'created_at',
+  'updated_at',
 ].sort();
 
 describe.each(TRANSPORTS)('stores (%s)', (transport) => {
@@ -47,17 +58,20 @@ describe.each(TRANSPORTS)('stores (%s)', (transport) => {
     expect(moved.status).toBe(409);
   });
 
-  it.each(['.', '..', '%2e', '%2E%2e', '.%2e'])('refuses %j as partner_location_id with 400 naming the field, and enrolls nothing', async (id) => {
-    const h = await openSandbox(transport);
-    const r = await h.enroll(id);
-    expect(r.status).toBe(400);
-    expect(r.body.error).toMatchObject({ code: 'validation_error', field: 'partner_location_id' });
-    expect(r.body.error.message).toMatch(/^partner_location_id /);
-    expect(h.sandbox.inspect.stores(h.key)).toHaveLength(0);
-    // Dots inside an id are still fine: only a whole dot-segment is collapsed by URL parsing.
-    expect((await h.enroll('...')).status).toBe(201);
-    expect((await h.enroll('a.b')).status).toBe(201);
-  });
+  it.each(['.', '..', '%2e', '%2E%2e', '.%2e'])(
+    'refuses %j as partner_location_id with 400 naming the field, and enrolls nothing',
+    async (id) => {
+      const h = await openSandbox(transport);
+      const r = await h.enroll(id);
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 'validation_error', field: 'partner_location_id' });
+      expect(r.body.error.message).toMatch(/^partner_location_id /);
+      expect(h.sandbox.inspect.stores(h.key)).toHaveLength(0);
+      // Dots inside an id are still fine: only a whole dot-segment is collapsed by URL parsing.
+      expect((await h.enroll('...')).status).toBe(201);
+      expect((await h.enroll('a.b')).status).toBe(201);
+    },
+  );
 
   it('refuses rules that select by ethnicity, age or gender with 422 before checking the schema', async () => {
     const h = await openSandbox(transport);
@@ -89,7 +103,13 @@ describe.each(TRANSPORTS)('stores (%s)', (transport) => {
     const other = createSandbox({ seed: 99 });
     const otherKey = other.issueKey();
     const body = JSON.stringify({ partner_location_id: 'y', name: 'Y', address: address() });
-    const two = await other.handle(new Request('https://x.test/partner/v1/locations', { method: 'POST', body, headers: { authorization: `Bearer ${otherKey}` } }));
+    const two = await other.handle(
+      new Request('https://x.test/partner/v1/locations', {
+        method: 'POST',
+        body,
+        headers: { authorization: `Bearer ${otherKey}` },
+      }),
+    );
     expect(((await two.json()) as { hours: unknown }).hours).toEqual(one.body.hours);
     const elsewhere = await h.enroll('z', { address: address({ line1: '1 Elsewhere Rd', postal_code: '94107' }) });
     expect(elsewhere.body.hours).not.toEqual(one.body.hours);
@@ -106,7 +126,8 @@ describe.each(TRANSPORTS)('stores (%s)', (transport) => {
 
   it('infers the time zone from country and US state, falling back to UTC', async () => {
     const h = await openSandbox(transport);
-    const zone = async (id: string, a: Record<string, string>) => (await h.enroll(id, { address: address(a) })).body.time_zone;
+    const zone = async (id: string, a: Record<string, string>) =>
+      (await h.enroll(id, { address: address(a) })).body.time_zone;
     expect(await zone('tz-1', { state: 'NY', postal_code: '10001' })).toBe('America/New_York');
     expect(await zone('tz-2', { state: 'TX' })).toBe('America/Chicago');
     expect(await zone('tz-3', { country: 'GB', state: 'London' })).toBe('Europe/London');
@@ -136,12 +157,19 @@ describe.each(TRANSPORTS)('stores (%s)', (transport) => {
     const upcoming = bookings
       .filter((b) => b.status === 'confirmed')
       .sort((x, y) => Date.parse(x.visit_at ?? '') - Date.parse(y.visit_at ?? ''));
-    expect(later.next_visit).toEqual(upcoming[0] ? { reservation_id: upcoming[0].reservation_id, visit_at: upcoming[0].visit_at } : null);
+    expect(later.next_visit).toEqual(
+      upcoming[0] ? { reservation_id: upcoming[0].reservation_id, visit_at: upcoming[0].visit_at } : null,
+    );
   });
 
   it('answers 404 not_found for a store that does not exist', async () => {
     const h = await openSandbox(transport);
-    for (const [method, path] of [['GET', '/locations/ghost'], ['POST', '/locations/ghost/pause'], ['GET', '/locations/ghost/reservations'], ['GET', '/locations/ghost/content']]) {
+    for (const [method, path] of [
+      ['GET', '/locations/ghost'],
+      ['POST', '/locations/ghost/pause'],
+      ['GET', '/locations/ghost/reservations'],
+      ['GET', '/locations/ghost/content'],
+    ]) {
       const r = await h.call(method as string, path as string);
       expect(r.status, path).toBe(404);
       expect(r.body.error.code).toBe('not_found');
@@ -152,9 +180,16 @@ describe.each(TRANSPORTS)('stores (%s)', (transport) => {
     const h = await openSandbox(transport);
     const created = (await h.enroll('pt-1')).body;
     h.sandbox.clock.advance({ minutes: 5 });
-    const r = await h.call('PATCH', '/locations/pt-1', { body: { name: 'New name', plan: { name: 'growth', videos_per_month: 4 }, preferred_language: 'zh' } });
+    const r = await h.call('PATCH', '/locations/pt-1', {
+      body: { name: 'New name', plan: { name: 'growth', videos_per_month: 4 }, preferred_language: 'zh' },
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ name: 'New name', plan: { name: 'growth', videos_per_month: 4 }, preferred_language: 'zh', address: created.address });
+    expect(r.body).toMatchObject({
+      name: 'New name',
+      plan: { name: 'growth', videos_per_month: 4 },
+      preferred_language: 'zh',
+      address: created.address,
+    });
     expect(r.body.updated_at).toBe('2026-12-01T09:05:00Z');
     expect(r.body.created_at).toBe(created.created_at);
     const refused = await h.call('PATCH', '/locations/pt-1', { body: { status: 'paused' } });

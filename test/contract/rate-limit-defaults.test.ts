@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/testing/index.js';
 
 const call = (sandbox: ReturnType<typeof createSandbox>, key: string) =>
-  sandbox.handle(new Request('https://sandbox.test/partner/v1/summary', { headers: { authorization: `Bearer ${key}` } }));
+  sandbox.handle(
+    new Request('https://sandbox.test/partner/v1/summary', { headers: { authorization: `Bearer ${key}` } }),
+  );
 
 describe('sandbox rate limits given in part', () => {
   it('createSandbox({ rateLimit: { limit } }) keeps the default one-minute window', async () => {
@@ -32,7 +34,13 @@ describe('sandbox rate limits given in part', () => {
 
   it('the control API takes a rate limit in part too', async () => {
     const sandbox = createSandbox({ rateLimit: { limit: 7 } });
-    const issued = await sandbox.handle(new Request('https://sandbox.test/_sandbox/keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rateLimit: { windowMs: 5_000 } }) }));
+    const issued = await sandbox.handle(
+      new Request('https://sandbox.test/_sandbox/keys', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rateLimit: { windowMs: 5_000 } }),
+      }),
+    );
     expect(issued.status).toBe(201);
     const { key } = (await issued.json()) as { key: string };
     expect((await call(sandbox, key)).headers.get('ratelimit-policy')).toBe('7;w=5');

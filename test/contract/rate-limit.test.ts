@@ -20,7 +20,11 @@ describe.each(TRANSPORTS)('rate limits (%s)', (transport) => {
 
   it('refuses requests over the limit with 429 rate_limited and Retry-After, without using budget', async () => {
     const clock = manualClock();
-    const h = await openSandbox(transport, { rateLimitClock: clock.now }, { rateLimit: { limit: 3, windowMs: 10_000 } });
+    const h = await openSandbox(
+      transport,
+      { rateLimitClock: clock.now },
+      { rateLimit: { limit: 3, windowMs: 10_000 } },
+    );
     for (let i = 0; i < 3; i++) expect((await h.call('GET', '/summary')).status).toBe(200);
     clock.advance(2_500);
     const refused = await h.call('GET', '/summary');
@@ -41,7 +45,11 @@ describe.each(TRANSPORTS)('rate limits (%s)', (transport) => {
 
   it('rounds RateLimit-Reset up so a client waiting that long is never early', async () => {
     const clock = manualClock();
-    const h = await openSandbox(transport, { rateLimitClock: clock.now }, { rateLimit: { limit: 1, windowMs: 60_000 } });
+    const h = await openSandbox(
+      transport,
+      { rateLimitClock: clock.now },
+      { rateLimit: { limit: 1, windowMs: 60_000 } },
+    );
     await h.call('GET', '/summary');
     clock.advance(58_001);
     const refused = await h.call('GET', '/summary');

@@ -18,7 +18,9 @@ describe.each(TRANSPORTS)('a repeated query parameter (%s)', (transport) => {
     const form = /status=[\w,]+/.exec(message.slice(message.indexOf('comma-separated')))?.[0] as string;
     const listed = await h.call('GET', `/reservations?${form}&limit=200`);
     expect(listed.status).toBe(200);
-    expect(new Set(listed.body.items.map((b: { status: string }) => b.status))).toEqual(new Set(['pending', 'confirmed']));
+    expect(new Set(listed.body.items.map((b: { status: string }) => b.status))).toEqual(
+      new Set(['pending', 'confirmed']),
+    );
   });
 
   it('that takes one value says to give it once', async () => {

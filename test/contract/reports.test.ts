@@ -12,7 +12,9 @@ describe.each(TRANSPORTS)('summary, billing, pricing and settings (%s)', (transp
     await h.call('POST', '/locations/s-1/terminate');
     const bookings = h.sandbox.inspect.reservations(h.key);
     const first = bookings[0];
-    await h.call('POST', `/reservations/${first?.reservation_id}/acknowledge`, { body: { acknowledged_kind: 'acknowledged_self' } });
+    await h.call('POST', `/reservations/${first?.reservation_id}/acknowledge`, {
+      body: { acknowledged_kind: 'acknowledged_self' },
+    });
     const count = (s: string) => bookings.filter((b) => b.status === s).length;
     const r = await h.call('GET', '/summary');
     expect(r.body).toEqual({
@@ -66,11 +68,23 @@ describe.each(TRANSPORTS)('summary, billing, pricing and settings (%s)', (transp
   it('quotes a plan in the country currency, adding the partner surcharge', async () => {
     const h = await openSandbox(transport);
     const plain = await h.call('GET', '/pricing/quote?plan=growth&videos_per_month=4&country=US');
-    expect(plain.body).toEqual({ plan: 'growth', videos_per_month: 4, currency: 'USD', price_per_video_cents: 3900, surcharge_per_video_cents: 0, total_cents: 15600 });
+    expect(plain.body).toEqual({
+      plan: 'growth',
+      videos_per_month: 4,
+      currency: 'USD',
+      price_per_video_cents: 3900,
+      surcharge_per_video_cents: 0,
+      total_cents: 15600,
+    });
     const put = await h.call('PUT', '/settings', { body: { surcharge_per_video_cents: 250 } });
     expect(put.body).toEqual({ surcharge_per_video_cents: 250, currency: 'USD' });
     const withSurcharge = await h.call('GET', '/pricing/quote?plan=starter&videos_per_month=10&country=GB');
-    expect(withSurcharge.body).toMatchObject({ currency: 'GBP', price_per_video_cents: 3900, surcharge_per_video_cents: 250, total_cents: 41500 });
+    expect(withSurcharge.body).toMatchObject({
+      currency: 'GBP',
+      price_per_video_cents: 3900,
+      surcharge_per_video_cents: 250,
+      total_cents: 41500,
+    });
   });
 
   it('refuses an unknown plan, a volume outside 1..100 and a bad country', async () => {
@@ -92,7 +106,9 @@ describe.each(TRANSPORTS)('summary, billing, pricing and settings (%s)', (transp
       const r = await h.call('PUT', '/settings', { body: { surcharge_per_video_cents: bad } });
       expect(r.body.error, String(bad)).toMatchObject({ code: 'validation_error', field: 'surcharge_per_video_cents' });
     }
-    expect((await h.call('PUT', '/settings', { body: { surcharge_per_video_cents: 1, currency: 'EUR' } })).body.error.field).toBe('currency');
+    expect(
+      (await h.call('PUT', '/settings', { body: { surcharge_per_video_cents: 1, currency: 'EUR' } })).body.error.field,
+    ).toBe('currency');
   });
 });
 

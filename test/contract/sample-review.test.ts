@@ -9,9 +9,14 @@ describe.each(TRANSPORTS)('creator sample review (%s)', (transport) => {
     await h.enroll('sr-1', PLAN);
     const r = await h.call('GET', '/locations/sr-1/creator-samples');
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ batch_id: expect.stringMatching(/^bat_/), status: 'awaiting_decision', created_at: '2026-12-01T09:00:00Z' });
+    expect(r.body).toMatchObject({
+      batch_id: expect.stringMatching(/^bat_/),
+      status: 'awaiting_decision',
+      created_at: '2026-12-01T09:00:00Z',
+    });
     expect(r.body.creators.length).toBeGreaterThan(0);
-    for (const c of r.body.creators) expect(Object.keys(c).sort()).toEqual(['accepted_at', 'creator_id', 'follower_count', 'handle', 'platforms']);
+    for (const c of r.body.creators)
+      expect(Object.keys(c).sort()).toEqual(['accepted_at', 'creator_id', 'follower_count', 'handle', 'platforms']);
   });
 
   it('answers 404 not_found for a store that does not use sample review', async () => {
@@ -46,14 +51,24 @@ describe.each(TRANSPORTS)('creator sample review (%s)', (transport) => {
     const h = await openSandbox(transport);
     await h.enroll('sr-1', PLAN);
     const first = (await h.call('GET', '/locations/sr-1/creator-samples')).body;
-    const second = await h.call('POST', `/locations/sr-1/creator-samples/${first.batch_id}/decision`, { body: { decision: 'new_batch' } });
+    const second = await h.call('POST', `/locations/sr-1/creator-samples/${first.batch_id}/decision`, {
+      body: { decision: 'new_batch' },
+    });
     expect(second.body.status).toBe('awaiting_decision');
     expect(second.body.batch_id).not.toBe(first.batch_id);
-    const third = await h.call('POST', `/locations/sr-1/creator-samples/${second.body.batch_id}/decision`, { body: { decision: 'new_batch' } });
+    const third = await h.call('POST', `/locations/sr-1/creator-samples/${second.body.batch_id}/decision`, {
+      body: { decision: 'new_batch' },
+    });
     expect(third.status).toBe(200);
-    expect(h.sandbox.inspect.sampleBatches(h.key, 'sr-1').map((b) => b.status)).toEqual(['replaced', 'replaced', 'awaiting_decision']);
+    expect(h.sandbox.inspect.sampleBatches(h.key, 'sr-1').map((b) => b.status)).toEqual([
+      'replaced',
+      'replaced',
+      'awaiting_decision',
+    ]);
     expect((await h.call('GET', '/locations/sr-1/creator-samples')).body.batch_id).toBe(third.body.batch_id);
-    const stale = await h.call('POST', `/locations/sr-1/creator-samples/${first.batch_id}/decision`, { body: { decision: 'approve' } });
+    const stale = await h.call('POST', `/locations/sr-1/creator-samples/${first.batch_id}/decision`, {
+      body: { decision: 'approve' },
+    });
     expect(stale.status).toBe(409);
   });
 
@@ -61,8 +76,13 @@ describe.each(TRANSPORTS)('creator sample review (%s)', (transport) => {
     const h = await openSandbox(transport);
     await h.enroll('sr-1', PLAN);
     const batch = (await h.call('GET', '/locations/sr-1/creator-samples')).body;
-    expect((await h.call('POST', '/locations/sr-1/creator-samples/bat_nope/decision', { body: { decision: 'approve' } })).status).toBe(404);
-    const bad = await h.call('POST', `/locations/sr-1/creator-samples/${batch.batch_id}/decision`, { body: { decision: 'maybe' } });
+    expect(
+      (await h.call('POST', '/locations/sr-1/creator-samples/bat_nope/decision', { body: { decision: 'approve' } }))
+        .status,
+    ).toBe(404);
+    const bad = await h.call('POST', `/locations/sr-1/creator-samples/${batch.batch_id}/decision`, {
+      body: { decision: 'maybe' },
+    });
     expect(bad.body.error).toMatchObject({ code: 'validation_error', field: 'decision' });
   });
 });

@@ -17,7 +17,9 @@ describe('populate, paging at scale and the request log', () => {
     try {
       const get = async (cursor: string | null) => {
         const t = performance.now();
-        const r = await fetch(`${server.url}/partner/v1/reservations?limit=200${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${key}` } });
+        const r = await fetch(`${server.url}/partner/v1/reservations?limit=200${cursor ? `&cursor=${cursor}` : ''}`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
         const body = (await r.json()) as { items: unknown[]; next_cursor: string | null };
         return { body, ms: performance.now() - t };
       };
@@ -47,15 +49,29 @@ describe('populate, paging at scale and the request log', () => {
     let now = 5_000;
     const sandbox = createSandbox({ requestLogSize: 3, rateLimitClock: () => now });
     const key = sandbox.issueKey();
-    const call = (path: string) => sandbox.handle(new Request(`https://x.test/partner/v1${path}`, { headers: { authorization: `Bearer ${key}` } }));
+    const call = (path: string) =>
+      sandbox.handle(new Request(`https://x.test/partner/v1${path}`, { headers: { authorization: `Bearer ${key}` } }));
     const first = await call('/summary');
     now += 10;
     await call('/nope');
     await call('/summary');
     await call('/settings');
     expect(sandbox.requests).toHaveLength(3);
-    expect(sandbox.requests[0]).toEqual({ seq: 2, method: 'GET', path: '/partner/v1/nope', status: 404, requestId: expect.stringMatching(/^req_/), at: 5_010, serviceStatus: 404, headers: { authorization: 'Bearer [redacted]' } });
-    expect(sandbox.requests.map((r) => r.path)).toEqual(['/partner/v1/nope', '/partner/v1/summary', '/partner/v1/settings']);
+    expect(sandbox.requests[0]).toEqual({
+      seq: 2,
+      method: 'GET',
+      path: '/partner/v1/nope',
+      status: 404,
+      requestId: expect.stringMatching(/^req_/),
+      at: 5_010,
+      serviceStatus: 404,
+      headers: { authorization: 'Bearer [redacted]' },
+    });
+    expect(sandbox.requests.map((r) => r.path)).toEqual([
+      '/partner/v1/nope',
+      '/partner/v1/summary',
+      '/partner/v1/settings',
+    ]);
     expect(first.headers.get('x-request-id')).not.toBe(sandbox.requests[0]?.requestId);
     expect(sandbox.requestCount({ status: 200 })).toBe(2);
     expect(sandbox.requestCount({ path: /summary/ })).toBe(1);
@@ -70,7 +86,9 @@ describe('populate, paging at scale and the request log', () => {
     sandbox.reset();
     expect(sandbox.clock.now().toISOString()).toBe('2026-12-01T09:00:00.000Z');
     expect(sandbox.faults.pending).toBe(0);
-    const r = await sandbox.handle(new Request('https://x.test/partner/v1/summary', { headers: { authorization: `Bearer ${key}` } }));
+    const r = await sandbox.handle(
+      new Request('https://x.test/partner/v1/summary', { headers: { authorization: `Bearer ${key}` } }),
+    );
     expect(r.status).toBe(401);
   });
 });

@@ -8,9 +8,12 @@ import { ValidationError } from '../../src/index.js';
  */
 describe('fillRoute', () => {
   it('fills every {name} in order, percent-encoding each value so it stays one segment', () => {
-    expect(fillRoute('/locations/{partner_location_id}/creator-samples/{batch_id}/decision', { partner_location_id: 'store 1/2', batch_id: 'b.1' })).toBe(
-      '/locations/store%201%2F2/creator-samples/b.1/decision',
-    );
+    expect(
+      fillRoute('/locations/{partner_location_id}/creator-samples/{batch_id}/decision', {
+        partner_location_id: 'store 1/2',
+        batch_id: 'b.1',
+      }),
+    ).toBe('/locations/store%201%2F2/creator-samples/b.1/decision');
     expect(fillRoute('/summary')).toBe('/summary');
     expect(fillRoute('/reservations/{reservation_id}', { reservation_id: '..foo' })).toBe('/reservations/..foo');
   });
@@ -25,14 +28,20 @@ describe('fillRoute', () => {
         }
       })();
       expect(error, JSON.stringify(params)).toBeInstanceOf(ValidationError);
-      expect(error).toMatchObject({ field: 'reservation_id', message: 'reservation_id is required. Nothing was sent.' });
+      expect(error).toMatchObject({
+        field: 'reservation_id',
+        message: 'reservation_id is required. Nothing was sent.',
+      });
     }
   });
 
   it('refuses "." and ".." in any spelling, naming its field and why', () => {
     for (const id of ['.', '..', '%2e%2e', '%2E', '..;x']) {
       expect(() => fillRoute('/locations/{partner_location_id}', { partner_location_id: id }), id).toThrow(
-        expect.objectContaining({ field: 'partner_location_id', message: expect.stringMatching(/^partner_location_id must not be "\." or "\.\." in any spelling.*climb/) }),
+        expect.objectContaining({
+          field: 'partner_location_id',
+          message: expect.stringMatching(/^partner_location_id must not be "\." or "\.\." in any spelling.*climb/),
+        }),
       );
     }
   });

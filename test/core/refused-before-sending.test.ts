@@ -1,12 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { problemRefusedBeforeSending } from '../../src/core/refusal.js';
-import { PartnerClient, ValidationError, effectInDoubt, isTransient, InternalServerError, TimeoutError, UnexpectedResponseError } from '../../src/index.js';
+import {
+  PartnerClient,
+  ValidationError,
+  effectInDoubt,
+  isTransient,
+  InternalServerError,
+  TimeoutError,
+  UnexpectedResponseError,
+} from '../../src/index.js';
 
 /** `error.sent === false` is the one fact that says the SDK refused a call before sending it. */
 describe('error.sent', () => {
   it('is false on input refused before sending, through the client, with no request made', async () => {
     let fetched = 0;
-    const client = new PartnerClient({ apiKey: 'crp_test_sent', baseUrl: 'http://127.0.0.1:9', fetch: async () => (fetched++, new Response('{}')) });
+    const client = new PartnerClient({
+      apiKey: 'crp_test_sent',
+      baseUrl: 'http://127.0.0.1:9',
+      fetch: async () => (fetched++, new Response('{}')),
+    });
     const error = await client.locations.get('..').catch((e: unknown) => e);
     await client.close();
     expect(error).toBeInstanceOf(ValidationError);
@@ -16,14 +28,20 @@ describe('error.sent', () => {
   });
 
   it("is undefined on the service's own refusal, whatever its message says", () => {
-    const fromService = new ValidationError({ status: 400, code: 'validation_error', message: 'from is bad. Nothing was sent.', field: 'from' });
+    const fromService = new ValidationError({
+      status: 400,
+      code: 'validation_error',
+      message: 'from is bad. Nothing was sent.',
+      field: 'from',
+    });
     expect(fromService.sent).toBeUndefined();
     expect(problemRefusedBeforeSending(fromService)).toBeUndefined();
   });
 });
 
 describe('the rules of doubt, one owner', () => {
-  const api = (Type: typeof InternalServerError, status: number, code: string, serviceCode?: string) => new Type({ status, code: code as never, message: 'x', serviceCode });
+  const api = (Type: typeof InternalServerError, status: number, code: string, serviceCode?: string) =>
+    new Type({ status, code: code as never, message: 'x', serviceCode });
   it('effectInDoubt is wider than mayHaveActed: a 503 and an unreadable answer leave a write in doubt', () => {
     expect(effectInDoubt(api(InternalServerError, 503, 'unavailable', 'unavailable'))).toBe(true);
     expect(effectInDoubt(new UnexpectedResponseError('garbled', { status: 200, requestId: undefined }))).toBe(true);

@@ -21,11 +21,28 @@ describe.each(TRANSPORTS)('a repeated sample decision that met its own effect (%
   /** A new store with sample review, and its first batch. */
   const newStore = async () => {
     const id = `settle-${++store}`;
-    await client.locations.enroll({ partner_location_id: id, name: 'S', address: address(store), plan: { name: 'growth', videos_per_month: 4 } });
+    await client.locations.enroll({
+      partner_location_id: id,
+      name: 'S',
+      address: address(store),
+      plan: { name: 'growth', videos_per_month: 4 },
+    });
     return { id, batch: await client.creators.getSamples(id) };
   };
-  const decisions = (id: string) => env.sandbox.requests.filter((r) => r.method === 'POST' && r.path.startsWith(`/partner/v1/locations/${id}/creator-samples/`) && r.path.endsWith('/decision')).length;
-  const actThen500 = (id: string) => env.sandbox.faults.next({ status: 500, when: 'after', times: 1, pathPattern: `/partner/v1/locations/${id}/creator-samples/*/decision` });
+  const decisions = (id: string) =>
+    env.sandbox.requests.filter(
+      (r) =>
+        r.method === 'POST' &&
+        r.path.startsWith(`/partner/v1/locations/${id}/creator-samples/`) &&
+        r.path.endsWith('/decision'),
+    ).length;
+  const actThen500 = (id: string) =>
+    env.sandbox.faults.next({
+      status: 500,
+      when: 'after',
+      times: 1,
+      pathPattern: `/partner/v1/locations/${id}/creator-samples/*/decision`,
+    });
 
   it('new_batch: the decision took effect under the 500, so the call succeeds with the one new batch', async () => {
     const { id, batch } = await newStore();
@@ -35,7 +52,10 @@ describe.each(TRANSPORTS)('a repeated sample decision that met its own effect (%
     expect(replacement.status).toBe('awaiting_decision');
     // Sent twice (the 500, then the refused repeat), acted on once: two batches, not three.
     expect(decisions(id)).toBe(2);
-    expect(env.sandbox.inspect.sampleBatches(env.key, id).map((b) => b.status)).toEqual(['replaced', 'awaiting_decision']);
+    expect(env.sandbox.inspect.sampleBatches(env.key, id).map((b) => b.status)).toEqual([
+      'replaced',
+      'awaiting_decision',
+    ]);
     expect((await client.creators.getSamples(id)).batch_id).toBe(replacement.batch_id);
   });
 
@@ -62,15 +82,24 @@ describe.each(TRANSPORTS)('a repeated sample decision that met its own effect (%
     expect(ambiguous.attempts).toBe(2);
     expect(ambiguous.message).toContain('the state read back is not what it produces');
     expect(ambiguous.cause).toBeUndefined();
-    expect(ambiguous.message).toMatch(/failed with 500 internal_error.*refused with 409 invalid_state.*Check the store's current sample batch \(client\.creators\.getSamples\("settle-\d+"\)\)/);
+    expect(ambiguous.message).toMatch(
+      /failed with 500 internal_error.*refused with 409 invalid_state.*Check the store's current sample batch \(client\.creators\.getSamples\("settle-\d+"\)\)/,
+    );
     expect(ambiguous.message).not.toContain(env.key);
   });
 
   it('when the read back fails too, the outcome is ambiguous, with the read’s failure as cause', async () => {
     const { id, batch } = await newStore();
     actThen500(id);
-    env.sandbox.faults.next({ status: 404, times: 1, method: 'GET', path: `/partner/v1/locations/${id}/creator-samples` });
-    const error = (await client.creators.decideSamples(id, batch.batch_id, 'new_batch').catch((e: unknown) => e)) as AmbiguousOutcomeError;
+    env.sandbox.faults.next({
+      status: 404,
+      times: 1,
+      method: 'GET',
+      path: `/partner/v1/locations/${id}/creator-samples`,
+    });
+    const error = (await client.creators
+      .decideSamples(id, batch.batch_id, 'new_batch')
+      .catch((e: unknown) => e)) as AmbiguousOutcomeError;
     expect(error).toBeInstanceOf(AmbiguousOutcomeError);
     expect(error.message).toMatch(/reading the state back failed too \(not_found\)/);
     expect((error.cause as { code?: string }).code).toBe('not_found');
@@ -82,7 +111,9 @@ describe.each(TRANSPORTS)('a repeated sample decision that met its own effect (%
     const reads = env.sandbox.requestCount({ method: 'GET', path: `/partner/v1/locations/${id}/creator-samples` });
     const error = await client.creators.decideSamples(id, batch.batch_id, 'approve').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
-    expect(env.sandbox.requestCount({ method: 'GET', path: `/partner/v1/locations/${id}/creator-samples` })).toBe(reads);
+    expect(env.sandbox.requestCount({ method: 'GET', path: `/partner/v1/locations/${id}/creator-samples` })).toBe(
+      reads,
+    );
   });
 
   it('a failure other than 409 once the retries ran out is that failure, with nothing read back', async () => {
@@ -90,9 +121,14 @@ describe.each(TRANSPORTS)('a repeated sample decision that met its own effect (%
     actThen500(id);
     env.sandbox.faults.next({ status: 500, times: 1, pathPattern: '*/decision' });
     const reads = env.sandbox.requestCount({ method: 'GET', path: `/partner/v1/locations/${id}/creator-samples` });
-    const error = await env.client({ rateLimit: false, maxRetries: 1 }).creators.decideSamples(id, batch.batch_id, 'approve').catch((e: unknown) => e);
+    const error = await env
+      .client({ rateLimit: false, maxRetries: 1 })
+      .creators.decideSamples(id, batch.batch_id, 'approve')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
-    expect(env.sandbox.requestCount({ method: 'GET', path: `/partner/v1/locations/${id}/creator-samples` })).toBe(reads);
+    expect(env.sandbox.requestCount({ method: 'GET', path: `/partner/v1/locations/${id}/creator-samples` })).toBe(
+      reads,
+    );
   });
 
   it('after a 503 (sent before acting) a refused repeat stays a ConflictError', async () => {

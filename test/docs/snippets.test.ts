@@ -33,7 +33,8 @@ const ENTRIES: Record<string, string> = {
 };
 const entry = (name: string) => {
   const path = ENTRIES[name];
-  if (path === undefined) throw new Error(`A snippet imports ${name}, an entry this test does not know: add it to ENTRIES.`);
+  if (path === undefined)
+    throw new Error(`A snippet imports ${name}, an entry this test does not know: add it to ENTRIES.`);
   return pathToFileURL(join(root, path)).href;
 };
 
@@ -62,7 +63,8 @@ const CONTEXT: Record<string, string> = {
 const NEEDS: Record<string, string[]> = { apiKey: ['sandbox'], key: ['sandbox'], otherKey: ['sandbox'] };
 
 /** Whether the block reads `name` as a variable (a spread `...name` counts; a property `.name` does not). */
-const uses = (code: string, name: string) => new RegExp(`(?<![\\w$.'"])${name.replace('$', '\\$')}(?![\\w$'"])`).test(code.replaceAll('...', ' '));
+const uses = (code: string, name: string) =>
+  new RegExp(`(?<![\\w$.'"])${name.replace('$', '\\$')}(?![\\w$'"])`).test(code.replaceAll('...', ' '));
 
 /** The block as a module: its imports pointed at src/, the prelude it needs, and an end to what it left running. */
 function moduleOf(code: string): string {
@@ -75,13 +77,18 @@ function moduleOf(code: string): string {
   };
   for (const name of Object.keys(CONTEXT)) if (uses(code, name)) want(name);
   const exported = (from: Record<string, unknown>, alias: string) =>
-    Object.keys(from).filter((name) => !declared.has(name) && uses(code, name)).map((name) => `const { ${name} } = ${alias};`);
-  const lines = code.replace(/from '(@crp\/partner-sdk(?:\/\w+)?)'/g, (_, name: string) => `from '${entry(name)}'`).split('\n');
+    Object.keys(from)
+      .filter((name) => !declared.has(name) && uses(code, name))
+      .map((name) => `const { ${name} } = ${alias};`);
+  const lines = code
+    .replace(/from '(@crp\/partner-sdk(?:\/\w+)?)'/g, (_, name: string) => `from '${entry(name)}'`)
+    .split('\n');
   // A context name that needs one the block declares itself goes right after that declaration.
   const before: string[] = [];
   for (const name of wanted) {
     const own = (NEEDS[name] ?? []).find((need) => declared.has(need));
-    const at = own === undefined ? -1 : lines.findIndex((line) => new RegExp(`\\b(?:const|let)\\s+${own}\\b`).test(line));
+    const at =
+      own === undefined ? -1 : lines.findIndex((line) => new RegExp(`\\b(?:const|let)\\s+${own}\\b`).test(line));
     if (at === -1) before.push(CONTEXT[name] as string);
     else lines.splice(at + 1, 0, CONTEXT[name] as string);
   }
@@ -100,7 +107,11 @@ function moduleOf(code: string): string {
 
 function run(file: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', TSX, file], { cwd, env: { ...process.env, ...env, NODE_OPTIONS: '', PARTNER_SDK_LOG: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', TSX, file], {
+      cwd,
+      env: { ...process.env, ...env, NODE_OPTIONS: '', PARTNER_SDK_LOG: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -132,7 +143,9 @@ describe('README and docs snippets', () => {
   it('finds the blocks, the quickstart and the namespace example among them; skips only these, each saying why', () => {
     expect(runnable.length).toBeGreaterThan(20);
     const readme = runnable.filter((s) => s.where.startsWith('README.md:'));
-    expect(readme.some((s) => s.code.includes("import { PartnerClient, NotFoundError } from '@crp/partner-sdk'"))).toBe(true);
+    expect(readme.some((s) => s.code.includes("import { PartnerClient, NotFoundError } from '@crp/partner-sdk'"))).toBe(
+      true,
+    );
     expect(readme.some((s) => s.code.includes('client.creators.getSamples('))).toBe(true);
     // A new skip is a decision: add it here with its reason.
     expect(snippets.filter((s) => s.skip !== undefined).map((s) => `${s.where.split(':')[0]}: ${s.skip}`)).toEqual([
@@ -143,14 +156,18 @@ describe('README and docs snippets', () => {
     ]);
   });
 
-  it.each(runnable.map((s): [string, Snippet] => [s.where, s]))('%s runs', { timeout: 60_000 }, async (where, snippet) => {
-    const apiKey = sandbox.issueKey();
-    const client = new PartnerClient({ apiKey, baseUrl: server.url });
-    await client.locations.enroll(STORE);
-    await client.close();
-    const file = join(dir, `${where.replace(/[^\w]+/g, '-')}.ts`);
-    writeFileSync(file, moduleOf(snippet.code));
-    const { code, out } = await run(file, dir, { PARTNER_API_KEY: apiKey, PARTNER_API_BASE_URL: server.url });
-    expect({ where, code, out: code === 0 ? '' : out }).toEqual({ where, code: 0, out: '' });
-  });
+  it.each(runnable.map((s): [string, Snippet] => [s.where, s]))(
+    '%s runs',
+    { timeout: 60_000 },
+    async (where, snippet) => {
+      const apiKey = sandbox.issueKey();
+      const client = new PartnerClient({ apiKey, baseUrl: server.url });
+      await client.locations.enroll(STORE);
+      await client.close();
+      const file = join(dir, `${where.replace(/[^\w]+/g, '-')}.ts`);
+      writeFileSync(file, moduleOf(snippet.code));
+      const { code, out } = await run(file, dir, { PARTNER_API_KEY: apiKey, PARTNER_API_BASE_URL: server.url });
+      expect({ where, code, out: code === 0 ? '' : out }).toEqual({ where, code: 0, out: '' });
+    },
+  );
 });

@@ -13,7 +13,13 @@ export interface Snippet {
 const SKIP = /<!--\s*docs-test:\s*skip\s+(.+?)\s*-->\s*$/;
 
 export function snippetsOf(root: string): Snippet[] {
-  const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+  const pages = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ];
   const found: Snippet[] = [];
   for (const page of pages) {
     const lines = readFileSync(join(root, page), 'utf8').split('\n');
@@ -35,14 +41,18 @@ export function snippetsOf(root: string): Snippet[] {
 /** Names a block declares or imports itself (a prelude must not declare them again). */
 export function declaredNames(code: string): Set<string> {
   const names = new Set<string>();
-  for (const m of code.matchAll(/\b(?:const|let|var|function|class)\s+(\{[^}]*\}|[A-Za-z_$][\w$]*)/g)) addNames(m[1] as string, names);
+  for (const m of code.matchAll(/\b(?:const|let|var|function|class)\s+(\{[^}]*\}|[A-Za-z_$][\w$]*)/g))
+    addNames(m[1] as string, names);
   for (const m of code.matchAll(/^import\s+(?:type\s+)?([^'"]+?)\s+from\s+['"]/gm)) addNames(m[1] as string, names);
   return names;
 }
 
 function addNames(pattern: string, names: Set<string>): void {
   for (const part of pattern.replace(/[{}*]/g, ' ').split(',')) {
-    const bits = part.trim().replace(/^type\s+/, '').split(/\s+as\s+|\s*:\s*/);
+    const bits = part
+      .trim()
+      .replace(/^type\s+/, '')
+      .split(/\s+as\s+|\s*:\s*/);
     const name = bits.at(-1)?.trim().split(/\s+/).at(-1);
     if (name && /^[A-Za-z_$][\w$]*$/.test(name)) names.add(name);
   }

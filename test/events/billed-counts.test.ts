@@ -8,7 +8,12 @@ import { BilledCounts } from '../../src/events/billed-counts.js';
 
 const at = (iso: string) => Date.parse(iso);
 /** Two videos well inside November, one 2 h before December in UTC (November or December by zone), one inside December. */
-const POSTED = [at('2026-11-10T12:00:00Z'), at('2026-11-20T12:00:00Z'), at('2026-11-30T22:00:00Z'), at('2026-12-10T12:00:00Z')];
+const POSTED = [
+  at('2026-11-10T12:00:00Z'),
+  at('2026-11-20T12:00:00Z'),
+  at('2026-11-30T22:00:00Z'),
+  at('2026-12-10T12:00:00Z'),
+];
 
 function kept(month: string, count: number, postedAt = POSTED): boolean {
   const billed = new BilledCounts();
@@ -26,14 +31,31 @@ describe('BilledCounts', () => {
 
   it('counts a video a zone reach (14 h) or less before the month start as possibly in either month, and not one earlier', () => {
     const reach = [at('2026-11-30T10:00:00Z')];
-    expect([kept('2026-11', 0, reach), kept('2026-11', 1, reach), kept('2026-12', 0, reach), kept('2026-12', 1, reach)]).toEqual([true, true, true, true]);
+    expect([
+      kept('2026-11', 0, reach),
+      kept('2026-11', 1, reach),
+      kept('2026-12', 0, reach),
+      kept('2026-12', 1, reach),
+    ]).toEqual([true, true, true, true]);
     const before = [at('2026-11-30T09:59:59.999Z')];
-    expect([kept('2026-11', 0, before), kept('2026-11', 1, before), kept('2026-12', 0, before), kept('2026-12', 1, before)]).toEqual([false, true, true, false]);
+    expect([
+      kept('2026-11', 0, before),
+      kept('2026-11', 1, before),
+      kept('2026-12', 0, before),
+      kept('2026-12', 1, before),
+    ]).toEqual([false, true, true, false]);
   });
 
   it('answers unchanged only for the same store, month and count', () => {
     const billed = new BilledCounts();
-    billed.explained('s1', new Map([['2026-11', 2], ['2026-12', 1]]), POSTED);
+    billed.explained(
+      's1',
+      new Map([
+        ['2026-11', 2],
+        ['2026-12', 1],
+      ]),
+      POSTED,
+    );
     expect(billed.unchanged('s1', '2026-11', 2)).toBe(true);
     expect(billed.unchanged('s1', '2026-12', 1)).toBe(true);
     expect(billed.unchanged('s1', '2026-11', 3)).toBe(false);
@@ -49,9 +71,21 @@ describe('BilledCounts', () => {
 
   it('forgets months before a given one, and everything on clear()', () => {
     const billed = new BilledCounts();
-    billed.explained('s1', new Map([['2026-10', 0], ['2026-11', 2], ['2026-12', 1]]), POSTED);
+    billed.explained(
+      's1',
+      new Map([
+        ['2026-10', 0],
+        ['2026-11', 2],
+        ['2026-12', 1],
+      ]),
+      POSTED,
+    );
     billed.forgetBefore('2026-11');
-    expect([billed.unchanged('s1', '2026-10', 0), billed.unchanged('s1', '2026-11', 2), billed.unchanged('s1', '2026-12', 1)]).toEqual([false, true, true]);
+    expect([
+      billed.unchanged('s1', '2026-10', 0),
+      billed.unchanged('s1', '2026-11', 2),
+      billed.unchanged('s1', '2026-12', 1),
+    ]).toEqual([false, true, true]);
     billed.clear();
     expect(billed.unchanged('s1', '2026-11', 2)).toBe(false);
   });

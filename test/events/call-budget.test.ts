@@ -11,7 +11,12 @@ import { fakeClock } from '../helpers/fake-clock.js';
 /** The fake clock at a fixed start. */
 const simClock = () => fakeClock({ start: 1_000_000 });
 
-const limits = (limit: number, windowMs?: number): RateLimitState => ({ limit, remaining: limit, resetAt: new Date(0), ...(windowMs === undefined ? {} : { windowMs }) });
+const limits = (limit: number, windowMs?: number): RateLimitState => ({
+  limit,
+  remaining: limit,
+  resetAt: new Date(0),
+  ...(windowMs === undefined ? {} : { windowMs }),
+});
 const signal = new AbortController().signal;
 
 /** Take `n` calls, returning the clock's time at each. */
@@ -25,7 +30,7 @@ async function take(budget: CallBudget, clock: Clock, n: number): Promise<number
 }
 
 describe('CallBudget', () => {
-  it("allows share × limit calls at once, then waits for the oldest to leave the window", async () => {
+  it('allows share × limit calls at once, then waits for the oldest to leave the window', async () => {
     const clock = simClock();
     const budget = new CallBudget(clock, 0.5, () => limits(10, 1_000));
     const start = clock.now();

@@ -14,7 +14,9 @@ describe('the cost of the watcher reads', () => {
   let env: SimEnv;
   const startSimEnv = useSimEnv();
 
-  it('reads every list in pages of 200, and the booking list from its start once per reconciliation', { timeout: 60_000 }, async () => {
+  it('reads every list in pages of 200, and the booking list from its start once per reconciliation', {
+    timeout: 60_000,
+  }, async () => {
     env = await startSimEnv('msw', { now: '2026-11-10T00:00:00Z', visitsPerWeek: 20 });
     env.sandbox.populate(env.key, { locations: 50, reservationsPerLocation: 9 });
     const urls: URL[] = [];
@@ -26,7 +28,12 @@ describe('the cost of the watcher reads', () => {
       },
     });
     const until = env.clock.now() + 12 * HOUR;
-    const watcher = watchEvents(client, { checkpoint: memoryCheckpoint(), minInterval: 60_000, maxInterval: 600_000, maxLag: 2 * HOUR });
+    const watcher = watchEvents(client, {
+      checkpoint: memoryCheckpoint(),
+      minInterval: 60_000,
+      maxInterval: 600_000,
+      maxLag: 2 * HOUR,
+    });
     const events: PartnerEvent[] = [];
     for await (const event of watcher) {
       events.push(event);
@@ -37,7 +44,9 @@ describe('the cost of the watcher reads', () => {
     expect(lists.length).toBeGreaterThan(20);
     expect(lists.filter((u) => u.searchParams.get('limit') !== '200').map((u) => u.pathname + u.search)).toEqual([]);
 
-    const bookingList = urls.filter((u) => u.pathname.endsWith('/partner/v1/reservations') && !u.searchParams.has('status'));
+    const bookingList = urls.filter(
+      (u) => u.pathname.endsWith('/partner/v1/reservations') && !u.searchParams.has('status'),
+    );
     const fromStart = bookingList.filter((u) => !u.searchParams.has('cursor'));
     // 450 bookings and more: each full pass reads 3 pages or more, and quick polls read on from the end.
     expect(watcher.stats.reconciliations).toBeGreaterThanOrEqual(6);

@@ -26,13 +26,27 @@ function described(state: WatchState) {
   );
   const videos = state.stores.map((_, i) => ({ ...state.videos(i), ids: [...(state.deliveredVideos(i) ?? [])] }));
   const { month, tail, fullAt, seenAt, resets, stores, counts, videoTotal } = state;
-  return { month, tail, fullAt, seenAt, resets, stores: [...stores], counts: { ...counts }, videoTotal, open: [...state.open].sort(), bookings, videos };
+  return {
+    month,
+    tail,
+    fullAt,
+    seenAt,
+    resets,
+    stores: [...stores],
+    counts: { ...counts },
+    videoTotal,
+    open: [...state.open].sort(),
+    bookings,
+    videos,
+  };
 }
 
 describe('checkpoints of format crp-events/1', () => {
   for (const name of ['snapshot', 'journal']) {
     it(`loads one written as ${name === 'snapshot' ? 'a snapshot and journal lines' : 'journal lines'}, and reads back what it writes`, async () => {
-      const lines = readFileSync(new URL(`format-1-${name}.jsonl`, dir), 'utf8').trimEnd().split('\n');
+      const lines = readFileSync(new URL(`format-1-${name}.jsonl`, dir), 'utf8')
+        .trimEnd()
+        .split('\n');
       const state = await WatchState.load(await checkpointOf(lines));
       expect(described(state)).toEqual(expected);
 

@@ -37,12 +37,24 @@ describe('a snapshot line', () => {
   it('is taken whole, with every field valid, and with the optional ones missing', () => {
     expect(readLine(JSON.stringify(SNAPSHOT), 0)).toEqual({ snapshot: SNAPSHOT });
     const { videoIds: _v, key: _k, service: _s, seenAt: _a, resets: _r, ...older } = SNAPSHOT;
-    expect(readLine(JSON.stringify({ ...older, month: '', tail: { cursor: 'c1', seen: 3 }, fullAt: 7 }), 0)).toHaveProperty('snapshot.tail.cursor', 'c1');
+    expect(
+      readLine(JSON.stringify({ ...older, month: '', tail: { cursor: 'c1', seen: 3 }, fullAt: 7 }), 0),
+    ).toHaveProperty('snapshot.tail.cursor', 'c1');
   });
 
   it.each<[string, unknown[]]>([
     ['month', ['2026-13', '2026-00', 'x2026-01', '2026-011', ['2026-01'], 202601]],
-    ['tail', [{ cursor: null }, { cursor: 5, seen: 0 }, { cursor: null, seen: -1 }, { cursor: null, seen: 0, more: 1 }, 'cs', null]],
+    [
+      'tail',
+      [
+        { cursor: null },
+        { cursor: 5, seen: 0 },
+        { cursor: null, seen: -1 },
+        { cursor: null, seen: 0, more: 1 },
+        'cs',
+        null,
+      ],
+    ],
     ['fullAt', ['5', 'x', true]],
     ['stores', [['a', 'a'], ['a', ''], 'a']],
     ['bookings', ['', { r1: ['0|p||'] }, { r1: '0|~%E0%A4%A|a|' }, { r1: '0|P||' }, { '': '0|p||' }]],
@@ -54,23 +66,41 @@ describe('a snapshot line', () => {
     ['resets', [-1, 1.5]],
   ])('refuses an invalid %s, naming the field', (field, values) => {
     for (const value of values) {
-      expect(refusal(snapshotWith({ [field]: value })), JSON.stringify(value)).toContain(`the snapshot's field ${field} is not valid.`);
+      expect(refusal(snapshotWith({ [field]: value })), JSON.stringify(value)).toContain(
+        `the snapshot's field ${field} is not valid.`,
+      );
     }
   });
 
   it('refuses a missing field, an unknown field, another format, and a snapshot after line 1', () => {
     const { tail: _t, ...noTail } = SNAPSHOT;
     expect(refusal(JSON.stringify(noTail))).toContain("the snapshot's field tail is missing.");
-    expect(refusal(snapshotWith({ extra: 1, other: 2 }))).toContain('the snapshot has fields this version does not know (extra, other).');
-    expect(refusal(snapshotWith({ format: 'crp-events/2' }))).toContain('line 1 is not a snapshot of the event watcher (crp-events/1).');
-    expect(refusal(snapshotWith({ format: 'crp-events/2' }), 2)).toContain('line 3 is not a journal line (crp-events/1).');
+    expect(refusal(snapshotWith({ extra: 1, other: 2 }))).toContain(
+      'the snapshot has fields this version does not know (extra, other).',
+    );
+    expect(refusal(snapshotWith({ format: 'crp-events/2' }))).toContain(
+      'line 1 is not a snapshot of the event watcher (crp-events/1).',
+    );
+    expect(refusal(snapshotWith({ format: 'crp-events/2' }), 2)).toContain(
+      'line 3 is not a journal line (crp-events/1).',
+    );
     expect(refusal(JSON.stringify(SNAPSHOT), 1)).toContain('line 2 is a second snapshot');
   });
 });
 
 describe('a journal line', () => {
   it('takes every record kind this version writes', () => {
-    const records = [['s', 'store-1'], ['b', 'r1', '0|~a%20b|a|'], ['v', 0, '1|0|0'], ['v', 0, '2|0|0', 'v1', 'v2'], ['t', null, 0], ['t', 'c', 2], ['f', 5], ['m', '2026-01'], ['r', 5]];
+    const records = [
+      ['s', 'store-1'],
+      ['b', 'r1', '0|~a%20b|a|'],
+      ['v', 0, '1|0|0'],
+      ['v', 0, '2|0|0', 'v1', 'v2'],
+      ['t', null, 0],
+      ['t', 'c', 2],
+      ['f', 5],
+      ['m', '2026-01'],
+      ['r', 5],
+    ];
     expect(readLine(JSON.stringify(records), 3)).toEqual({ records });
   });
 
@@ -85,7 +115,13 @@ describe('a journal line', () => {
     [[{ s: 'x' }], '({"s":"x"})'],
     [[['s', 'x', 'y']], '(["s","x","y"])'],
     [[['b', 'r1', 'x'.repeat(47)]], `(["b","r1","${'x'.repeat(47)}"])`],
-    [[['s', 'x'], ['b', 'r1', 'x'.repeat(70)]], `record 2 is not a record this version writes (["b","r1","${'x'.repeat(49)}…)`],
+    [
+      [
+        ['s', 'x'],
+        ['b', 'r1', 'x'.repeat(70)],
+      ],
+      `record 2 is not a record this version writes (["b","r1","${'x'.repeat(49)}…)`,
+    ],
   ])('refuses %j, showing the record (its first 60 characters)', (records, shown) => {
     expect(refusal(JSON.stringify(records), 1)).toContain(shown);
   });

@@ -15,7 +15,6 @@ import { useSimEnv, type SimEnv } from './support.js';
 
 const { fresh } = checkpointFiles('crp-checkpoint-');
 
-
 describe('fileCheckpoint', () => {
   it('adds one line per record and replaces them all atomically with a snapshot; a line cut short by a crash is not read', async () => {
     const path = fresh();
@@ -41,11 +40,18 @@ describe('fileCheckpoint', () => {
     const second = await fileCheckpoint(path).lock!().catch((e: unknown) => e);
     expect(second).toBeInstanceOf(CheckpointLockedError);
     expect(second).toBeInstanceOf(PartnerError);
-    expect(second).toMatchObject({ code: 'checkpoint_locked', message: expect.stringMatching(/another watcher in this process.*would deliver every event twice/s) });
+    expect(second).toMatchObject({
+      code: 'checkpoint_locked',
+      message: expect.stringMatching(/another watcher in this process.*would deliver every event twice/s),
+    });
     await release();
 
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/events/fixtures/hold-lock.ts', path], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve()));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/events/fixtures/hold-lock.ts', path], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve()),
+    );
     const refused = await fileCheckpoint(path).lock!().catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(CheckpointLockedError);
     expect((refused as CheckpointLockedError).holderPid).toBe(child.pid);
@@ -96,7 +102,11 @@ describe('watchers and checkpoints', () => {
     // The month the watcher counts videos in, then one line per confirmed event (the 15th was left with break).
     expect(lines.length).toBe(1 + 14);
     expect(lines.every((line) => line.length < 400)).toBe(true);
-    const total = env.sandbox.inspect.reservations(env.key).length + env.sandbox.inspect.stores(env.key).reduce((sum, s) => sum + env.sandbox.inspect.videos(env.key, s.partner_location_id).length, 0);
+    const total =
+      env.sandbox.inspect.reservations(env.key).length +
+      env.sandbox.inspect
+        .stores(env.key)
+        .reduce((sum, s) => sum + env.sandbox.inspect.videos(env.key, s.partner_location_id).length, 0);
     const rest = await take(watchEvents(client, { checkpoint: fileCheckpoint(path) }), total - 14);
     expect(rest[0]?.id).toBe(first[14]?.id);
     expect(new Set([...first.slice(0, 14), ...rest].map((e) => e.id)).size).toBe(total);
@@ -106,9 +116,13 @@ describe('watchers and checkpoints', () => {
     env = await startSimEnv('msw');
     const path = fresh();
     writeFileSync(path, '{"something":"else"}\n');
-    await expect(take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path) }), 1)).rejects.toThrow(CheckpointInvalidError);
+    await expect(take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path) }), 1)).rejects.toThrow(
+      CheckpointInvalidError,
+    );
     writeFileSync(path, 'not json\n["b"]\n');
-    await expect(take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path) }), 1)).rejects.toMatchObject({ code: 'checkpoint_invalid' });
+    await expect(take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path) }), 1)).rejects.toMatchObject({
+      code: 'checkpoint_invalid',
+    });
   });
 
   it('refuses wrong options before any request, saying what to change', async () => {
@@ -131,7 +145,9 @@ describe('watchers and checkpoints', () => {
     // The first argument of the old client.events.watch(options), moved here by mistake.
     for (const notClient of [undefined, { checkpoint }, { reports: {}, clock: client.clock }]) {
       expect(() => watchEvents(notClient as never, { checkpoint })).toThrow(
-        new ConfigurationError('watchEvents(client, options) takes the PartnerClient to watch through as its first argument.'),
+        new ConfigurationError(
+          'watchEvents(client, options) takes the PartnerClient to watch through as its first argument.',
+        ),
       );
     }
     expect(env.sandbox.requests).toHaveLength(0);

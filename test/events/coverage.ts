@@ -11,7 +11,12 @@ export interface DeliveredEvent {
   id: string;
   type: string;
   created_at: string;
-  data: { reservation_id: string; status?: string | undefined; acknowledged_kind?: string | null | undefined; video_id?: string | undefined };
+  data: {
+    reservation_id: string;
+    status?: string | undefined;
+    acknowledged_kind?: string | null | undefined;
+    video_id?: string | undefined;
+  };
 }
 
 export interface Coverage {
@@ -26,7 +31,11 @@ export interface Coverage {
   createdMissing: string[];
 }
 
-export function coverage(changes: SandboxChange[], events: DeliveredEvent[], upTo = Number.POSITIVE_INFINITY): Coverage {
+export function coverage(
+  changes: SandboxChange[],
+  events: DeliveredEvent[],
+  upTo = Number.POSITIVE_INFINITY,
+): Coverage {
   const byBooking = new Map<string, SandboxChange[]>();
   const videos = new Set<string>();
   for (const e of events) if (e.type === 'video.published' && e.data.video_id) videos.add(e.data.video_id);
@@ -41,7 +50,9 @@ export function coverage(changes: SandboxChange[], events: DeliveredEvent[], upT
   /** Per booking, in delivery order: when an event showed it, and the change index it showed. */
   const shown = new Map<string, Array<[number, number]>>();
   const videoAt = new Map<string, number>();
-  for (const e of events) if (e.type === 'video.published' && e.data.video_id && !videoAt.has(e.data.video_id)) videoAt.set(e.data.video_id, Date.parse(e.created_at));
+  for (const e of events)
+    if (e.type === 'video.published' && e.data.video_id && !videoAt.has(e.data.video_id))
+      videoAt.set(e.data.video_id, Date.parse(e.created_at));
   const exact = new Map<string, Set<number>>();
   const firstType = new Map<string, string>();
   for (const e of events) {
@@ -53,7 +64,11 @@ export function coverage(changes: SandboxChange[], events: DeliveredEvent[], upT
     let index = -1;
     for (let i = list.length - 1; i >= 0; i--) {
       const c = list[i] as SandboxChange;
-      if (Date.parse(c.at) <= seen && c.status === e.data.status && (c.acknowledged_kind ?? null) === (e.data.acknowledged_kind ?? null)) {
+      if (
+        Date.parse(c.at) <= seen &&
+        c.status === e.data.status &&
+        (c.acknowledged_kind ?? null) === (e.data.acknowledged_kind ?? null)
+      ) {
         index = i;
         break;
       }

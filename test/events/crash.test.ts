@@ -19,7 +19,7 @@ const OPTIONS = { minInterval: 60 * 60_000, maxInterval: 4 * 3_600_000, maxLag: 
 
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32;
 }
 
 describe('crash test', () => {
@@ -63,7 +63,8 @@ describe('crash test', () => {
         let done = false;
         void exited.then(() => (done = true));
         const next = killAt[kills];
-        while (!done && (next === undefined || sandbox.clock.now().getTime() < next)) await new Promise((r) => setTimeout(r, 5));
+        while (!done && (next === undefined || sandbox.clock.now().getTime() < next))
+          await new Promise((r) => setTimeout(r, 5));
         if (done) {
           expect(await exited).toBe(0);
           break;
@@ -89,7 +90,9 @@ describe('crash test', () => {
     });
     const changes = sandbox.inspect.changes(key).filter((c) => Date.parse(c.at) > start);
     const report = coverage(changes, events, end);
-    console.log(`crash test: ${report.changes} changes, ${events.length} events recorded, ${kills} kills, ${report.duplicates} duplicates, ${report.collapsed} changes seen only in a later state`);
+    console.log(
+      `crash test: ${report.changes} changes, ${events.length} events recorded, ${kills} kills, ${report.duplicates} duplicates, ${report.collapsed} changes seen only in a later state`,
+    );
     expect(report.changes).toBeGreaterThan(5_000);
     expect(report.missing).toEqual([]);
     expect(report.duplicates).toBeLessThanOrEqual(kills);

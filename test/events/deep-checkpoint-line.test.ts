@@ -45,9 +45,11 @@ describe('a checkpoint line nested deep', () => {
     const checkpoint = memoryCheckpoint();
     await checkpoint.save(`[${deep(5_000)}]`);
     const watcher = watchEvents(env.client(), { checkpoint });
-    await expect((async () => {
-      for await (const _event of watcher) throw new Error('delivered from a damaged checkpoint');
-    })()).rejects.toBeInstanceOf(CheckpointInvalidError);
+    await expect(
+      (async () => {
+        for await (const _event of watcher) throw new Error('delivered from a damaged checkpoint');
+      })(),
+    ).rejects.toBeInstanceOf(CheckpointInvalidError);
     expect(await checkpoint.load()).toEqual([`[${deep(5_000)}]`]);
   });
 });

@@ -30,7 +30,13 @@ interface Proc extends Contender {
 }
 
 /** What is at the lock path at the start: a dead process's lock, maybe with the markers of takers that died too. */
-const starts = ['dead', 'dead, its taker died', 'dead, its taker and that one\'s taker died', 'garbage', 'nothing'] as const;
+const starts = [
+  'dead',
+  'dead, its taker died',
+  "dead, its taker and that one's taker died",
+  'garbage',
+  'nothing',
+] as const;
 
 class World {
   files = new Map<string, { text: string; ino: number }>();
@@ -100,7 +106,8 @@ class World {
     if (others.length > 0) this.violations.push(`${proc.pid} got the lock while ${others.join(', ')} held it`);
     const file = this.files.get(LOCK);
     const token = file ? (JSON.parse(file.text) as LockOwner).token : undefined;
-    if (!token?.startsWith(`p${proc.pid}x`)) this.violations.push(`${proc.pid} got the lock, but the lock file is ${file?.text}`);
+    if (!token?.startsWith(`p${proc.pid}x`))
+      this.violations.push(`${proc.pid} got the lock, but the lock file is ${file?.text}`);
     proc.holds = true;
     if (proc.dieHolding) {
       proc.dead = true;
@@ -131,21 +138,33 @@ describe('file lock takeover protocol, every interleaving', () => {
         // Pids 1 to 3 are processes that have died.
         if (start === 'garbage') world.put(LOCK, '{"pid": 1, "ho');
         else if (start !== 'nothing') world.put(LOCK, JSON.stringify({ ...world.owner(1), token: 'dead1' }));
-        if (start.includes('taker died')) world.put(`${LOCK}.takeover-dead1`, JSON.stringify({ ...world.owner(2), token: 'dead2' }));
-        if (start.includes('taker and')) world.put(`${LOCK}.takeover-dead2`, JSON.stringify({ ...world.owner(3), token: 'dead3' }));
+        if (start.includes('taker died'))
+          world.put(`${LOCK}.takeover-dead1`, JSON.stringify({ ...world.owner(2), token: 'dead2' }));
+        if (start.includes('taker and'))
+          world.put(`${LOCK}.takeover-dead2`, JSON.stringify({ ...world.owner(3), token: 'dead3' }));
 
         for (const c of list) world.procs.set(c.pid, { ...c, steps: 0, dead: false, holds: false });
         const runs = [...world.procs.values()].map((proc) => world.contend(proc));
         await s.waitIdle();
         const finished = await Promise.all(runs.map((run) => Promise.race([run, Promise.resolve('crashed' as const)])));
 
-        const newcomer: Proc = { pid: 100, crashAt: undefined, release: true, dieHolding: false, steps: 0, dead: false, holds: false };
+        const newcomer: Proc = {
+          pid: 100,
+          crashAt: undefined,
+          release: true,
+          dieHolding: false,
+          steps: 0,
+          dead: false,
+          holds: false,
+        };
         world.procs.set(newcomer.pid, newcomer);
         const last = world.contend(newcomer);
         await s.waitIdle();
         const holder = [...world.procs.values()].find((p) => p.holds && !p.dead && p !== newcomer);
         expect(world.violations).toEqual([]);
-        expect(await Promise.race([last, Promise.resolve('stuck' as const)]), `after ${finished.join(', ')}`).toBe(holder ? 'refused' : 'held');
+        expect(await Promise.race([last, Promise.resolve('stuck' as const)]), `after ${finished.join(', ')}`).toBe(
+          holder ? 'refused' : 'held',
+        );
         if (list.every((c) => c.crashAt === undefined)) {
           expect([...world.files.keys()].filter((path) => path !== LOCK)).toEqual([]);
         }

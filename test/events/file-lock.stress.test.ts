@@ -36,7 +36,9 @@ describe('file lock takeover under a race', () => {
   const dir = mkdtempSync(join(tmpdir(), 'crp-lock-race-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it(`of ${CONTENDERS} processes taking over a dead process's lock at once, exactly one holds it (${TRIALS} trials)`, { timeout: 60_000 + TRIALS * 200 }, async () => {
+  it(`of ${CONTENDERS} processes taking over a dead process's lock at once, exactly one holds it (${TRIALS} trials)`, {
+    timeout: 60_000 + TRIALS * 200,
+  }, async () => {
     const racers = Array.from({ length: CONTENDERS }, startRacer);
     try {
       const dead = deadPid();
@@ -44,7 +46,10 @@ describe('file lock takeover under a race', () => {
       const errors: string[] = [];
       for (let trial = 0; trial < TRIALS; trial++) {
         const lock = join(dir, `${trial}.lock`);
-        writeFileSync(lock, JSON.stringify({ pid: dead, host: hostname(), token: `dead${trial}`, at: new Date().toISOString() }));
+        writeFileSync(
+          lock,
+          JSON.stringify({ pid: dead, host: hostname(), token: `dead${trial}`, at: new Date().toISOString() }),
+        );
         for (const racer of racers) racer.child.stdin.write(`go ${lock}\n`);
         const answers = await Promise.all(racers.map((racer) => racer.next()));
         errors.push(...answers.filter((a) => a.startsWith('error')));
@@ -56,7 +61,11 @@ describe('file lock takeover under a race', () => {
       expect(errors).toEqual([]);
       // Nobody died halfway, so no marker or file written aside is left.
       expect(readdirSync(dir).filter((f) => !f.endsWith('.lock'))).toEqual([]);
-      expect({ trials: TRIALS, notExactlyOne: doubles.length, holders: doubles }).toEqual({ trials: TRIALS, notExactlyOne: 0, holders: [] });
+      expect({ trials: TRIALS, notExactlyOne: doubles.length, holders: doubles }).toEqual({
+        trials: TRIALS,
+        notExactlyOne: 0,
+        holders: [],
+      });
     } finally {
       for (const racer of racers) racer.child.kill();
     }

@@ -4,7 +4,16 @@
  * a lock path that holds something other than a lock file.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,7 +29,10 @@ const linux = process.platform === 'linux';
 
 function lockFile(fields: Record<string, unknown>): string {
   const path = fresh();
-  writeFileSync(path, JSON.stringify({ host: hostname(), token: `old${n}`, at: '2026-01-01T00:00:00.000Z', ...fields }));
+  writeFileSync(
+    path,
+    JSON.stringify({ host: hostname(), token: `old${n}`, at: '2026-01-01T00:00:00.000Z', ...fields }),
+  );
   return path;
 }
 
@@ -49,7 +61,11 @@ describe('file lock: whose lock is taken over', () => {
     const release = await acquireFileLock(fresh());
     const written = JSON.parse(readFileSync(join(dir, `${n}.lock`), 'utf8'));
     if (linux) {
-      expect(written).toMatchObject({ pid: process.pid, boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(), start: startTicks(process.pid) });
+      expect(written).toMatchObject({
+        pid: process.pid,
+        boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+        start: startTicks(process.pid),
+      });
     } else {
       expect(written.started).toBeCloseTo(Date.now() - process.uptime() * 1000, -4);
     }
@@ -58,17 +74,22 @@ describe('file lock: whose lock is taken over', () => {
 
   it('takes over a lock naming our own pid that another incarnation took (a restarted container is pid 1 again)', async () => {
     const self = await ownIdentity();
-    const earlier = linux ? { boot: self.boot, start: String(Number(self.start) - 1) } : { started: (self.started ?? 0) - 60_000 };
+    const earlier = linux
+      ? { boot: self.boot, start: String(Number(self.start) - 1) }
+      : { started: (self.started ?? 0) - 60_000 };
     await takesOver(lockFile({ pid: process.pid, ...earlier }));
     // Written by a version without the identity: our pid, not held here, is an earlier process's.
     await takesOver(lockFile({ pid: process.pid }));
   });
 
-  it.runIf(linux)('takes over a lock of pid 1 when pid 1 is another process than the one recorded, or the machine has restarted since', async () => {
-    const { boot } = await ownIdentity();
-    await takesOver(lockFile({ pid: 1, boot, start: String(Number(startTicks(1)) + 1) }));
-    await takesOver(lockFile({ pid: 1, boot: '00000000-0000-0000-0000-000000000000', start: startTicks(1) }));
-  });
+  it.runIf(linux)(
+    'takes over a lock of pid 1 when pid 1 is another process than the one recorded, or the machine has restarted since',
+    async () => {
+      const { boot } = await ownIdentity();
+      await takesOver(lockFile({ pid: 1, boot, start: String(Number(startTicks(1)) + 1) }));
+      await takesOver(lockFile({ pid: 1, boot: '00000000-0000-0000-0000-000000000000', start: startTicks(1) }));
+    },
+  );
 
   it('takes over a lock of a process that has exited', async () => {
     const { pid } = spawnSync(process.execPath, ['-e', '']);
@@ -93,7 +114,11 @@ describe('file lock: whose lock is taken over', () => {
       child.kill('SIGKILL');
     }
     // Our pid and our own identity, not held by this thread: a watcher in a worker thread of this process.
-    await refused(lockFile({ pid: process.pid, ...(await ownIdentity()) }), process.pid, new RegExp(`process ${process.pid} on `));
+    await refused(
+      lockFile({ pid: process.pid, ...(await ownIdentity()) }),
+      process.pid,
+      new RegExp(`process ${process.pid} on `),
+    );
     const path = fresh();
     const release = await acquireFileLock(path);
     await refused(path, process.pid, /another watcher in this process/);
@@ -103,7 +128,12 @@ describe('file lock: whose lock is taken over', () => {
 
 describe('file lock: a lock path holding something else', () => {
   it('takes the place of garbage, an oversized file, a FIFO, and a symbolic link (not what it points to)', async () => {
-    for (const text of ['{"pid": 1, "host": "half', '', JSON.stringify({ pid: -1, host: hostname(), token: 'negative' }), ' '.repeat(10_000)]) {
+    for (const text of [
+      '{"pid": 1, "host": "half',
+      '',
+      JSON.stringify({ pid: -1, host: hostname(), token: 'negative' }),
+      ' '.repeat(10_000),
+    ]) {
       const path = fresh();
       writeFileSync(path, text);
       await takesOver(path);
@@ -135,7 +165,10 @@ describe('file lock: a lock path holding something else', () => {
     mkdirSync(path);
     const error = await acquireFileLock(path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointLockedError);
-    expect(error).toMatchObject({ holderPid: undefined, message: `${path} is a directory, where the checkpoint's lock file belongs: remove it, then start the watcher again.` });
+    expect(error).toMatchObject({
+      holderPid: undefined,
+      message: `${path} is a directory, where the checkpoint's lock file belongs: remove it, then start the watcher again.`,
+    });
     rmSync(path, { recursive: true });
   });
 });

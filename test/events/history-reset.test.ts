@@ -11,7 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PartnerClient, type Clock } from '../../src/index.js';
-import { fileCheckpoint, memoryCheckpoint, watchEvents, type PartnerEvent, type WatchOptions, type Watcher } from '../../src/events/index.js';
+import {
+  fileCheckpoint,
+  memoryCheckpoint,
+  watchEvents,
+  type PartnerEvent,
+  type WatchOptions,
+  type Watcher,
+} from '../../src/events/index.js';
 import { REWOUND } from '../../src/events/history.js';
 import { WatchState } from '../../src/events/state.js';
 import { SandboxControl, type PopulateOptions } from '../../src/testing/index.js';
@@ -37,7 +44,10 @@ interface Service {
 
 async function startService(options: { seed: number; visitsPerWeek: number }): Promise<Service> {
   let key = '';
-  const { emulator, reissueKey } = createEmulator({ ...options, rateLimitClock: 'simulated' }, { afterReset: () => reissueKey(key) });
+  const { emulator, reissueKey } = createEmulator(
+    { ...options, rateLimitClock: 'simulated' },
+    { afterReset: () => reissueKey(key) },
+  );
   key = emulator.issueKey();
   const server = await emulator.listen(0);
   const control = new SandboxControl({ baseUrl: server.url });
@@ -70,7 +80,13 @@ async function startService(options: { seed: number; visitsPerWeek: number }): P
 }
 
 /** Every event until the client's clock passes `until` (the watcher is stopped at a wait). */
-async function runUntil(service: Service, options: Omit<WatchOptions, 'signal'>, until: number, events: PartnerEvent[], onWait?: () => Promise<void>): Promise<Watcher> {
+async function runUntil(
+  service: Service,
+  options: Omit<WatchOptions, 'signal'>,
+  until: number,
+  events: PartnerEvent[],
+  onWait?: () => Promise<void>,
+): Promise<Watcher> {
   const controller = new AbortController();
   const watcher = watchEvents(service.client, { ...options, signal: controller.signal });
   service.onWait = async () => {
@@ -85,12 +101,21 @@ async function runUntil(service: Service, options: Omit<WatchOptions, 'signal'>,
 function expectAllDelivered(service: Service, after: PartnerEvent[], upTo: number): void {
   const { emulator, key } = service;
   const created = new Set(after.filter((e) => e.type === 'reservation.created').map((e) => e.data.reservation_id));
-  const bookings = emulator.inspect.reservations(key).filter((b) => Date.parse(b.created_at) <= upTo).map((b) => b.reservation_id);
-  const videos = emulator.inspect.stores(key).flatMap((s) => emulator.inspect.videos(key, s.partner_location_id).map((v) => v.video_id));
+  const bookings = emulator.inspect
+    .reservations(key)
+    .filter((b) => Date.parse(b.created_at) <= upTo)
+    .map((b) => b.reservation_id);
+  const videos = emulator.inspect
+    .stores(key)
+    .flatMap((s) => emulator.inspect.videos(key, s.partner_location_id).map((v) => v.video_id));
   const published = new Set(after.flatMap((e) => (e.type === 'video.published' ? [e.data.video_id] : [])));
   const changes = emulator.inspect.changes(key);
   const report = coverage(changes, after, upTo);
-  expect({ bookings: bookings.filter((id) => !created.has(id)), videos: videos.filter((id) => !published.has(id)), changes: report.missing.length }).toEqual({ bookings: [], videos: [], changes: 0 });
+  expect({
+    bookings: bookings.filter((id) => !created.has(id)),
+    videos: videos.filter((id) => !published.has(id)),
+    changes: report.missing.length,
+  }).toEqual({ bookings: [], videos: [], changes: 0 });
   expect(bookings.length).toBeGreaterThan(10);
   expect(report.changes).toBeGreaterThan(20);
 }
@@ -102,62 +127,95 @@ describe('a sandbox reset under the checkpoint', () => {
   let service: Service | undefined;
   afterEach(() => service?.close());
 
-  it.each(['beginning', 'now'] as const)('while the watcher runs (startFrom %s): noticed by the service clock, and every change in the 48 simulated hours after it is delivered', { timeout: 120_000 }, async (startFrom) => {
-    service = await startService({ seed: 5, visitsPerWeek: 10 });
-    const s = service;
-    s.emulator.populate(s.key, STORES);
-    const start = s.client.clock.now();
-    const events: PartnerEvent[] = [];
-    let atReset = -1;
-    const watcher = await runUntil(s, { checkpoint: fileCheckpoint(fresh()), startFrom, ...OPTIONS }, start + 72 * HOUR, events, async () => {
-      if (atReset < 0 && s.client.clock.now() >= start + 24 * HOUR) {
-        atReset = events.length;
-        await s.reset(STORES);
-        // The sync after it fails part-way at first: the poll after that must not take it for a silent first sync.
-        s.emulator.faults.next({ status: 503, times: 12, path: '/partner/v1/reservations' });
-      }
-    });
-    expect(atReset).toBeGreaterThan(0);
-    expect(watcher.stats.errors).toBeGreaterThan(0);
-    expect(watcher.stats).toMatchObject({ historyResets: 1, lastHistoryReset: REWOUND.clock });
-    expectAllDelivered(s, events.slice(atReset), s.emulator.clock.now().getTime() - OPTIONS.maxLag - OPTIONS.maxInterval);
-  });
+  it.each(['beginning', 'now'] as const)(
+    'while the watcher runs (startFrom %s): noticed by the service clock, and every change in the 48 simulated hours after it is delivered',
+    { timeout: 120_000 },
+    async (startFrom) => {
+      service = await startService({ seed: 5, visitsPerWeek: 10 });
+      const s = service;
+      s.emulator.populate(s.key, STORES);
+      const start = s.client.clock.now();
+      const events: PartnerEvent[] = [];
+      let atReset = -1;
+      const watcher = await runUntil(
+        s,
+        { checkpoint: fileCheckpoint(fresh()), startFrom, ...OPTIONS },
+        start + 72 * HOUR,
+        events,
+        async () => {
+          if (atReset < 0 && s.client.clock.now() >= start + 24 * HOUR) {
+            atReset = events.length;
+            await s.reset(STORES);
+            // The sync after it fails part-way at first: the poll after that must not take it for a silent first sync.
+            s.emulator.faults.next({ status: 503, times: 12, path: '/partner/v1/reservations' });
+          }
+        },
+      );
+      expect(atReset).toBeGreaterThan(0);
+      expect(watcher.stats.errors).toBeGreaterThan(0);
+      expect(watcher.stats).toMatchObject({ historyResets: 1, lastHistoryReset: REWOUND.clock });
+      expectAllDelivered(
+        s,
+        events.slice(atReset),
+        s.emulator.clock.now().getTime() - OPTIONS.maxLag - OPTIONS.maxInterval,
+      );
+    },
+  );
 
-  it.each(['beginning', 'now'] as const)('while the watcher is stopped (startFrom %s): noticed when it starts again, and every change after it is delivered', { timeout: 120_000 }, async (startFrom) => {
-    service = await startService({ seed: 6, visitsPerWeek: 10 });
-    const s = service;
-    s.emulator.populate(s.key, STORES);
-    const path = fresh();
-    const start = s.client.clock.now();
-    await runUntil(s, { checkpoint: fileCheckpoint(path), startFrom, ...OPTIONS }, start + 24 * HOUR, []);
-    await s.reset(STORES);
-    const after: PartnerEvent[] = [];
-    // What exists after the reset is new to the loop: delivered whatever startFrom said about the first start.
-    const watcher = await runUntil(s, { checkpoint: fileCheckpoint(path), startFrom, ...OPTIONS }, start + 72 * HOUR, after);
-    expect(watcher.stats).toMatchObject({ historyResets: 1, lastHistoryReset: REWOUND.clock });
-    expect((await WatchState.load(fileCheckpoint(path))).resets).toBe(1);
-    expectAllDelivered(s, after, s.emulator.clock.now().getTime() - OPTIONS.maxLag - OPTIONS.maxInterval);
-  });
+  it.each(['beginning', 'now'] as const)(
+    'while the watcher is stopped (startFrom %s): noticed when it starts again, and every change after it is delivered',
+    { timeout: 120_000 },
+    async (startFrom) => {
+      service = await startService({ seed: 6, visitsPerWeek: 10 });
+      const s = service;
+      s.emulator.populate(s.key, STORES);
+      const path = fresh();
+      const start = s.client.clock.now();
+      await runUntil(s, { checkpoint: fileCheckpoint(path), startFrom, ...OPTIONS }, start + 24 * HOUR, []);
+      await s.reset(STORES);
+      const after: PartnerEvent[] = [];
+      // What exists after the reset is new to the loop: delivered whatever startFrom said about the first start.
+      const watcher = await runUntil(
+        s,
+        { checkpoint: fileCheckpoint(path), startFrom, ...OPTIONS },
+        start + 72 * HOUR,
+        after,
+      );
+      expect(watcher.stats).toMatchObject({ historyResets: 1, lastHistoryReset: REWOUND.clock });
+      expect((await WatchState.load(fileCheckpoint(path))).resets).toBe(1);
+      expectAllDelivered(s, after, s.emulator.clock.now().getTime() - OPTIONS.maxLag - OPTIONS.maxInterval);
+    },
+  );
 
-  it('minutes after the start (the clock barely went back): noticed by the booking list, shorter than the saved position', { timeout: 60_000 }, async () => {
+  it('minutes after the start (the clock barely went back): noticed by the booking list, shorter than the saved position', {
+    timeout: 60_000,
+  }, async () => {
     service = await startService({ seed: 7, visitsPerWeek: 10 });
     const s = service;
     s.emulator.populate(s.key, { locations: 6, reservationsPerLocation: 5 });
     const start = s.client.clock.now();
     const events: PartnerEvent[] = [];
     let atReset = -1;
-    const watcher = await runUntil(s, { checkpoint: fileCheckpoint(fresh()), minInterval: 60_000, maxInterval: 120_000, maxLag: HOUR }, start + 48 * HOUR, events, async () => {
-      if (atReset < 0 && events.length > 0) {
-        atReset = events.length;
-        await s.reset({ locations: 3, reservationsPerLocation: 4 });
-      }
-    });
+    const watcher = await runUntil(
+      s,
+      { checkpoint: fileCheckpoint(fresh()), minInterval: 60_000, maxInterval: 120_000, maxLag: HOUR },
+      start + 48 * HOUR,
+      events,
+      async () => {
+        if (atReset < 0 && events.length > 0) {
+          atReset = events.length;
+          await s.reset({ locations: 3, reservationsPerLocation: 4 });
+        }
+      },
+    );
     expect(s.client.clock.now() - start).toBeGreaterThan(47 * HOUR);
     expect(watcher.stats).toMatchObject({ historyResets: 1, lastHistoryReset: REWOUND.list });
     expectAllDelivered(s, events.slice(atReset), s.emulator.clock.now().getTime() - 2 * HOUR);
   });
 
-  it('a restart right after the reset was saved (nothing else yet) syncs everything, even with startFrom now', { timeout: 60_000 }, async () => {
+  it('a restart right after the reset was saved (nothing else yet) syncs everything, even with startFrom now', {
+    timeout: 60_000,
+  }, async () => {
     service = await startService({ seed: 9, visitsPerWeek: 0 });
     const s = service;
     s.emulator.populate(s.key, { locations: 2, reservationsPerLocation: 3 });
@@ -166,11 +224,21 @@ describe('a sandbox reset under the checkpoint', () => {
     await checkpoint.save(JSON.stringify([['r', s.emulator.clock.now().getTime()]]));
     const events: PartnerEvent[] = [];
     await runUntil(s, { checkpoint, startFrom: 'now', ...OPTIONS }, s.client.clock.now() + HOUR, events);
-    const bookings = s.emulator.inspect.reservations(s.key).map((b) => b.reservation_id).sort();
-    expect(events.filter((e) => e.type === 'reservation.created').map((e) => e.data.reservation_id).sort()).toEqual(bookings);
+    const bookings = s.emulator.inspect
+      .reservations(s.key)
+      .map((b) => b.reservation_id)
+      .sort();
+    expect(
+      events
+        .filter((e) => e.type === 'reservation.created')
+        .map((e) => e.data.reservation_id)
+        .sort(),
+    ).toEqual(bookings);
   });
 
-  it('bookings the checkpoint remembers that the service does not have: noticed by the next full pass, then everything synced again', { timeout: 60_000 }, async () => {
+  it('bookings the checkpoint remembers that the service does not have: noticed by the next full pass, then everything synced again', {
+    timeout: 60_000,
+  }, async () => {
     service = await startService({ seed: 8, visitsPerWeek: 0 });
     const s = service;
     s.emulator.populate(s.key, { locations: 3, reservationsPerLocation: 4 });
@@ -182,8 +250,16 @@ describe('a sandbox reset under the checkpoint', () => {
     const again: PartnerEvent[] = [];
     const watcher = await runUntil(s, { checkpoint: fileCheckpoint(path), ...OPTIONS }, start + 6 * HOUR, again);
     expect(watcher.stats).toMatchObject({ historyResets: 1, lastHistoryReset: REWOUND.bookings });
-    const bookings = s.emulator.inspect.reservations(s.key).map((b) => b.reservation_id).sort();
-    expect(again.filter((e) => e.type === 'reservation.created').map((e) => e.data.reservation_id).sort()).toEqual(bookings);
+    const bookings = s.emulator.inspect
+      .reservations(s.key)
+      .map((b) => b.reservation_id)
+      .sort();
+    expect(
+      again
+        .filter((e) => e.type === 'reservation.created')
+        .map((e) => e.data.reservation_id)
+        .sort(),
+    ).toEqual(bookings);
     const state = await WatchState.load(fileCheckpoint(path));
     expect(state.booking('ghost-1')).toBeUndefined();
     expect(state.bookingCount).toBe(bookings.length);

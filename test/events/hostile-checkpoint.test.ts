@@ -7,15 +7,21 @@
  */
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint } from '../../src/events/index.js';
+import {
+  CheckpointInvalidError,
+  fileCheckpoint,
+  memoryCheckpoint,
+  watchEvents,
+  type Checkpoint,
+} from '../../src/events/index.js';
 import { packBooking } from '../../src/events/bookings.js';
 import { checkpointFiles, take } from './checkpoint-files.js';
 import { startSimEnv, useSimEnv, type SimEnv } from './support.js';
 
 const { dir, fresh } = checkpointFiles('crp-hostile-');
 
-
-const REFUSED = /^The checkpoint is not one this version's event watcher can go on from: .+\. Nothing was changed\. .*give the watcher a checkpoint of its own.*delete it, and the watcher starts again as set by startFrom\.$/s;
+const REFUSED =
+  /^The checkpoint is not one this version's event watcher can go on from: .+\. Nothing was changed\. .*give the watcher a checkpoint of its own.*delete it, and the watcher starts again as set by startFrom\.$/s;
 
 describe('a torn last line', () => {
   let env: SimEnv;
@@ -25,7 +31,11 @@ describe('a torn last line', () => {
     env = await startEach('msw', { visitsPerWeek: 0 });
     env.sandbox.populate(env.key, { locations: 3, reservationsPerLocation: 5 });
     const client = env.client();
-    const total = env.sandbox.inspect.reservations(env.key).length + env.sandbox.inspect.stores(env.key).reduce((sum, s) => sum + env.sandbox.inspect.videos(env.key, s.partner_location_id).length, 0);
+    const total =
+      env.sandbox.inspect.reservations(env.key).length +
+      env.sandbox.inspect
+        .stores(env.key)
+        .reduce((sum, s) => sum + env.sandbox.inspect.videos(env.key, s.partner_location_id).length, 0);
     const path = fresh();
     const first = await take(watchEvents(client, { checkpoint: fileCheckpoint(path) }), 6);
     // Power lost in the middle of adding the 6th event's line.
@@ -55,9 +65,13 @@ describe('a torn last line', () => {
     const path = fresh();
     const cut = '{"format":"crp-events/1","month":"2026-11","tail":{"cur';
     writeFileSync(path, cut);
-    const error = await fileCheckpoint(path).load().catch((e: unknown) => e);
+    const error = await fileCheckpoint(path)
+      .load()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointInvalidError);
-    expect((error as Error).message).toMatch(/holds no complete line: it is not a checkpoint, or its first line was cut/);
+    expect((error as Error).message).toMatch(
+      /holds no complete line: it is not a checkpoint, or its first line was cut/,
+    );
     await expect(fileCheckpoint(path).save('["x"]')).rejects.toBeInstanceOf(CheckpointInvalidError);
     expect(readFileSync(path, 'utf8')).toBe(cut);
   });
@@ -84,28 +98,55 @@ describe('a damaged or foreign file', () => {
   it.each<[string, (whole: string) => string, RegExp]>([
     ['a plain text file', () => 'Remember to water the plants.\nAnd feed the cat.\n', /line 1 is not JSON/],
     ['a plain text file of one line', () => 'Remember to water the plants.', /no complete line/],
-    ['a file of JSON-array lines', () => '[1,2,3]\n["a","b"]\n', /line 1, record 1 is not a record this version writes \(1\)/],
-    ['another program\'s JSON', () => '{"name":"my-app","version":"1.0.0"}\n', /line 1 is not a snapshot of the event watcher \(crp-events\/1\)/],
+    [
+      'a file of JSON-array lines',
+      () => '[1,2,3]\n["a","b"]\n',
+      /line 1, record 1 is not a record this version writes \(1\)/,
+    ],
+    [
+      "another program's JSON",
+      () => '{"name":"my-app","version":"1.0.0"}\n',
+      /line 1 is not a snapshot of the event watcher \(crp-events\/1\)/,
+    ],
     ['an empty JSON list', () => '[]\n', /line 1 is an empty list/],
     ['a checkpoint with a damaged middle line', (whole) => whole.replace('\n', '\n{"oops": \n'), /line 2 is not JSON/],
-    ['a checkpoint with its first line cut, then whole lines', (whole) => whole.slice(0, 40) + whole.slice(whole.indexOf('\n')), /line 1 is not JSON/],
-    ['a checkpoint whose first line lost its newline', (whole) => whole.slice(0, whole.indexOf('\n')) + whole.slice(whole.indexOf('\n') + 1), /line 1 is not JSON/],
-    ['a second snapshot after the journal', (whole) => whole + whole.slice(0, whole.indexOf('\n') + 1), /line 4 is a second snapshot/],
-  ])('%s is refused before any request (also with startFrom now) and left byte for byte as it was', async (_, make, why) => {
-    const contents = make(await written());
-    const path = fresh();
-    writeFileSync(path, contents);
-    const before = env.sandbox.requests.length;
-    for (const startFrom of ['now', 'beginning'] as const) {
-      const error = await take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path), startFrom }), 1).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(CheckpointInvalidError);
-      expect(error).toMatchObject({ code: 'checkpoint_invalid', message: expect.stringMatching(REFUSED) });
-      expect((error as Error).message).toMatch(why);
-    }
-    expect(readFileSync(path, 'utf8')).toBe(contents);
-    expect(readdirSync(dir).filter((f) => f.startsWith(path.slice(dir.length + 1)))).toEqual([path.slice(dir.length + 1)]);
-    expect(env.sandbox.requests.length).toBe(before);
-  });
+    [
+      'a checkpoint with its first line cut, then whole lines',
+      (whole) => whole.slice(0, 40) + whole.slice(whole.indexOf('\n')),
+      /line 1 is not JSON/,
+    ],
+    [
+      'a checkpoint whose first line lost its newline',
+      (whole) => whole.slice(0, whole.indexOf('\n')) + whole.slice(whole.indexOf('\n') + 1),
+      /line 1 is not JSON/,
+    ],
+    [
+      'a second snapshot after the journal',
+      (whole) => whole + whole.slice(0, whole.indexOf('\n') + 1),
+      /line 4 is a second snapshot/,
+    ],
+  ])(
+    '%s is refused before any request (also with startFrom now) and left byte for byte as it was',
+    async (_, make, why) => {
+      const contents = make(await written());
+      const path = fresh();
+      writeFileSync(path, contents);
+      const before = env.sandbox.requests.length;
+      for (const startFrom of ['now', 'beginning'] as const) {
+        const error = await take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path), startFrom }), 1).catch(
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(CheckpointInvalidError);
+        expect(error).toMatchObject({ code: 'checkpoint_invalid', message: expect.stringMatching(REFUSED) });
+        expect((error as Error).message).toMatch(why);
+      }
+      expect(readFileSync(path, 'utf8')).toBe(contents);
+      expect(readdirSync(dir).filter((f) => f.startsWith(path.slice(dir.length + 1)))).toEqual([
+        path.slice(dir.length + 1),
+      ]);
+      expect(env.sandbox.requests.length).toBe(before);
+    },
+  );
 
   it('reads a checkpoint written before its first snapshot (journal lines only), and writes one at the next save', async () => {
     const whole = await written();
@@ -150,7 +191,10 @@ describe('a damaged or foreign file', () => {
     ['a snapshot whose bookings are a list', [withSnapshot({ bookings: [] })]],
     ['a snapshot counting videos of a store by name', [withSnapshot({ videos: { x: '1|0|0' } })]],
     ['a snapshot with a field this version does not know', [withSnapshot({ extra: true })]],
-    ['a snapshot whose key is the key itself', [withSnapshot({ key: 'crp_test_secret', service: 'https://sandbox.crp.test' })]],
+    [
+      'a snapshot whose key is the key itself',
+      [withSnapshot({ key: 'crp_test_secret', service: 'https://sandbox.crp.test' })],
+    ],
   ])('%s is refused with CheckpointInvalidError, from a memory checkpoint and your own', async (_, lines) => {
     const memory = memoryCheckpoint();
     for (const [i, line] of lines.entries()) await memory.save(line, { replace: i === 0 });

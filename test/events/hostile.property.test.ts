@@ -44,7 +44,10 @@ const hostile: fc.Arbitrary<Hostile> = fc.record({
   duplicate: fc.uniqueArray(page, { maxLength: 40 }),
   reverse: fc.uniqueArray(page, { maxLength: 40 }),
   repeat: fc.uniqueArray(page, { maxLength: 4 }),
-  jumps: fc.array(fc.record({ at: fc.integer({ min: 0, max: 3 * DAY }), by: fc.integer({ min: -3 * DAY, max: 3 * DAY }) }), { maxLength: 3 }),
+  jumps: fc.array(
+    fc.record({ at: fc.integer({ min: 0, max: 3 * DAY }), by: fc.integer({ min: -3 * DAY, max: 3 * DAY }) }),
+    { maxLength: 3 },
+  ),
 });
 
 async function check(h: Hostile): Promise<void> {
@@ -54,7 +57,8 @@ async function check(h: Hostile): Promise<void> {
     let repeated = 0;
     const rewrite = (p: ListPage, url: URL, call: number): ListPage => {
       let items = p.items;
-      if (h.duplicate.includes(call) && items.length > 0) items = [...items, items[call % items.length] as Record<string, unknown>];
+      if (h.duplicate.includes(call) && items.length > 0)
+        items = [...items, items[call % items.length] as Record<string, unknown>];
       if (h.reverse.includes(call)) items = [...items].reverse();
       const cursor = url.searchParams.get('cursor');
       // A service that repeats itself: once led back, every page it answers there leads back again.
@@ -93,7 +97,11 @@ async function check(h: Hostile): Promise<void> {
     expect(watcher.stats.errors).toBe(repeated);
     const lastPoll = env.sandbox.clock.now().getTime();
     // A failed poll is tried again after a wait of up to maxInterval: allow one per error.
-    const report = coverage(env.sandbox.inspect.changes(env.key), events, lastPoll - OPTIONS.maxLag - (repeated + 1) * OPTIONS.maxInterval);
+    const report = coverage(
+      env.sandbox.inspect.changes(env.key),
+      events,
+      lastPoll - OPTIONS.maxLag - (repeated + 1) * OPTIONS.maxInterval,
+    );
     expect(report.missing).toEqual([]);
     expect(report.createdMissing).toEqual([]);
     expect(report.duplicates).toBe(0);
@@ -105,11 +113,22 @@ async function check(h: Hostile): Promise<void> {
 describe('event stream property: hostile pages and clocks', () => {
   // Shrunk counterexample: the first sync's page repeated its one booking, the position counted two
   // entries, the next (correct) page looked shorter than it, and a history reset delivered it all again.
-  it('a booking repeated on the first sync\'s page is no history gone back', { timeout: 60_000 }, async () => {
-    await check({ stores: 1, bookings: 1, visitsPerWeek: 0, days: 1, duplicate: [0], reverse: [], repeat: [], jumps: [] });
+  it("a booking repeated on the first sync's page is no history gone back", { timeout: 60_000 }, async () => {
+    await check({
+      stores: 1,
+      bookings: 1,
+      visitsPerWeek: 0,
+      days: 1,
+      duplicate: [0],
+      reverse: [],
+      repeat: [],
+      jumps: [],
+    });
   });
 
-  it('delivers every change exactly once and reports every repeated cursor, whatever the pages and the clock do', { timeout: Math.max(120_000, RUNS.numRuns * 5_000) }, async () => {
+  it('delivers every change exactly once and reports every repeated cursor, whatever the pages and the clock do', {
+    timeout: Math.max(120_000, RUNS.numRuns * 5_000),
+  }, async () => {
     await fc.assert(fc.asyncProperty(hostile, check), RUNS);
   });
 });

@@ -65,7 +65,11 @@ export function jumpingClock(env: SimEnv): Clock & { jump(ms: number): void } {
 }
 
 /** The watcher's events until `go` turns false (checked on a timer: the loop may idle). */
-export async function runWhile(watcher: AsyncIterable<PartnerEvent>, controller: AbortController, go: () => boolean): Promise<PartnerEvent[]> {
+export async function runWhile(
+  watcher: AsyncIterable<PartnerEvent>,
+  controller: AbortController,
+  go: () => boolean,
+): Promise<PartnerEvent[]> {
   const events: PartnerEvent[] = [];
   const timer = setInterval(() => {
     if (!go()) controller.abort();

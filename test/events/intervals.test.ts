@@ -24,7 +24,11 @@ describe('intervalsOf', () => {
     ['negative', { minInterval: -1 }, 'minInterval'],
     ['NaN', { maxInterval: Number.NaN }, 'maxInterval'],
     ['Infinity', { maxLag: Number.POSITIVE_INFINITY }, 'maxLag'],
-    ['a numeric string (a value read from the environment, unparsed)', { minInterval: '5000' as unknown as number }, 'minInterval'],
+    [
+      'a numeric string (a value read from the environment, unparsed)',
+      { minInterval: '5000' as unknown as number },
+      'minInterval',
+    ],
     ['null', { maxInterval: null as unknown as number }, 'maxInterval'],
   ])('refuses %s, naming the option and what it got', (_, given, name) => {
     const error = refusal(given);
@@ -34,7 +38,9 @@ describe('intervalsOf', () => {
   });
 
   it('refuses a bad value even when the others are consistent without it', () => {
-    expect(refusal({ minInterval: 1_000, maxInterval: 0, maxLag: 5_000 }).message).toMatch(/option maxInterval must be a positive number/);
+    expect(refusal({ minInterval: 1_000, maxInterval: 0, maxLag: 5_000 }).message).toMatch(
+      /option maxInterval must be a positive number/,
+    );
   });
 
   it.each<[string, Given, number]>([

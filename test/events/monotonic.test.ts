@@ -51,7 +51,12 @@ describe('the watcher on a clock that is set', () => {
     ['forward', 2 * DAY],
   ])('keeps the budget window when the wall clock is set 2 days %s', async (_, jump) => {
     const clock = settableClock();
-    const budget = new CallBudget(clock, 0.01, () => ({ limit: 600, remaining: 600, resetAt: new Date(0), windowMs: 60_000 }));
+    const budget = new CallBudget(clock, 0.01, () => ({
+      limit: 600,
+      remaining: 600,
+      resetAt: new Date(0),
+      windowMs: 60_000,
+    }));
     const signal = new AbortController().signal;
     for (let i = 0; i < 6; i++) await budget.take(signal);
     clock.set(jump);
@@ -72,7 +77,14 @@ describe('the watcher on a clock that is set', () => {
     expect(sleeps).toEqual([30]);
     expect(new PartnerClient({ ...KEY, clock: { now: () => 0, sleep: async () => {} } }).clock.random).toBeUndefined();
 
-    const own = { base: 100, now: () => 0, sleep: async () => {}, monotonic(this: { base: number }) { return this.base + wall; } };
+    const own = {
+      base: 100,
+      now: () => 0,
+      sleep: async () => {},
+      monotonic(this: { base: number }) {
+        return this.base + wall;
+      },
+    };
     const kept = new PartnerClient({ ...KEY, clock: own }).clock;
     expect(kept).toBe(own);
     expect(kept.monotonic()).toBe(107);

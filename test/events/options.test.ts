@@ -42,13 +42,41 @@ describe('watch options', () => {
     ['nothing: the defaults', {}, { minInterval: 10_000, maxInterval: 60_000, maxLag: 900_000 }],
     ['maxLag 3 s: intervals fit in it', { maxLag: 3_000 }, { minInterval: 3_000, maxInterval: 3_000, maxLag: 3_000 }],
     ['maxLag 30 s', { maxLag: 30_000 }, { minInterval: 10_000, maxInterval: 30_000, maxLag: 30_000 }],
-    ['minInterval above the default maxInterval lifts it', { minInterval: 120_000 }, { minInterval: 120_000, maxInterval: 120_000, maxLag: 900_000 }],
-    ['minInterval above the default maxLag lifts both', { minInterval: 2_000_000 }, { minInterval: 2_000_000, maxInterval: 2_000_000, maxLag: 2_000_000 }],
-    ['maxInterval below the default minInterval lowers it', { maxInterval: 5_000 }, { minInterval: 5_000, maxInterval: 5_000, maxLag: 900_000 }],
-    ['maxInterval above the default maxLag lifts it', { maxInterval: 3_600_000 }, { minInterval: 10_000, maxInterval: 3_600_000, maxLag: 3_600_000 }],
-    ['minInterval and maxLag', { minInterval: 2_000, maxLag: 5_000 }, { minInterval: 2_000, maxInterval: 5_000, maxLag: 5_000 }],
-    ['minInterval and maxInterval', { minInterval: 1_000, maxInterval: 16_000 }, { minInterval: 1_000, maxInterval: 16_000, maxLag: 900_000 }],
-    ['maxInterval and maxLag', { maxInterval: 2_000, maxLag: 4_000 }, { minInterval: 2_000, maxInterval: 2_000, maxLag: 4_000 }],
+    [
+      'minInterval above the default maxInterval lifts it',
+      { minInterval: 120_000 },
+      { minInterval: 120_000, maxInterval: 120_000, maxLag: 900_000 },
+    ],
+    [
+      'minInterval above the default maxLag lifts both',
+      { minInterval: 2_000_000 },
+      { minInterval: 2_000_000, maxInterval: 2_000_000, maxLag: 2_000_000 },
+    ],
+    [
+      'maxInterval below the default minInterval lowers it',
+      { maxInterval: 5_000 },
+      { minInterval: 5_000, maxInterval: 5_000, maxLag: 900_000 },
+    ],
+    [
+      'maxInterval above the default maxLag lifts it',
+      { maxInterval: 3_600_000 },
+      { minInterval: 10_000, maxInterval: 3_600_000, maxLag: 3_600_000 },
+    ],
+    [
+      'minInterval and maxLag',
+      { minInterval: 2_000, maxLag: 5_000 },
+      { minInterval: 2_000, maxInterval: 5_000, maxLag: 5_000 },
+    ],
+    [
+      'minInterval and maxInterval',
+      { minInterval: 1_000, maxInterval: 16_000 },
+      { minInterval: 1_000, maxInterval: 16_000, maxLag: 900_000 },
+    ],
+    [
+      'maxInterval and maxLag',
+      { maxInterval: 2_000, maxLag: 4_000 },
+      { minInterval: 2_000, maxInterval: 2_000, maxLag: 4_000 },
+    ],
     ['all three', { minInterval: 1, maxInterval: 2, maxLag: 3 }, { minInterval: 1, maxInterval: 2, maxLag: 3 }],
   ])('%s', (_, given, expected) => {
     expect(intervalsOf(given)).toEqual(expected);

@@ -5,7 +5,9 @@ import { Pacing } from '../../src/events/pacing.js';
 describe('Pacing', () => {
   it('doubles the wait after each empty pass, from minInterval up to maxInterval', () => {
     const pacing = new Pacing(10_000, 60_000);
-    expect([1, 2, 3, 4, 5].map(() => pacing.after(0, false, Infinity))).toEqual([10_000, 20_000, 40_000, 60_000, 60_000]);
+    expect([1, 2, 3, 4, 5].map(() => pacing.after(0, false, Infinity))).toEqual([
+      10_000, 20_000, 40_000, 60_000, 60_000,
+    ]);
   });
 
   it('goes back to minInterval after a busy pass, and doubles from there when the next is empty', () => {

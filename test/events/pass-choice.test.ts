@@ -66,7 +66,10 @@ describe('Detector.choose', () => {
     const summary = await detector.summary();
     await drain(detector.reconcile());
     // Counts the state cannot explain (say, a cancellation only a full read finds).
-    const off: Summary = { ...summary, reservations: { ...summary.reservations, unacknowledged: summary.reservations.unacknowledged + 1 } };
+    const off: Summary = {
+      ...summary,
+      reservations: { ...summary.reservations, unacknowledged: summary.reservations.unacknowledged + 1 },
+    };
     const before = calls();
     await drain(detector.poll(off));
     // The summary moved: the list read on from its end (one call), nothing else could place it.
@@ -85,7 +88,11 @@ describe('Detector.choose', () => {
     const summary = await detector.summary();
     await drain(detector.reconcile());
     state.apply(['t', 'not-a-cursor', 0]);
-    const moved: Summary = { ...summary, videos_published: summary.videos_published + 1, reservations: { ...summary.reservations, pending: summary.reservations.pending + 1 } };
+    const moved: Summary = {
+      ...summary,
+      videos_published: summary.videos_published + 1,
+      reservations: { ...summary.reservations, pending: summary.reservations.pending + 1 },
+    };
     const before = calls();
     await drain(detector.poll(moved));
     expect(calls() - before).toBe(1);

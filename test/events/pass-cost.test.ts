@@ -40,11 +40,19 @@ async function run(startSimEnv: ReturnType<typeof useSimEnv>, options: Partial<W
       const path = url.pathname.replace('/partner/v1', '').replace(/\/locations\/[^/]+\//, '/locations/{store}/');
       // A summary read again before the pass ended (the service's time not confirmed yet) is that pass's.
       const ended = watcher.stats.polls + watcher.stats.errors;
-      if (path === '/summary' && passes.at(-1)?.after !== ended) passes.push({ calls: [], events: [], pass: 'poll (not due)', after: ended });
-      const query = [url.searchParams.get('limit') === '200' || path === '/summary' ? '' : ' NO PAGE SIZE', url.searchParams.has('cursor') ? ' +cursor' : '', url.searchParams.has('status') ? ` status=${url.searchParams.get('status')}` : ''];
+      if (path === '/summary' && passes.at(-1)?.after !== ended)
+        passes.push({ calls: [], events: [], pass: 'poll (not due)', after: ended });
+      const query = [
+        url.searchParams.get('limit') === '200' || path === '/summary' ? '' : ' NO PAGE SIZE',
+        url.searchParams.has('cursor') ? ' +cursor' : '',
+        url.searchParams.has('status') ? ` status=${url.searchParams.get('status')}` : '',
+      ];
       const current = passes.at(-1) as PassLog;
-      if (path !== '/summary' && watcher.stats.lastPass) current.pass = `${watcher.stats.lastPass.kind} (${watcher.stats.lastPass.reason})`;
-      current.calls.push(path + (path.endsWith('/billing/monthly') ? ` ${url.searchParams.get('month')}` : '') + query.join(''));
+      if (path !== '/summary' && watcher.stats.lastPass)
+        current.pass = `${watcher.stats.lastPass.kind} (${watcher.stats.lastPass.reason})`;
+      current.calls.push(
+        path + (path.endsWith('/billing/monthly') ? ` ${url.searchParams.get('month')}` : '') + query.join(''),
+      );
       return fetch(request);
     },
   });
@@ -63,7 +71,13 @@ async function run(startSimEnv: ReturnType<typeof useSimEnv>, options: Partial<W
     }
     const change = [...env.sandbox.inspect.changes(env.key)]
       .reverse()
-      .find((c) => c.type === event.type && (event.type === 'video.published' ? c.video_id === event.data.video_id : c.reservation_id === event.data.reservation_id));
+      .find(
+        (c) =>
+          c.type === event.type &&
+          (event.type === 'video.published'
+            ? c.video_id === event.data.video_id
+            : c.reservation_id === event.data.reservation_id),
+      );
     if (change && Date.parse(change.at) > start + 30 * MINUTE) {
       const kind = kindOf(event);
       lags.set(kind, [...(lags.get(kind) ?? []), Date.parse(event.created_at) - Date.parse(change.at)]);
@@ -78,18 +92,28 @@ async function run(startSimEnv: ReturnType<typeof useSimEnv>, options: Partial<W
 /** Every pass that found one change of `kind` alone called `calls`; `required`: there was one. */
 function expectCost(passes: PassLog[], kind: string, calls: string | RegExp, required = true): void {
   const costs = costOf(passes, kind);
-  expect(costs.filter((c) => (typeof calls === 'string' ? c !== calls : !calls.test(c))), kind).toEqual([]);
+  expect(
+    costs.filter((c) => (typeof calls === 'string' ? c !== calls : !calls.test(c))),
+    kind,
+  ).toEqual([]);
   if (required) expect(costs.length, kind).toBe(1);
 }
 
 /** The calls of each pass that found exactly `kind` (one change of it, nothing else), as a set of distinct lists. */
-const costOf = (passes: PassLog[], kind: string, pass = 'poll (not due)') =>
-  [...new Set(passes.filter((p) => p.pass === pass && p.events.length === 1 && p.events[0] === kind).map((p) => p.calls.join(' | ')))];
+const costOf = (passes: PassLog[], kind: string, pass = 'poll (not due)') => [
+  ...new Set(
+    passes
+      .filter((p) => p.pass === pass && p.events.length === 1 && p.events[0] === kind)
+      .map((p) => p.calls.join(' | ')),
+  ),
+];
 
 describe('the cost and lag of each kind of change', () => {
   const startSimEnv = useSimEnv();
 
-  it('with the defaults: a poll reads only what the summary points at; a reconciliation every maxLag', { timeout: 120_000 }, async () => {
+  it('with the defaults: a poll reads only what the summary points at; a reconciliation every maxLag', {
+    timeout: 120_000,
+  }, async () => {
     const { passes, lags, stats } = await run(startSimEnv, {}, 2);
     // Nothing new: the summary alone.
     const idle = passes.filter((p) => p.events.length === 0 && p.calls.length === 1);
@@ -98,11 +122,20 @@ describe('the cost and lag of each kind of change', () => {
     // A new booking: the list read on from its saved end, one page.
     expectCost(passes, 'new booking', '/summary | /reservations');
     // A booking that left pending: the pending list, then its store's bookings.
-    expectCost(passes, 'pending>confirmed', '/summary | /reservations | /reservations status=pending | /locations/{store}/reservations');
+    expectCost(
+      passes,
+      'pending>confirmed',
+      '/summary | /reservations | /reservations status=pending | /locations/{store}/reservations',
+    );
     // A visit that became due: its store's bookings.
     expectCost(passes, 'confirmed>completed', '/summary | /reservations | /locations/{store}/reservations', false);
     // A new video: billing for this month, then the content of the one store it points at.
-    expectCost(passes, 'new video', /^\/summary \| \/billing\/monthly 2026-1[12] \| \/locations\/\{store\}\/content$/, false);
+    expectCost(
+      passes,
+      'new video',
+      /^\/summary \| \/billing\/monthly 2026-1[12] \| \/locations\/\{store\}\/content$/,
+      false,
+    );
     // An acknowledgement moves only the unacknowledged count: the poll cannot place it, so the
     // reconciliation it asks for finds it (after maxLag / 10).
     const acks = passes.filter((p) => p.events.includes('acknowledgement'));
@@ -120,7 +153,9 @@ describe('the cost and lag of each kind of change', () => {
     );
     // Every pass that is no reconciliation reads neither the whole list nor billing.
     const polls = passes.filter((p) => p.pass === 'poll (not due)');
-    expect(polls.filter((p) => p.calls.some((c) => c.startsWith('/billing') || c === '/reservations +cursor'))).toEqual([]);
+    expect(polls.filter((p) => p.calls.some((c) => c.startsWith('/billing') || c === '/reservations +cursor'))).toEqual(
+      [],
+    );
     expect(passes.flatMap((p) => p.calls).filter((c) => c.includes('NO PAGE SIZE'))).toEqual([]);
     // One reconciliation per maxLag (15 min), started early enough to end within it.
     expect(stats.reconciliations).toBeGreaterThanOrEqual(2 * 24 * 4);
@@ -129,7 +164,9 @@ describe('the cost and lag of each kind of change', () => {
     expect(passes[0]?.pass).toBe('reconciliation (first sync)');
     // The first pass reads the summary twice: one answer alone does not set the service's time.
     expect(passes[0]?.calls.slice(0, 3)).toEqual(['/summary', '/summary', '/reservations']);
-    expect(new Set(passes.map((p) => p.pass))).toEqual(new Set(['reconciliation (first sync)', 'reconciliation (due)', 'reconciliation (mismatch)', 'poll (not due)']));
+    expect(new Set(passes.map((p) => p.pass))).toEqual(
+      new Set(['reconciliation (first sync)', 'reconciliation (due)', 'reconciliation (mismatch)', 'poll (not due)']),
+    );
     // Lag: a booking change within an idle poll interval (60 s), a video within that and its
     // scan spacing, an acknowledgement within maxLag / 10 and a poll interval after.
     const worst = Object.fromEntries([...lags].map(([kind, values]) => [kind, Math.max(...values)]));
@@ -140,10 +177,17 @@ describe('the cost and lag of each kind of change', () => {
     console.log('lag (ms, worst) with the defaults', worst, 'calls', stats.calls, 'passes', passes.length);
   });
 
-  it('with { maxLag: 120_000 } alone: polls every 10 s to 60 s, a reconciliation every 2 minutes, every change within it', { timeout: 120_000 }, async () => {
+  it('with { maxLag: 120_000 } alone: polls every 10 s to 60 s, a reconciliation every 2 minutes, every change within it', {
+    timeout: 120_000,
+  }, async () => {
     const { passes, lags, stats } = await run(startSimEnv, { maxLag: 120_000 }, 0.5);
     expectCost(passes, 'new booking', '/summary | /reservations');
-    expectCost(passes, 'pending>confirmed', '/summary | /reservations | /reservations status=pending | /locations/{store}/reservations', false);
+    expectCost(
+      passes,
+      'pending>confirmed',
+      '/summary | /reservations | /reservations status=pending | /locations/{store}/reservations',
+      false,
+    );
     // 12 simulated hours, at least one reconciliation per 2 minutes and at most one a minute (each starts early enough to end within maxLag).
     expect(stats.reconciliations).toBeGreaterThanOrEqual(12 * 30);
     expect(stats.reconciliations).toBeLessThanOrEqual(12 * 60);

@@ -54,7 +54,7 @@ describe('ServiceClock', () => {
     expect(noDate.now()).toBe(T0 - 60_000);
   });
 
-  it('generated_at leads: an answer\'s Date is read only when its generated_at is missing or unusable', () => {
+  it("generated_at leads: an answer's Date is read only when its generated_at is missing or unusable", () => {
     const both = new ServiceClock(localClock(T0));
     both.observe(dated(T0 + 10_000), iso(T0 + 8_000));
     expect(both.now()).toBe(T0 + 8_000);
@@ -64,7 +64,7 @@ describe('ServiceClock', () => {
     expect(unusable.now()).toBe(T0 + 8_000);
   });
 
-  it('ignores what is not a time in the protocol\'s forms, and an answer that tells nothing', () => {
+  it("ignores what is not a time in the protocol's forms, and an answer that tells nothing", () => {
     const local = localClock(T0);
     const warnings: string[] = [];
     let outliers = 0;
@@ -152,11 +152,14 @@ describe('ServiceClock', () => {
     expect(service.now()).toBe(T0);
   });
 
-  it('settles a first estimate split between two backends by the machine\'s clock, then refuses the other, a year away, with one warning', () => {
+  it("settles a first estimate split between two backends by the machine's clock, then refuses the other, a year away, with one warning", () => {
     const YEAR = 365 * 86_400_000;
     const warnings: string[] = [];
     let outliers = 0;
-    const service = new ServiceClock(localClock(T0), { logger: { warn: (m) => warnings.push(m) }, onOutlier: () => outliers++ });
+    const service = new ServiceClock(localClock(T0), {
+      logger: { warn: (m) => warnings.push(m) },
+      onOutlier: () => outliers++,
+    });
     for (let i = 0; i < 4; i++) service.observe(undefined, iso(i % 2 === 0 ? T0 + YEAR : T0));
     expect(service.confirmed).toBe(true);
     expect(service.now()).toBe(T0);

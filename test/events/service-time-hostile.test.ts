@@ -45,7 +45,11 @@ function expectEveryChangeOnce(env: SimEnv, { events, watcher, start }: Run): vo
   const lastPoll = Date.parse(events.at(-1)?.created_at ?? '');
   const report = coverage(changes, events, lastPoll - OPTIONS.maxLag);
   expect(changes.filter((c) => c.type === 'video.published').length).toBeGreaterThan(3);
-  expect({ missing: report.missing, duplicates: report.duplicates, resets: watcher.stats.historyResets }).toEqual({ missing: [], duplicates: 0, resets: 0 });
+  expect({ missing: report.missing, duplicates: report.duplicates, resets: watcher.stats.historyResets }).toEqual({
+    missing: [],
+    duplicates: 0,
+    resets: 0,
+  });
   const end = env.sandbox.clock.now().getTime();
   const outside = events.filter((e) => Date.parse(e.created_at) < start || Date.parse(e.created_at) > end);
   expect(outside.map((e) => e.created_at)).toEqual([]);
@@ -56,7 +60,9 @@ describe("the service's time, trusted within reason", () => {
   let env: SimEnv;
   afterEach(() => env?.close());
 
-  it("Date: Fri, 31 Dec 9999 on every answer (a broken proxy): refused with one warning, every change delivered, the loop never ends", { timeout: 90_000 }, async () => {
+  it('Date: Fri, 31 Dec 9999 on every answer (a broken proxy): refused with one warning, every change delivered, the loop never ends', {
+    timeout: 90_000,
+  }, async () => {
     env = await startSimEnv('msw', { now: '2026-11-25T00:00:00Z', visitsPerWeek: 20 });
     const result = await run(env, () => ({ date: 'Fri, 31 Dec 9999 23:59:59 GMT' }));
     expectEveryChangeOnce(env, result);
@@ -64,16 +70,22 @@ describe("the service's time, trusted within reason", () => {
     expect(result.watcher.stats.serviceTimeOutliers).toBeGreaterThan(100);
   });
 
-  it('generated_at in year 9999 alone: the Date headers carry the time, every change delivered', { timeout: 90_000 }, async () => {
+  it('generated_at in year 9999 alone: the Date headers carry the time, every change delivered', {
+    timeout: 90_000,
+  }, async () => {
     env = await startSimEnv('msw', { now: '2026-11-25T00:00:00Z', visitsPerWeek: 20 });
     const result = await run(env, () => ({ generatedAt: '9999-12-31T23:59:59Z' }));
     expectEveryChangeOnce(env, result);
     expect(result.warnings.filter((w) => w.includes('generated_at'))).toHaveLength(1);
   });
 
-  it('every other answer a year ahead (two backends behind one balancer): no history reset, no duplicate, calls within 1.5 x a clean run', { timeout: 120_000 }, async () => {
+  it('every other answer a year ahead (two backends behind one balancer): no history reset, no duplicate, calls within 1.5 x a clean run', {
+    timeout: 120_000,
+  }, async () => {
     env = await startSimEnv('msw', { now: '2026-11-25T00:00:00Z', visitsPerWeek: 20 });
-    const result = await run(env, ({ index, at }) => (index % 2 === 1 ? { date: httpDate(at + YEAR), generatedAt: isoTime(at + YEAR) } : {}));
+    const result = await run(env, ({ index, at }) =>
+      index % 2 === 1 ? { date: httpDate(at + YEAR), generatedAt: isoTime(at + YEAR) } : {},
+    );
     expectEveryChangeOnce(env, result);
     expect(result.warnings.filter((w) => w.includes('years from'))).toHaveLength(1);
     expect(result.watcher.stats.serviceTimeOutliers).toBeGreaterThan(10);
@@ -86,26 +98,39 @@ describe("the service's time, trusted within reason", () => {
   it.each([
     ['a list page', false],
     ['a summary (its generated_at too)', true],
-  ])('one single answer with a wrong time, a day ahead, on %s: no history reset, nothing delivered twice', { timeout: 90_000 }, async (_, onSummary) => {
-    env = await startSimEnv('msw', { now: '2026-11-25T00:00:00Z', visitsPerWeek: 20 });
-    let wrong = -1;
-    const result = await run(env, ({ index, at, summary }) => {
-      if (wrong < 0 && (summary !== undefined) === onSummary && at > Date.parse('2026-11-26T00:00:00Z')) wrong = index;
-      return index === wrong ? { date: httpDate(at + DAY), ...(onSummary ? { generatedAt: isoTime(at + DAY) } : {}) } : {};
-    });
-    expect(wrong).toBeGreaterThan(0);
-    expectEveryChangeOnce(env, result);
-    expect(result.watcher.stats.serviceTimeOutliers).toBe(1);
-  });
+  ])(
+    'one single answer with a wrong time, a day ahead, on %s: no history reset, nothing delivered twice',
+    { timeout: 90_000 },
+    async (_, onSummary) => {
+      env = await startSimEnv('msw', { now: '2026-11-25T00:00:00Z', visitsPerWeek: 20 });
+      let wrong = -1;
+      const result = await run(env, ({ index, at, summary }) => {
+        if (wrong < 0 && (summary !== undefined) === onSummary && at > Date.parse('2026-11-26T00:00:00Z'))
+          wrong = index;
+        return index === wrong
+          ? { date: httpDate(at + DAY), ...(onSummary ? { generatedAt: isoTime(at + DAY) } : {}) }
+          : {};
+      });
+      expect(wrong).toBeGreaterThan(0);
+      expectEveryChangeOnce(env, result);
+      expect(result.watcher.stats.serviceTimeOutliers).toBe(1);
+    },
+  );
 
-  it("a list page's Date: Thu, 01 Jan 1970 does not replace the summary's generated_at", { timeout: 90_000 }, async () => {
+  it("a list page's Date: Thu, 01 Jan 1970 does not replace the summary's generated_at", {
+    timeout: 90_000,
+  }, async () => {
     env = await startSimEnv('msw', { now: '2026-11-25T00:00:00Z', visitsPerWeek: 20 });
-    const result = await run(env, ({ summary }) => (summary === undefined ? { date: 'Thu, 01 Jan 1970 00:00:00 GMT' } : {}));
+    const result = await run(env, ({ summary }) =>
+      summary === undefined ? { date: 'Thu, 01 Jan 1970 00:00:00 GMT' } : {},
+    );
     expectEveryChangeOnce(env, result);
     expect(result.warnings.filter((w) => w.includes('1970'))).toHaveLength(1);
   });
 
-  it('Date: 1 (which the runtime reads as 2001-01-01) is not a time: ignored with one warning', { timeout: 90_000 }, async () => {
+  it('Date: 1 (which the runtime reads as 2001-01-01) is not a time: ignored with one warning', {
+    timeout: 90_000,
+  }, async () => {
     env = await startSimEnv('msw', { now: '2026-11-25T00:00:00Z', visitsPerWeek: 20 });
     const result = await run(env, () => ({ date: '1' }));
     expectEveryChangeOnce(env, result);

@@ -34,7 +34,12 @@ export function serviceTimeProxy(env: SimEnv, rewrite: (answer: TimedAnswer) => 
     const response = await fetch(request);
     const path = new URL(request.url).pathname;
     const isSummary = path.endsWith('/summary');
-    const answer: TimedAnswer = { index: index++, summary: isSummary ? summaries++ : undefined, path, at: env.sandbox.clock.now().getTime() };
+    const answer: TimedAnswer = {
+      index: index++,
+      summary: isSummary ? summaries++ : undefined,
+      path,
+      at: env.sandbox.clock.now().getTime(),
+    };
     const change = rewrite(answer);
     const headers = new Headers(response.headers);
     if (change.date === null) headers.delete('date');
@@ -47,7 +52,11 @@ export function serviceTimeProxy(env: SimEnv, rewrite: (answer: TimedAnswer) => 
       body = JSON.stringify(summary);
     }
     headers.delete('content-length');
-    return new Response(response.status === 204 ? null : body, { status: response.status, statusText: response.statusText, headers });
+    return new Response(response.status === 204 ? null : body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
   };
   wrapped.calls = 0;
   return wrapped as TimeFetch;

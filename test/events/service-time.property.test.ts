@@ -63,7 +63,16 @@ function rewriteOf(dateMode: Mode, reportedMode: Mode, seed: number): (answer: T
   const next = random(seed);
   return ({ index, summary, at }) => {
     const date = draw(dateMode, at, index, next);
-    const change: TimeRewrite = { date: typeof date === 'number' ? httpDate(date) : date === null ? null : /^\d{4}-/.test(date) ? httpDate(Date.parse(date)) : date };
+    const change: TimeRewrite = {
+      date:
+        typeof date === 'number'
+          ? httpDate(date)
+          : date === null
+            ? null
+            : /^\d{4}-/.test(date)
+              ? httpDate(Date.parse(date))
+              : date,
+    };
     if (summary !== undefined) {
       const reported = draw(reportedMode, at, summary, next);
       // The summary's schema requires generated_at: a missing one is an empty string.
@@ -102,22 +111,37 @@ describe("the service's time drawn per answer", () => {
   }, 60_000);
   afterAll(() => controlEnv?.close());
 
-  it('every change arrives, none twice, within 1.5 x the calls of a clean run, whatever mix of right, wrong, missing and alternating times', { timeout: 300_000 }, async () => {
+  it('every change arrives, none twice, within 1.5 x the calls of a clean run, whatever mix of right, wrong, missing and alternating times', {
+    timeout: 300_000,
+  }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...MODES), fc.constantFrom(...MODES), fc.integer({ min: 1, max: 2 ** 31 - 1 }), async (dateMode, reportedMode, seed) => {
-        const env = await startSimEnv('msw', SANDBOX);
-        try {
-          const result = await run(env, rewriteOf(dateMode, reportedMode, seed));
-          const changes = env.sandbox.inspect.changes(env.key).filter((c) => Date.parse(c.at) > result.start);
-          const report = coverage(changes, result.events, env.sandbox.clock.now().getTime() - OPTIONS.maxLag - OPTIONS.maxInterval);
-          expect(changes.filter((c) => c.type === 'video.published').length).toBeGreaterThan(0);
-          // No history went back here: a true reset would allow one duplicate each.
-          expect({ missing: report.missing, duplicates: report.duplicates, resets: result.watcher.stats.historyResets }).toEqual({ missing: [], duplicates: 0, resets: 0 });
-          expect(result.calls).toBeLessThanOrEqual(1.5 * control.calls);
-        } finally {
-          await env.close();
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...MODES),
+        fc.constantFrom(...MODES),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        async (dateMode, reportedMode, seed) => {
+          const env = await startSimEnv('msw', SANDBOX);
+          try {
+            const result = await run(env, rewriteOf(dateMode, reportedMode, seed));
+            const changes = env.sandbox.inspect.changes(env.key).filter((c) => Date.parse(c.at) > result.start);
+            const report = coverage(
+              changes,
+              result.events,
+              env.sandbox.clock.now().getTime() - OPTIONS.maxLag - OPTIONS.maxInterval,
+            );
+            expect(changes.filter((c) => c.type === 'video.published').length).toBeGreaterThan(0);
+            // No history went back here: a true reset would allow one duplicate each.
+            expect({
+              missing: report.missing,
+              duplicates: report.duplicates,
+              resets: result.watcher.stats.historyResets,
+            }).toEqual({ missing: [], duplicates: 0, resets: 0 });
+            expect(result.calls).toBeLessThanOrEqual(1.5 * control.calls);
+          } finally {
+            await env.close();
+          }
+        },
+      ),
       { numRuns: 10 },
     );
   });

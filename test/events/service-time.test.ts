@@ -41,15 +41,23 @@ describe('the watcher on the service clock', () => {
   it.each([
     ['40 days ahead of', 40 * DAY],
     ['40 days behind', -40 * DAY],
-  ])('delivers every change when the client clock is %s the service, across a month end', { timeout: 60_000 }, async (_, offset) => {
-    env = await startSimEnv('msw', { now: '2026-11-25T00:00:00Z', visitsPerWeek: 6 }, offset);
-    env.sandbox.populate(env.key, { locations: 15, reservationsPerLocation: 4 });
-    const start = env.sandbox.clock.now().getTime();
-    const events = await runFor(env, watchEvents(env.client(), { checkpoint: memoryCheckpoint(), ...OPTIONS }), 10 * DAY);
-    expectEveryChange(env, start, events);
-    // created_at is on the service's clock: the run's ten days, not the client's.
-    for (const e of events) expect(Math.abs(Date.parse(e.created_at) - start - 5 * DAY)).toBeLessThanOrEqual(6 * DAY);
-  });
+  ])(
+    'delivers every change when the client clock is %s the service, across a month end',
+    { timeout: 60_000 },
+    async (_, offset) => {
+      env = await startSimEnv('msw', { now: '2026-11-25T00:00:00Z', visitsPerWeek: 6 }, offset);
+      env.sandbox.populate(env.key, { locations: 15, reservationsPerLocation: 4 });
+      const start = env.sandbox.clock.now().getTime();
+      const events = await runFor(
+        env,
+        watchEvents(env.client(), { checkpoint: memoryCheckpoint(), ...OPTIONS }),
+        10 * DAY,
+      );
+      expectEveryChange(env, start, events);
+      // created_at is on the service's clock: the run's ten days, not the client's.
+      for (const e of events) expect(Math.abs(Date.parse(e.created_at) - start - 5 * DAY)).toBeLessThanOrEqual(6 * DAY);
+    },
+  );
 
   describe.each([
     ['UTC (the sandbox)', false],
@@ -70,7 +78,12 @@ describe('the watcher on the service clock', () => {
       // The case that matters happened: videos posted on December 1 at the stores, still November in UTC.
       const localDecember = Date.parse('2026-11-30T10:00:00Z');
       const utcDecember = Date.parse('2026-12-01T00:00:00Z');
-      const between = events.filter((e) => e.type === 'video.published' && Date.parse(e.data.posted_at) >= localDecember && Date.parse(e.data.posted_at) < utcDecember);
+      const between = events.filter(
+        (e) =>
+          e.type === 'video.published' &&
+          Date.parse(e.data.posted_at) >= localDecember &&
+          Date.parse(e.data.posted_at) < utcDecember,
+      );
       expect(between.length).toBeGreaterThan(0);
     });
   });

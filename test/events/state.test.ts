@@ -15,8 +15,15 @@ import { packVideos } from '../../src/events/videos.js';
 const HOUR = 3_600_000;
 const DEC_1 = Date.parse('2026-12-01T00:00:00Z');
 
-const booking = (over: Partial<BookingEntry> = {}): BookingEntry => ({ store: 0, status: 'pending', ack: null, visit: null, ...over });
-const reservation = (over: Partial<Reservation>) => ({ status: 'pending', visit_at: null, acknowledged_kind: null, ...over }) as Reservation;
+const booking = (over: Partial<BookingEntry> = {}): BookingEntry => ({
+  store: 0,
+  status: 'pending',
+  ack: null,
+  visit: null,
+  ...over,
+});
+const reservation = (over: Partial<Reservation>) =>
+  ({ status: 'pending', visit_at: null, acknowledged_kind: null, ...over }) as Reservation;
 
 /** A checkpoint that holds the given lines. */
 async function holding(lines: string[]): Promise<Checkpoint> {
@@ -27,14 +34,19 @@ async function holding(lines: string[]): Promise<Checkpoint> {
 
 describe('packing a booking', () => {
   it('packs known values to one letter, numbers in base 36', () => {
-    expect(packBooking(booking({ store: 40, status: 'confirmed', ack: 'forwarded_to_manager', visit: 123_456 }))).toBe(`14|c|f|${(123_456).toString(36)}`);
+    expect(packBooking(booking({ store: 40, status: 'confirmed', ack: 'forwarded_to_manager', visit: 123_456 }))).toBe(
+      `14|c|f|${(123_456).toString(36)}`,
+    );
     expect(packBooking(booking())).toBe('0|p||');
     expect(packBooking(booking({ status: 'no_show', ack: 'acknowledged_self' }))).toBe('0|n|s|');
   });
 
   it.each<[string, BookingEntry]>([
     ['a pending booking', booking()],
-    ['a confirmed booking with its visit', booking({ store: 7, status: 'confirmed', ack: 'acknowledged_self', visit: 29_000_000 })],
+    [
+      'a confirmed booking with its visit',
+      booking({ store: 7, status: 'confirmed', ack: 'acknowledged_self', visit: 29_000_000 }),
+    ],
     ['every known status', booking({ status: 'cancelled', ack: 'forwarded_to_manager' })],
     ['a status this version does not know', booking({ status: 'on_hold|later~%', ack: null })],
     ['an acknowledgement this version does not know', booking({ status: 'completed', ack: 'by_robot' })],
@@ -58,9 +70,11 @@ describe('packing a booking', () => {
 });
 
 describe('entryOf', () => {
-  it("keeps the visit, in epoch minutes, only while confirmed", () => {
+  it('keeps the visit, in epoch minutes, only while confirmed', () => {
     const visitAt = '2026-12-01T10:30:59Z';
-    expect(entryOf(reservation({ status: 'confirmed', visit_at: visitAt, acknowledged_kind: 'acknowledged_self' }), 3)).toEqual({
+    expect(
+      entryOf(reservation({ status: 'confirmed', visit_at: visitAt, acknowledged_kind: 'acknowledged_self' }), 3),
+    ).toEqual({
       store: 3,
       status: 'confirmed',
       ack: 'acknowledged_self',
@@ -247,7 +261,11 @@ describe('WatchState on a checkpoint', () => {
     const checkpoint = await holding([sample().snapshot(), ...journal]);
     const error = await WatchState.load(checkpoint).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointInvalidError);
-    expect((error as Error).message).toMatch(new RegExp(`${where} is not JSON\\. Nothing was changed\\. .*delete it, and the watcher starts again as set by startFrom`));
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `${where} is not JSON\\. Nothing was changed\\. .*delete it, and the watcher starts again as set by startFrom`,
+      ),
+    );
     expect((error as Error).cause).toBeInstanceOf(SyntaxError);
   });
 
@@ -278,7 +296,8 @@ describe('WatchState on a checkpoint', () => {
 
   it('compacts once the journal outweighs a snapshot above 64 KiB', async () => {
     const state = new WatchState();
-    for (let i = 0; i < 3_000; i++) state.apply(['b', `reservation-${i}`, packBooking(booking({ status: 'completed' }))]);
+    for (let i = 0; i < 3_000; i++)
+      state.apply(['b', `reservation-${i}`, packBooking(booking({ status: 'completed' }))]);
     const checkpoint = memoryCheckpoint();
     await state.compact(checkpoint, true);
     const size = state.snapshot().length;
@@ -304,7 +323,8 @@ describe('WatchState on a checkpoint', () => {
     const withSnapshot = memoryCheckpoint();
     const large = new WatchState();
     large.apply(['s', 'loc-a']);
-    for (let i = 0; i < 6_000; i++) large.apply(['b', `reservation-${i}`, packBooking(booking({ status: 'completed' }))]);
+    for (let i = 0; i < 6_000; i++)
+      large.apply(['b', `reservation-${i}`, packBooking(booking({ status: 'completed' }))]);
     expect(large.snapshot().length).toBeGreaterThan(100 * 1024);
     await withSnapshot.save(large.snapshot());
     await withSnapshot.save(JSON.stringify([['t', 'x'.repeat(80 * 1024), 1]]));

@@ -46,7 +46,11 @@ const history: fc.Arbitrary<History> = fc.record({
 
 async function check(h: History): Promise<void> {
   const monthEnd = Date.UTC(2026, h.monthIndex + 1, 1);
-  const env = await startSimEnv('msw', { now: monthEnd - h.beforeEndMs, visitsPerWeek: h.visitsPerWeek, seed: h.monthIndex + 1 }, h.offsetMs);
+  const env = await startSimEnv(
+    'msw',
+    { now: monthEnd - h.beforeEndMs, visitsPerWeek: h.visitsPerWeek, seed: h.monthIndex + 1 },
+    h.offsetMs,
+  );
   try {
     const { locationIds } = env.sandbox.populate(env.key, { locations: h.stores, reservationsPerLocation: h.bookings });
     if (h.zone) for (const id of locationIds) await env.client().locations.update(id, { time_zone: h.zone });
@@ -86,7 +90,11 @@ async function check(h: History): Promise<void> {
     // One id, one change: every delivery under an id shows the same thing.
     const byId = new Map<string, string>();
     for (const e of events) {
-      const what = JSON.stringify([e.type, e.type === 'video.published' ? e.data.video_id : e.data.reservation_id, e.type === 'video.published' ? null : [e.data.status, e.data.acknowledged_kind]]);
+      const what = JSON.stringify([
+        e.type,
+        e.type === 'video.published' ? e.data.video_id : e.data.reservation_id,
+        e.type === 'video.published' ? null : [e.data.status, e.data.acknowledged_kind],
+      ]);
       expect(byId.get(e.id) ?? what).toBe(what);
       byId.set(e.id, what);
     }
@@ -97,13 +105,27 @@ async function check(h: History): Promise<void> {
 
 describe('event stream property', () => {
   // A run takes ~0.2 s: the time limit grows with FC_NUM_RUNS, so a long run is not cut short.
-  it('delivers every change at least once under a stable id, whatever the clocks and crashes', { timeout: Math.max(120_000, RUNS.numRuns * 2_000) }, async () => {
+  it('delivers every change at least once under a stable id, whatever the clocks and crashes', {
+    timeout: Math.max(120_000, RUNS.numRuns * 2_000),
+  }, async () => {
     await fc.assert(fc.asyncProperty(history, check), RUNS);
   });
 
   // Shrunk by fast-check from the watcher that read the machine's clock: 109 s behind the
   // service at a month's first moment was enough to lose the new videos.
-  it('counterexample: a client 109 s behind the service, starting at a month first moment', { timeout: 30_000 }, async () => {
-    await check({ monthIndex: 0, beforeEndMs: 0, offsetMs: -109_001, stores: 1, bookings: 0, visitsPerWeek: 9, days: 3, crashes: [], zone: undefined });
+  it('counterexample: a client 109 s behind the service, starting at a month first moment', {
+    timeout: 30_000,
+  }, async () => {
+    await check({
+      monthIndex: 0,
+      beforeEndMs: 0,
+      offsetMs: -109_001,
+      stores: 1,
+      bookings: 0,
+      visitsPerWeek: 9,
+      days: 3,
+      crashes: [],
+      zone: undefined,
+    });
   });
 });

@@ -19,10 +19,20 @@ export interface SimEnv {
 }
 
 /** `clientOffsetMs` sets the client's clock that far from the service's (a machine whose clock is wrong). */
-export async function startSimEnv(kind: TransportKind, options: SandboxOptions = {}, clientOffsetMs = 0): Promise<SimEnv> {
+export async function startSimEnv(
+  kind: TransportKind,
+  options: SandboxOptions = {},
+  clientOffsetMs = 0,
+): Promise<SimEnv> {
   const env = await startSdkEnv(kind, { seed: 11, rateLimitClock: 'simulated', ...options });
   const clock = fakeClock({ sandbox: env.sandbox, offsetMs: clientOffsetMs });
-  return { sandbox: env.sandbox, key: env.key, clock, client: (extra = {}) => env.client({ clock, ...extra }), close: () => env.close() };
+  return {
+    sandbox: env.sandbox,
+    key: env.key,
+    clock,
+    client: (extra = {}) => env.client({ clock, ...extra }),
+    close: () => env.close(),
+  };
 }
 
 /** In a `describe`: `startSimEnv`, each environment it starts closed after each test. */
@@ -39,9 +49,20 @@ export function billingInStoreZone(env: SimEnv): typeof fetch {
     if (!url.pathname.endsWith('/billing/monthly')) return fetch(request);
     const month = url.searchParams.get('month');
     const items = env.sandbox.inspect.stores(env.key).map((store) => {
-      const format = new Intl.DateTimeFormat('en-CA', { timeZone: store.time_zone ?? 'UTC', year: 'numeric', month: '2-digit' });
-      const videos = env.sandbox.inspect.videos(env.key, store.partner_location_id).filter((v) => format.format(new Date(v.posted_at)).slice(0, 7) === month);
-      return { partner_location_id: store.partner_location_id, videos_published: videos.length, completed_visits: 0, no_shows: 0 };
+      const format = new Intl.DateTimeFormat('en-CA', {
+        timeZone: store.time_zone ?? 'UTC',
+        year: 'numeric',
+        month: '2-digit',
+      });
+      const videos = env.sandbox.inspect
+        .videos(env.key, store.partner_location_id)
+        .filter((v) => format.format(new Date(v.posted_at)).slice(0, 7) === month);
+      return {
+        partner_location_id: store.partner_location_id,
+        videos_published: videos.length,
+        completed_visits: 0,
+        no_shows: 0,
+      };
     });
     const headers = { 'content-type': 'application/json', date: env.sandbox.clock.now().toUTCString() };
     return new Response(JSON.stringify({ items, next_cursor: null }), { status: 200, headers });

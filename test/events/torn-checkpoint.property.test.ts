@@ -12,7 +12,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CheckpointInvalidError, fileCheckpoint, memoryCheckpoint, watchEvents, type Checkpoint, type PartnerEvent } from '../../src/events/index.js';
+import {
+  CheckpointInvalidError,
+  fileCheckpoint,
+  memoryCheckpoint,
+  watchEvents,
+  type Checkpoint,
+  type PartnerEvent,
+} from '../../src/events/index.js';
 import { fastCheckRuns } from '../helpers/fast-check-runs.js';
 import { take } from './checkpoint-files.js';
 import { startSimEnv, type SimEnv } from './support.js';
@@ -31,7 +38,11 @@ let written: { text: string; events: PartnerEvent[]; marks: Array<{ size: number
 beforeAll(async () => {
   env = await startSimEnv('msw', { visitsPerWeek: 0 });
   env.sandbox.populate(env.key, { locations: 3, reservationsPerLocation: 4 });
-  const total = env.sandbox.inspect.reservations(env.key).length + env.sandbox.inspect.stores(env.key).reduce((sum, s) => sum + env.sandbox.inspect.videos(env.key, s.partner_location_id).length, 0);
+  const total =
+    env.sandbox.inspect.reservations(env.key).length +
+    env.sandbox.inspect
+      .stores(env.key)
+      .reduce((sum, s) => sum + env.sandbox.inspect.videos(env.key, s.partner_location_id).length, 0);
   all = new Set((await take(watchEvents(env.client(), { checkpoint: memoryCheckpoint() }), total)).map((e) => e.id));
   expect(all.size).toBe(total);
 
@@ -61,12 +72,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-
 /**
  * Events of a restart until every id there is was delivered (counting the `confirmed` ones), or
  * until `stopAfter` events (the last of them left unconfirmed, another crash).
  */
-async function restart(path: string, confirmed: Set<string>, stopAfter = Number.POSITIVE_INFINITY): Promise<PartnerEvent[]> {
+async function restart(
+  path: string,
+  confirmed: Set<string>,
+  stopAfter = Number.POSITIVE_INFINITY,
+): Promise<PartnerEvent[]> {
   const out: PartnerEvent[] = [];
   const seen = new Set(confirmed);
   for await (const e of watchEvents(env.client(), { checkpoint: fileCheckpoint(path) })) {
@@ -78,7 +92,11 @@ async function restart(path: string, confirmed: Set<string>, stopAfter = Number.
 }
 
 /** Cut the written file at `offset` and start again; then, after `stopAfter` events, once more. */
-async function cutAt(offset: number, strayTmp: string | undefined, stopAfter = Number.POSITIVE_INFINITY): Promise<void> {
+async function cutAt(
+  offset: number,
+  strayTmp: string | undefined,
+  stopAfter = Number.POSITIVE_INFINITY,
+): Promise<void> {
   const bytes = Buffer.from(written.text);
   const cut = bytes.subarray(0, offset);
   const path = fresh();
@@ -86,7 +104,9 @@ async function cutAt(offset: number, strayTmp: string | undefined, stopAfter = N
   if (strayTmp !== undefined) writeFileSync(`${path}.${process.pid}.tmp`, strayTmp);
   const whole = cut.lastIndexOf(0x0a) + 1;
   if (whole === 0) {
-    const error = await take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path) }), 1).catch((e: unknown) => e);
+    const error = await take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path) }), 1).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(CheckpointInvalidError);
     expect(readFileSync(path).equals(cut)).toBe(true);
     return;
@@ -95,7 +115,10 @@ async function cutAt(offset: number, strayTmp: string | undefined, stopAfter = N
   const confirmed = written.events.slice(0, confirmedCount).map((e) => e.id);
   const first = await restart(path, new Set(confirmed), stopAfter);
   // The restart after that goes on from the event the first one left unconfirmed.
-  const second = first.length === stopAfter ? await restart(path, new Set([...confirmed, ...first.slice(0, -1).map((e) => e.id)])) : [];
+  const second =
+    first.length === stopAfter
+      ? await restart(path, new Set([...confirmed, ...first.slice(0, -1).map((e) => e.id)]))
+      : [];
   if (second.length > 0) expect(second[0]?.id).toBe(first.at(-1)?.id);
   const ids = [...first.slice(0, second.length > 0 ? -1 : undefined), ...second].map((e) => e.id);
   // Resumes at the first event not confirmed in what survived: nothing before it again, nothing after it skipped.
@@ -107,7 +130,9 @@ async function cutAt(offset: number, strayTmp: string | undefined, stopAfter = N
 }
 
 describe('a file checkpoint cut at any byte', () => {
-  it('resumes with no event lost or repeated before the last unconfirmed one, or refuses a cut first line untouched', { timeout: Math.max(120_000, RUNS.numRuns * 3_000) }, async () => {
+  it('resumes with no event lost or repeated before the last unconfirmed one, or refuses a cut first line untouched', {
+    timeout: Math.max(120_000, RUNS.numRuns * 3_000),
+  }, async () => {
     const length = Buffer.byteLength(written.text);
     await fc.assert(
       fc.asyncProperty(
@@ -122,24 +147,39 @@ describe('a file checkpoint cut at any byte', () => {
 
   it('the offsets that matter: one byte, the first line without its newline, with it, and the whole file', async () => {
     const first = written.text.indexOf('\n');
-    for (const offset of [1, first, first + 1, first + 2, Buffer.byteLength(written.text) - 1, Buffer.byteLength(written.text)]) await cutAt(offset, undefined, 2);
+    for (const offset of [
+      1,
+      first,
+      first + 1,
+      first + 2,
+      Buffer.byteLength(written.text) - 1,
+      Buffer.byteLength(written.text),
+    ])
+      await cutAt(offset, undefined, 2);
   });
 });
 
 describe('files that are not a checkpoint', () => {
   /** Text or JSON lines; not journal lines of this version (those are a checkpoint written before its first snapshot). */
-  const line = fc.oneof(fc.string({ maxLength: 30 }), fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v) ?? 'null'));
+  const line = fc.oneof(
+    fc.string({ maxLength: 30 }),
+    fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v) ?? 'null'),
+  );
   const contents = fc
     .tuple(fc.array(line, { minLength: 1, maxLength: 4 }), fc.boolean())
     .map(([lines, newline]) => lines.join('\n') + (newline ? '\n' : ''))
     .filter((text) => text !== '' && !text.startsWith('[['));
 
-  it('are refused with CheckpointInvalidError, byte for byte untouched, with startFrom now or beginning', { timeout: Math.max(60_000, RUNS.numRuns * 1_000) }, async () => {
+  it('are refused with CheckpointInvalidError, byte for byte untouched, with startFrom now or beginning', {
+    timeout: Math.max(60_000, RUNS.numRuns * 1_000),
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(contents, fc.constantFrom('now' as const, 'beginning' as const), async (text, startFrom) => {
         const path = fresh();
         writeFileSync(path, text);
-        const error = await take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path), startFrom }), 1).catch((e: unknown) => e);
+        const error = await take(watchEvents(env.client(), { checkpoint: fileCheckpoint(path), startFrom }), 1).catch(
+          (e: unknown) => e,
+        );
         expect(error).toBeInstanceOf(CheckpointInvalidError);
         expect(readFileSync(path, 'utf8')).toBe(text);
       }),

@@ -61,7 +61,10 @@ describe('WatchState: delivered videos by id', () => {
     const state = new WatchState();
     state.apply(['s', 'sf-1']);
     const line = (id: unknown) => [state.snapshot(), JSON.stringify([['v', 0, '2|0|0', 'vid_a', id]])];
-    expect([...((await WatchState.load(await holding(line('vid_b')))).deliveredVideos(0) ?? [])]).toEqual(['vid_a', 'vid_b']);
+    expect([...((await WatchState.load(await holding(line('vid_b')))).deliveredVideos(0) ?? [])]).toEqual([
+      'vid_a',
+      'vid_b',
+    ]);
     await expect(WatchState.load(await holding(line(bad)))).rejects.toBeInstanceOf(CheckpointInvalidError);
   });
 
@@ -73,7 +76,9 @@ describe('WatchState: delivered videos by id', () => {
     state.apply(['s', 'sf-1']);
     state.apply(['v', 0, '1|0|0', 'vid_a']);
     const snapshot = { ...JSON.parse(state.snapshot()), videoIds };
-    await expect(WatchState.load(await holding([JSON.stringify(snapshot)]))).rejects.toBeInstanceOf(CheckpointInvalidError);
+    await expect(WatchState.load(await holding([JSON.stringify(snapshot)]))).rejects.toBeInstanceOf(
+      CheckpointInvalidError,
+    );
   });
 });
 
@@ -81,14 +86,26 @@ describe('a watcher on a checkpoint that counted videos', () => {
   let env: SimEnv;
   const startSimEnv = useSimEnv();
 
-  it('takes the first `seen` listed videos as delivered, delivers the rest, then goes by id', { timeout: 60_000 }, async () => {
+  it('takes the first `seen` listed videos as delivered, delivers the rest, then goes by id', {
+    timeout: 60_000,
+  }, async () => {
     env = await startSimEnv('msw', { now: '2026-11-02T00:00:00Z', visitsPerWeek: 10 });
     env.sandbox.populate(env.key, { locations: 3, reservationsPerLocation: 10 });
     // Videos posted since the stores enrolled (billing lists a store from then on).
     env.sandbox.clock.advance({ ms: 20 * DAY });
     const client = env.client();
-    const lists = await Promise.all(env.sandbox.inspect.stores(env.key).map(async (s) => ({ id: s.partner_location_id, listed: (await client.content.list(s.partner_location_id, { limit: 200 })).items.map((v) => v.video_id) })));
-    const { id: storeId, listed } = lists.sort((a, b) => b.listed.length - a.listed.length)[0] as { id: string; listed: string[] };
+    const lists = await Promise.all(
+      env.sandbox.inspect
+        .stores(env.key)
+        .map(async (s) => ({
+          id: s.partner_location_id,
+          listed: (await client.content.list(s.partner_location_id, { limit: 200 })).items.map((v) => v.video_id),
+        })),
+    );
+    const { id: storeId, listed } = lists.sort((a, b) => b.listed.length - a.listed.length)[0] as {
+      id: string;
+      listed: string[];
+    };
     expect(listed.length).toBeGreaterThan(2);
 
     // A first sync, then its state as the version before ids saved it, with the store's last two
@@ -108,12 +125,21 @@ describe('a watcher on a checkpoint that counted videos', () => {
 
     // The service lists the store's videos in its own order on the first read, reversed on any later one.
     let reads = 0;
-    const reversing = hostileFetch(CONTENT, (page, url) => (!url.pathname.includes(`/${storeId}/`) || reads++ === 0 ? page : { ...page, items: [...page.items].reverse() }));
+    const reversing = hostileFetch(CONTENT, (page, url) =>
+      !url.pathname.includes(`/${storeId}/`) || reads++ === 0 ? page : { ...page, items: [...page.items].reverse() },
+    );
     const controller = new AbortController();
-    const watcher = watchEvents(env.client({ fetch: reversing }), { checkpoint, signal: controller.signal, minInterval: 60_000, maxLag: HOUR });
+    const watcher = watchEvents(env.client({ fetch: reversing }), {
+      checkpoint,
+      signal: controller.signal,
+      minInterval: 60_000,
+      maxLag: HOUR,
+    });
     const events = await runWhile(watcher, controller, () => watcher.stats.reconciliations < 3);
     expect(reads).toBeGreaterThanOrEqual(1);
-    const published = events.flatMap((e) => (e.type === 'video.published' && e.partner_location_id === storeId ? [e.data.video_id] : []));
+    const published = events.flatMap((e) =>
+      e.type === 'video.published' && e.partner_location_id === storeId ? [e.data.video_id] : [],
+    );
     expect(published.filter((id) => listed.includes(id))).toEqual(listed.slice(-2));
     expect(new Set(published).size).toBe(published.length);
     const after = await WatchState.load(checkpoint);

@@ -8,7 +8,12 @@ import { useSimEnv, type SimEnv } from './support.js';
 const DAY = 86_400_000;
 
 /** Run the loop until simulated time passes `until`, recording each event (then `break`). */
-async function runUntil(env: SimEnv, watcher: Watcher, until: number, onEvent: (e: PartnerEvent) => unknown = () => {}): Promise<PartnerEvent[]> {
+async function runUntil(
+  env: SimEnv,
+  watcher: Watcher,
+  until: number,
+  onEvent: (e: PartnerEvent) => unknown = () => {},
+): Promise<PartnerEvent[]> {
   const events: PartnerEvent[] = [];
   for await (const event of watcher) {
     events.push(event);
@@ -26,7 +31,9 @@ describe.each(TRANSPORTS)('watchEvents() over %s', (kind) => {
     env = await startSimEnv(kind, { visitsPerWeek: 0 });
     env.sandbox.populate(env.key, { locations: 12, reservationsPerLocation: 15 });
     const bookings = env.sandbox.inspect.reservations(env.key);
-    const videos = env.sandbox.inspect.stores(env.key).flatMap((s) => env.sandbox.inspect.videos(env.key, s.partner_location_id));
+    const videos = env.sandbox.inspect
+      .stores(env.key)
+      .flatMap((s) => env.sandbox.inspect.videos(env.key, s.partner_location_id));
     expect(videos.length).toBeGreaterThan(10);
 
     const client = env.client();
@@ -46,20 +53,30 @@ describe.each(TRANSPORTS)('watchEvents() over %s', (kind) => {
     expect(published.map((e) => e.data.video_id).sort()).toEqual(videos.map((v) => v.video_id).sort());
     for (const e of created) expect(e.data).toEqual(bookings.find((b) => b.reservation_id === e.data.reservation_id));
     // The same change has the same id, in another watcher with its own checkpoint.
-    expect(events[0]?.id).toBe(all.find((e) => e.type === events[0]?.type && JSON.stringify(e.data) === JSON.stringify(events[0]?.data))?.id);
+    expect(events[0]?.id).toBe(
+      all.find((e) => e.type === events[0]?.type && JSON.stringify(e.data) === JSON.stringify(events[0]?.data))?.id,
+    );
     expect(created[0]?.id).toBe(eventId(`c|${created[0]?.data.reservation_id}`));
     expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
     expect(second.stats.events).toBe(all.length);
     expect(second.stats.reconciliations).toBe(0); // still inside its first pass when the loop left
   });
 
-  it('delivers new bookings, every status change with `previous`, acknowledgements and new videos, covering the ground-truth change log', { timeout: 60_000 }, async () => {
+  it('delivers new bookings, every status change with `previous`, acknowledgements and new videos, covering the ground-truth change log', {
+    timeout: 60_000,
+  }, async () => {
     env = await startSimEnv(kind, { visitsPerWeek: 6 });
     env.sandbox.populate(env.key, { locations: 15, reservationsPerLocation: 4 });
     const client = env.client();
     const start = env.clock.now();
     // Longer waits than the defaults keep the test short: a week of simulated polls.
-    const watcher = watchEvents(client, { checkpoint: memoryCheckpoint(), startFrom: 'now', minInterval: 60_000, maxInterval: 600_000, maxLag: 3_600_000 });
+    const watcher = watchEvents(client, {
+      checkpoint: memoryCheckpoint(),
+      startFrom: 'now',
+      minInterval: 60_000,
+      maxInterval: 600_000,
+      maxLag: 3_600_000,
+    });
     let acked = 0;
     const events = await runUntil(env, watcher, start + 5 * DAY, async (e) => {
       // The handler acknowledges some bookings: the watcher reports that change too.
@@ -73,9 +90,17 @@ describe.each(TRANSPORTS)('watchEvents() over %s', (kind) => {
     const updates = events.filter((e) => e.type === 'reservation.updated');
     const transitions = new Set(updates.map((e) => `${e.previous.status ?? e.data.status}>${e.data.status}`));
     for (const t of ['pending>confirmed', 'confirmed>completed']) expect(transitions).toContain(t);
-    expect(updates.some((e) => 'acknowledged_kind' in e.previous && e.previous.acknowledged_kind === null && e.data.acknowledged_kind === 'forwarded_to_manager')).toBe(true);
+    expect(
+      updates.some(
+        (e) =>
+          'acknowledged_kind' in e.previous &&
+          e.previous.acknowledged_kind === null &&
+          e.data.acknowledged_kind === 'forwarded_to_manager',
+      ),
+    ).toBe(true);
     for (const e of updates) {
-      for (const field of Object.keys(e.previous) as Array<keyof typeof e.previous>) expect(e.previous[field]).not.toEqual(e.data[field]);
+      for (const field of Object.keys(e.previous) as Array<keyof typeof e.previous>)
+        expect(e.previous[field]).not.toEqual(e.data[field]);
     }
 
     // Against the ground truth: every change since the start, up to the last poll, is covered.
@@ -171,7 +196,9 @@ describe('watchEvents() pacing', () => {
       }
       if (watcher.stats.reconciliations >= 1) break;
     }
-    const watcherCalls = env.sandbox.requests.slice(before).filter((r) => r.method === 'GET' && !/^\/partner\/v1\/locations\/[^/]+$/.test(r.path));
+    const watcherCalls = env.sandbox.requests
+      .slice(before)
+      .filter((r) => r.method === 'GET' && !/^\/partner\/v1\/locations\/[^/]+$/.test(r.path));
     expect(watcherCalls.length).toBe(watcher.stats.calls);
     expect(watcher.stats.calls).toBeGreaterThan(120); // 8,000 bookings: 40 pages, plus billing and content
     const times = watcherCalls.map((r) => r.at);
@@ -190,7 +217,12 @@ describe('watchEvents() pacing', () => {
     env = await startSimEnv('msw', { visitsPerWeek: 0 });
     const client = env.client();
     env.sandbox.populate(env.key, { locations: 1, reservationsPerLocation: 0 });
-    const watcher = watchEvents(client, { checkpoint: memoryCheckpoint(), minInterval: 1_000, maxInterval: 16_000, maxLag: 3_600_000 });
+    const watcher = watchEvents(client, {
+      checkpoint: memoryCheckpoint(),
+      minInterval: 1_000,
+      maxInterval: 16_000,
+      maxLag: 3_600_000,
+    });
     const iterator = watcher[Symbol.asyncIterator]();
     const first = iterator.next();
     const tick = () => new Promise((r) => setImmediate(r));

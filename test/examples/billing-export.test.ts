@@ -31,7 +31,13 @@ describe('examples/billing-export.ts', () => {
     // The same numbers as the service, read independently with another page size.
     const expected = new Map<string, string[]>();
     for await (const row of env.newClient().reports.billingMonthly(month, { limit: 37 })) {
-      expected.set(row.partner_location_id, [month, row.partner_location_id, String(row.videos_published), String(row.completed_visits), String(row.no_shows)]);
+      expected.set(row.partner_location_id, [
+        month,
+        row.partner_location_id,
+        String(row.videos_published),
+        String(row.completed_visits),
+        String(row.no_shows),
+      ]);
     }
     expect(new Map(rows.map((r) => [r.fields[1]!, r.fields]))).toEqual(expected);
     const sum = (column: number) => rows.reduce((n, r) => n + Number(r.fields[column]), 0);

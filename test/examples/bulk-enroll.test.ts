@@ -24,8 +24,14 @@ describe('examples/bulk-enroll.ts', () => {
     const conflict = report.failed.find((f) => f.code === 'conflict' && f.partner_location_id === 'sf-mission-01');
     // Lines 2 and 10 enroll the same id with two names: the first line decides, line 10 is a conflict, never sent.
     expect(conflict?.line).toBe(10);
-    expect(report.enrolled.sort()).toEqual(['aus-congress-10', 'la-sawtelle-05', 'oak-broadway-04', 'sea-pike-03', 'sf-mission-01', 'sf-sunset-02'].sort());
-    expect(report.failed.filter((f) => f !== conflict).map(({ line, partner_location_id, code, field }) => ({ line, partner_location_id, code, field }))).toEqual([
+    expect(report.enrolled.sort()).toEqual(
+      ['aus-congress-10', 'la-sawtelle-05', 'oak-broadway-04', 'sea-pike-03', 'sf-mission-01', 'sf-sunset-02'].sort(),
+    );
+    expect(
+      report.failed
+        .filter((f) => f !== conflict)
+        .map(({ line, partner_location_id, code, field }) => ({ line, partner_location_id, code, field })),
+    ).toEqual([
       { line: 7, partner_location_id: 'pdx-alberta-06', code: 'validation_error', field: 'address.country' },
       { line: 8, partner_location_id: 'nyc-mott-07', code: 'validation_error', field: 'name' },
       { line: 9, partner_location_id: 'chi-clark-08', code: 'validation_error', field: 'preferred_language' },
@@ -43,7 +49,9 @@ describe('examples/bulk-enroll.ts', () => {
     const text = formatReport(report);
     expect(text).toMatch(/^12 rows: 6 enrolled, 0 already enrolled, 6 failed/);
     expect(text).toMatch(/line +7 +pdx-alberta-06 +validation_error +address\.country: /);
-    expect(text).toMatch(/line +13 +den-larimer-11 +conflict +-: den-larimer-11 is already enrolled with a different name or address/);
+    expect(text).toMatch(
+      /line +13 +den-larimer-11 +conflict +-: den-larimer-11 is already enrolled with a different name or address/,
+    );
     const csv = parseCsv(failuresCsv(report));
     expect(csv[0]?.fields).toEqual(['line', 'partner_location_id', 'code', 'field', 'message']);
     expect(csv.slice(1).map((r) => Number(r.fields[0]))).toEqual(report.failed.map((f) => f.line));

@@ -13,9 +13,20 @@ describe('examples/error-handling.ts', () => {
     const seen = await errorTour(env.client, (line) => lines.push(line));
 
     expect(Object.keys(seen)).toEqual(['validation', 'not found', 'conflict', 'aborted']);
-    expect(seen.validation).toMatchObject({ action: 'fix_input', summary: expect.stringContaining('[field address.country]') });
-    expect(seen['not found']).toMatchObject({ action: 'ignore', summary: expect.stringMatching(/^NotFoundError \(not_found\): .*GET \/partner\/v1\/locations\/errors-no-such-store/) });
-    expect(seen.conflict).toMatchObject({ action: 'fix_input', summary: expect.stringContaining('ConflictError (conflict)') });
+    expect(seen.validation).toMatchObject({
+      action: 'fix_input',
+      summary: expect.stringContaining('[field address.country]'),
+    });
+    expect(seen['not found']).toMatchObject({
+      action: 'ignore',
+      summary: expect.stringMatching(
+        /^NotFoundError \(not_found\): .*GET \/partner\/v1\/locations\/errors-no-such-store/,
+      ),
+    });
+    expect(seen.conflict).toMatchObject({
+      action: 'fix_input',
+      summary: expect.stringContaining('ConflictError (conflict)'),
+    });
     expect(seen.aborted?.action).toBe('ignore');
     expect(lines.join('\n')).not.toContain(env.apiKey);
     expect(lines.find((l) => l.startsWith('log line:'))).toMatch(/"requestId":"req_/);
@@ -27,7 +38,10 @@ describe('examples/error-handling.ts', () => {
     const failed = await attempt(() => env.client.reports.summary());
     expect(failed.ok).toBe(false);
     if (failed.ok) return;
-    expect(failed.advice).toMatchObject({ action: 'retry_later', summary: expect.stringMatching(/^InternalServerError \(unavailable\): .*\[after 3 attempt\(s\)\]$/) });
+    expect(failed.advice).toMatchObject({
+      action: 'retry_later',
+      summary: expect.stringMatching(/^InternalServerError \(unavailable\): .*\[after 3 attempt\(s\)\]$/),
+    });
 
     env.sandbox.faults.next({ status: 429, headers: { 'Retry-After': '120' }, path: '/partner/v1/summary' });
     const limited = await attempt(() => env.client.reports.summary());

@@ -21,10 +21,17 @@ describe('examples/otel-console.ts', () => {
 
   it('prints a span per call under the job span, the retry and its wait, and the metrics at shutdown', async () => {
     env = await startExampleEnv({ seed: 4, visitsPerWeek: 8 });
-    await env.client.locations.enroll({ partner_location_id: 'otel-1', name: 'Otel Noodles', address: address(1), hours: { weekly } });
+    await env.client.locations.enroll({
+      partner_location_id: 'otel-1',
+      name: 'Otel Noodles',
+      address: address(1),
+      hours: { weekly },
+    });
     env.sandbox.clock.advance({ days: 14 });
     const printed: string[] = [];
-    vi.spyOn(console, 'dir').mockImplementation((value: unknown) => void printed.push(inspect(value, { depth: 8, breakLength: Infinity })));
+    vi.spyOn(console, 'dir').mockImplementation(
+      (value: unknown) => void printed.push(inspect(value, { depth: 8, breakLength: Infinity })),
+    );
     vi.spyOn(console, 'log').mockImplementation((value: unknown) => void printed.push(String(value)));
     const otel = startOpenTelemetry();
     const client = env.newClient({ telemetry: openTelemetry(), clock: fakeClock() });
@@ -37,13 +44,20 @@ describe('examples/otel-console.ts', () => {
     const traceId = /^trace (\w{32})$/m.exec(lines.join('\n'))?.[1];
     expect(traceId).toBeDefined();
     expect(lines.join('\n')).toMatch(/read 4 bookings/);
-    for (const name of ['reports.summary', 'reservations.list', 'locations.get', 'nightly-sync']) expect(output).toContain(`name: '${name}'`);
+    for (const name of ['reports.summary', 'reservations.list', 'locations.get', 'nightly-sync'])
+      expect(output).toContain(`name: '${name}'`);
     // One trace: the job and its summary, two pages and get (a span's own traceId comes before its parent's context).
     expect(output.match(new RegExp(`traceId: '${traceId}',\\s+parentSpanContext`, 'g'))?.length).toBe(5);
     expect(output).toMatch(/name: 'crp\.retry'/);
     expect(output).toMatch(/'crp\.wait\.reason': 'backoff'/);
     expect(output).toMatch(/'error\.type': '404'/);
-    for (const metric of ['crp.client.calls', 'crp.client.call.duration', 'crp.client.retries', 'crp.client.rate_limit.remaining']) expect(output).toContain(`name: '${metric}'`);
+    for (const metric of [
+      'crp.client.calls',
+      'crp.client.call.duration',
+      'crp.client.retries',
+      'crp.client.rate_limit.remaining',
+    ])
+      expect(output).toContain(`name: '${metric}'`);
     expect(output).not.toContain(env.apiKey);
   });
 

@@ -9,7 +9,10 @@ describe('examples/quickstart.ts', () => {
   it('enrolls three stores, acknowledges every booking of a simulated week and shows typed errors', async () => {
     env = await startExampleEnv({ seed: 42, visitsPerWeek: 8 });
     const lines: string[] = [];
-    await runQuickstart(env.client, { print: (line) => lines.push(line), letTimePass: (days) => void env.sandbox.clock.advance({ days }) });
+    await runQuickstart(env.client, {
+      print: (line) => lines.push(line),
+      letTimePass: (days) => void env.sandbox.clock.advance({ days }),
+    });
     const output = lines.join('\n');
 
     expect(output).toMatch(/enrolled\s+sf-mission-01/);

@@ -13,7 +13,10 @@ export interface ExampleEnv {
   close(): Promise<void>;
 }
 
-export async function startExampleEnv(options: SandboxOptions = {}, clientOptions: ClientOptions = {}): Promise<ExampleEnv> {
+export async function startExampleEnv(
+  options: SandboxOptions = {},
+  clientOptions: ClientOptions = {},
+): Promise<ExampleEnv> {
   const sandbox = createSandbox({ seed: 21, ...options });
   const apiKey = sandbox.issueKey();
   const server = await sandbox.listen(0);

@@ -17,7 +17,9 @@ describe.skipIf(!redis)('examples/shared-key-redis.ts', () => {
     await redis?.stop();
   });
 
-  it('three processes on one key share its budget through Redis: every call done, no 429', { timeout: 60_000 }, async () => {
+  it('three processes on one key share its budget through Redis: every call done, no 429', {
+    timeout: 60_000,
+  }, async () => {
     // A small budget (15 calls a second) so that three workers must share it to avoid 429s.
     const apiKey = env.sandbox.issueKey({ rateLimit: { limit: 15, windowMs: 1_000 } });
     const started = Date.now();
@@ -41,7 +43,9 @@ describe.skipIf(!redis)('examples/shared-key-redis.ts', () => {
     expect(elapsed).toBeGreaterThanOrEqual(2_000);
   });
 
-  it('without a reachable Redis, the workers neither hang nor fail: each goes on with its local part and exits', { timeout: 60_000 }, async () => {
+  it('without a reachable Redis, the workers neither hang nor fail: each goes on with its local part and exits', {
+    timeout: 60_000,
+  }, async () => {
     const apiKey = env.sandbox.issueKey({ rateLimit: { limit: 30, windowMs: 1_000 } });
     const started = Date.now();
     const reports = await runSharedKey({

@@ -13,7 +13,11 @@ import { startExampleEnv, type ExampleEnv } from './sandbox.js';
 const root = resolve(import.meta.dirname, '../..');
 
 /** Runs from the repository root (tsx reads tsconfig.json's paths there); outputs go to absolute paths. */
-function runExample(file: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+function runExample(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((done) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'examples', file), ...args], {
       cwd: root,
@@ -51,10 +55,16 @@ describe('examples run on their own (tsx, environment variables, real HTTP)', ()
   });
 
   it('bulk-enroll.ts: enrolls the sample, writes the failed rows, exits 2', { timeout: 30_000 }, async () => {
-    const { code, out } = await runExample('bulk-enroll.ts', [join(root, 'examples/data/stores.csv'), join(cwd, 'enroll-failures.csv')], vars);
+    const { code, out } = await runExample(
+      'bulk-enroll.ts',
+      [join(root, 'examples/data/stores.csv'), join(cwd, 'enroll-failures.csv')],
+      vars,
+    );
     expect(out).toMatch(/12 rows: \d+ enrolled, \d+ already enrolled, 5 failed/);
     expect(code).toBe(2);
-    expect(readFileSync(join(cwd, 'enroll-failures.csv'), 'utf8')).toMatch(/^line,partner_location_id,code,field,message\n7,pdx-alberta-06,validation_error,address.country,/);
+    expect(readFileSync(join(cwd, 'enroll-failures.csv'), 'utf8')).toMatch(
+      /^line,partner_location_id,code,field,message\n7,pdx-alberta-06,validation_error,address.country,/,
+    );
   });
 
   it('sync-bookings.ts: acknowledges, then resumes from its checkpoint file', { timeout: 30_000 }, async () => {
@@ -72,10 +82,14 @@ describe('examples run on their own (tsx, environment variables, real HTTP)', ()
     const { code, out } = await runExample('billing-export.ts', [month, join(cwd, `billing-${month}.csv`)], vars);
     expect(out).toMatch(new RegExp(`billing-${month}.csv: \\d+ stores`));
     expect(code).toBe(0);
-    expect(readFileSync(join(cwd, `billing-${month}.csv`), 'utf8')).toMatch(/^month,partner_location_id,videos_published,completed_visits,no_shows\n2026-12,/);
+    expect(readFileSync(join(cwd, `billing-${month}.csv`), 'utf8')).toMatch(
+      /^month,partner_location_id,videos_published,completed_visits,no_shows\n2026-12,/,
+    );
   });
 
-  it('billing-export.ts with no arguments: the sandbox’s current month, into the git-ignored examples/output/', { timeout: 30_000 }, async () => {
+  it('billing-export.ts with no arguments: the sandbox’s current month, into the git-ignored examples/output/', {
+    timeout: 30_000,
+  }, async () => {
     const month = env.sandbox.clock.now().toISOString().slice(0, 7);
     const file = join(root, 'examples', 'output', `billing-${month}.csv`);
     rmSync(file, { force: true });
@@ -83,7 +97,9 @@ describe('examples run on their own (tsx, environment variables, real HTTP)', ()
       const { code, out } = await runExample('billing-export.ts', [], vars);
       expect(code).toBe(0);
       expect(out).toContain(`${file}: `);
-      expect(readFileSync(file, 'utf8')).toMatch(new RegExp(`^month,partner_location_id,videos_published,completed_visits,no_shows\n${month},`));
+      expect(readFileSync(file, 'utf8')).toMatch(
+        new RegExp(`^month,partner_location_id,videos_published,completed_visits,no_shows\n${month},`),
+      );
       expect(execFileSync('git', ['check-ignore', file], { cwd: root, encoding: 'utf8' }).trim()).toBe(file);
     } finally {
       rmSync(file, { force: true });

@@ -42,7 +42,12 @@ describe('examples/sync-bookings.ts', () => {
     expect(savedCursor).toBeTypeOf('string');
 
     // Run 2 resumes: it does not walk from the start, and nothing is handled twice.
-    const second = await syncBookings(env.client, { checkpoint, pageSize: 25, print: quiet, onBooking: (b) => void handled.push(b.reservation_id) });
+    const second = await syncBookings(env.client, {
+      checkpoint,
+      pageSize: 25,
+      print: quiet,
+      onBooking: (b) => void handled.push(b.reservation_id),
+    });
     expect(second.resumed).toBe(true);
     expect(second.seen).toBeLessThan(120);
     expect(new Set(handled).size).toBe(handled.length);
@@ -52,10 +57,18 @@ describe('examples/sync-bookings.ts', () => {
 
     // Run 3, a week later: only the bookings that arrived since are handled.
     env.sandbox.clock.advance({ days: 7 });
-    const arrived = env.sandbox.inspect.reservations(env.apiKey).filter((b) => b.acknowledged_kind === null).map((b) => b.reservation_id);
+    const arrived = env.sandbox.inspect
+      .reservations(env.apiKey)
+      .filter((b) => b.acknowledged_kind === null)
+      .map((b) => b.reservation_id);
     expect(arrived.length).toBeGreaterThan(0);
     const third: string[] = [];
-    const result = await syncBookings(env.client, { checkpoint, pageSize: 25, print: quiet, onBooking: (b) => void third.push(b.reservation_id) });
+    const result = await syncBookings(env.client, {
+      checkpoint,
+      pageSize: 25,
+      print: quiet,
+      onBooking: (b) => void third.push(b.reservation_id),
+    });
     expect(result.seen).toBeLessThan(120);
     expect(third.sort()).toEqual(arrived.sort());
   });

@@ -18,7 +18,9 @@ describe('examples/watch-bookings.ts', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('forwards every new booking, logs changes and videos over three simulated days, and stops on the signal', { timeout: 60_000 }, async () => {
+  it('forwards every new booking, logs changes and videos over three simulated days, and stops on the signal', {
+    timeout: 60_000,
+  }, async () => {
     env = await startExampleEnv({ seed: 4, visitsPerWeek: 10, rateLimitClock: 'simulated' });
     env.sandbox.populate(env.apiKey, { locations: 3, reservationsPerLocation: 4 });
     const controller = new AbortController();
@@ -32,7 +34,11 @@ describe('examples/watch-bookings.ts', () => {
       },
     };
     const lines: string[] = [];
-    const result = await watchBookings(env.newClient({ clock }), { checkpoint: memoryCheckpoint(), signal: controller.signal, print: (l) => lines.push(l) });
+    const result = await watchBookings(env.newClient({ clock }), {
+      checkpoint: memoryCheckpoint(),
+      signal: controller.signal,
+      print: (l) => lines.push(l),
+    });
     const bookings = env.sandbox.inspect.reservations(env.apiKey);
     expect(result.created).toBe(bookings.length);
     expect(result.forwarded).toBeGreaterThan(10);
@@ -46,18 +52,24 @@ describe('examples/watch-bookings.ts', () => {
     expect(forwarded).toHaveLength(result.forwarded);
   });
 
-  it('runs on its own (tsx, environment variables, real HTTP), resumes from its file, and exits 0 on SIGTERM', { timeout: 60_000 }, async () => {
+  it('runs on its own (tsx, environment variables, real HTTP), resumes from its file, and exits 0 on SIGTERM', {
+    timeout: 60_000,
+  }, async () => {
     env = await startExampleEnv({ seed: 5 });
     env.sandbox.populate(env.apiKey, { locations: 2, reservationsPerLocation: 3 });
     dir = mkdtempSync(join(tmpdir(), 'crp-watch-'));
     const checkpoint = join(dir, 'events.json');
     const run = () =>
       new Promise<{ code: number | null; out: string }>((done) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'examples/watch-bookings.ts'), checkpoint], {
-          cwd: root,
-          env: { ...process.env, PARTNER_API_KEY: env.apiKey, PARTNER_API_BASE_URL: env.baseUrl, NODE_OPTIONS: '' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', join(root, 'examples/watch-bookings.ts'), checkpoint],
+          {
+            cwd: root,
+            env: { ...process.env, PARTNER_API_KEY: env.apiKey, PARTNER_API_BASE_URL: env.baseUrl, NODE_OPTIONS: '' },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
         let out = '';
         child.stdout.on('data', (d: Buffer) => (out += d));
         // Stop it a moment after its first event, as an operator would.

@@ -32,13 +32,29 @@ export function redisServerAvailable(): boolean {
  * the data, as a production Redis holding checkpoints must. With `debug`, DEBUG (e.g. DEBUG SLEEP,
  * a server that stops answering for a while) is allowed from loopback (Redis 7 and later).
  */
-export async function startRedisServer(port?: number, { dir, debug = false }: { dir?: string; debug?: boolean } = {}): Promise<RedisServer | undefined> {
+export async function startRedisServer(
+  port?: number,
+  { dir, debug = false }: { dir?: string; debug?: boolean } = {},
+): Promise<RedisServer | undefined> {
   if (!redisServerAvailable()) return undefined;
   port ??= await freePort();
   const persistence = dir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir] : ['--appendonly', 'no'];
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, ...(debug ? ['--enable-debug-command', 'local'] : [])], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      ...persistence,
+      ...(debug ? ['--enable-debug-command', 'local'] : []),
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -100,7 +116,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

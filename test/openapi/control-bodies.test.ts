@@ -25,15 +25,22 @@ const paths = document.paths as unknown as Record<string, Record<string, Operati
 const bodies = Object.entries(paths)
   .filter(([path]) => path.startsWith('/_sandbox'))
   .flatMap(([path, ops]) =>
-  Object.entries(ops).flatMap(([method, op]) => (op.requestBody ? [{ path, method: method.toUpperCase(), op, body: op.requestBody.content['application/json'] }] : [])),
-);
+    Object.entries(ops).flatMap(([method, op]) =>
+      op.requestBody
+        ? [{ path, method: method.toUpperCase(), op, body: op.requestBody.content['application/json'] }]
+        : [],
+    ),
+  );
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 addFormats(ajv);
 const validators = new Map<string, ValidateFunction>(bodies.map(({ path, body }) => [path, ajv.compile(body.schema)]));
 
 /** For each field, values the sandbox takes and values it refuses (a field with none it takes is one it does not know). */
 type Values = [good: unknown[], bad: unknown[]];
-const NUMBER: Values = [[0, 1, 1.5, 2], [-1, '1', null]];
+const NUMBER: Values = [
+  [0, 1, 1.5, 2],
+  [-1, '1', null],
+];
 const UNKNOWN: Values = [[], [1]];
 const FIELDS: Record<string, Record<string, Values>> = {
   '/_sandbox/clock/advance': {
@@ -46,7 +53,10 @@ const FIELDS: Record<string, Record<string, Values>> = {
     weeks: UNKNOWN,
   },
   '/_sandbox/faults': {
-    status: [[503, 200], [99, '503']],
+    status: [
+      [503, 200],
+      [99, '503'],
+    ],
     body: [['html', 'empty'], ['xml']],
     headers: [[{ 'x-a': 'b' }], [{ 'x-a': 1 }]],
     delayMs: [[0], [-1]],
@@ -61,8 +71,14 @@ const FIELDS: Record<string, Record<string, Values>> = {
     bogus: UNKNOWN,
   },
   '/_sandbox/faults/random': {
-    rate: [[0.1, 1], [2, '0.1']],
-    kinds: [[['unavailable'], [{ status: 500 }], []], [['nope'], [{ bogus: 1 }], 'reset']],
+    rate: [
+      [0.1, 1],
+      [2, '0.1'],
+    ],
+    kinds: [
+      [['unavailable'], [{ status: 500 }], []],
+      [['nope'], [{ bogus: 1 }], 'reset'],
+    ],
     seed: [[7], [-1]],
     path: [['/partner/v1/summary'], ['']],
     pathPattern: [['/partner/*'], ['']],
@@ -70,13 +86,22 @@ const FIELDS: Record<string, Record<string, Values>> = {
     bogus: UNKNOWN,
   },
   '/_sandbox/keys': {
-    allowIps: [[['10.0.0.0/8'], ['::1', '127.0.0.1']], [['not-an-ip'], [''], 'x']],
-    rateLimit: [[{ limit: 10 }, { windowMs: 1000, limit: 2 }, {}], [{ windowMs: 0 }, { bogus: 1 }]],
+    allowIps: [
+      [['10.0.0.0/8'], ['::1', '127.0.0.1']],
+      [['not-an-ip'], [''], 'x'],
+    ],
+    rateLimit: [
+      [{ limit: 10 }, { windowMs: 1000, limit: 2 }, {}],
+      [{ windowMs: 0 }, { bogus: 1 }],
+    ],
     account: [[], ['crp_test_unknown', '']],
     bogus: UNKNOWN,
   },
   '/_sandbox/populate': {
-    locations: [[0, 2], [-1, '2']],
+    locations: [
+      [0, 2],
+      [-1, '2'],
+    ],
     reservationsPerLocation: [[0, 3], [10_001]],
     idPrefix: [['p-', ''], ['bad prefix']],
     bogus: UNKNOWN,
@@ -97,7 +122,9 @@ const IN_WORDS: Record<string, string[]> = {
 function bodyOf(path: string): fc.Arbitrary<Record<string, unknown>> {
   const fields = FIELDS[path] as Record<string, Values>;
   const value = ([good, bad]: Values) =>
-    good.length === 0 ? fc.constantFrom(...bad) : fc.oneof({ arbitrary: fc.constantFrom(...good), weight: 5 }, { arbitrary: fc.constantFrom(...bad), weight: 1 });
+    good.length === 0
+      ? fc.constantFrom(...bad)
+      : fc.oneof({ arbitrary: fc.constantFrom(...good), weight: 5 }, { arbitrary: fc.constantFrom(...bad), weight: 1 });
   return fc
     .subarray(Object.keys(fields), { maxLength: Math.min(4, Object.keys(fields).length) })
     .chain((names) => fc.tuple(...names.map((name) => value(fields[name] as Values).map((v) => [name, v] as const))))
@@ -119,41 +146,58 @@ describe('the sandbox control bodies in the served document', () => {
     });
     afterAll(() => server.close());
 
-    it.each(bodies.flatMap(({ path, method, op, body }) => Object.entries(body.examples ?? {}).map(([name, { value }]) => ({ path, method, op, name, value }))))(
-      '$method $path ($name) validates and is accepted',
-      async ({ path, method, op, value }) => {
-        expect(validators.get(path)?.(value), ajv.errorsText(validators.get(path)?.errors)).toBe(true);
-        sandbox.reset();
-        const key = sandbox.issueKey();
-        const got = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(value) });
-        const answer = await got.json();
-        expect(Object.keys(op.responses), JSON.stringify(answer)).toContain(String(got.status));
-        expect(got.status, JSON.stringify(answer)).toBeLessThan(300);
-      },
-    );
+    it.each(
+      bodies.flatMap(({ path, method, op, body }) =>
+        Object.entries(body.examples ?? {}).map(([name, { value }]) => ({ path, method, op, name, value })),
+      ),
+    )('$method $path ($name) validates and is accepted', async ({ path, method, op, value }) => {
+      expect(validators.get(path)?.(value), ajv.errorsText(validators.get(path)?.errors)).toBe(true);
+      sandbox.reset();
+      const key = sandbox.issueKey();
+      const got = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify(value),
+      });
+      const answer = await got.json();
+      expect(Object.keys(op.responses), JSON.stringify(answer)).toContain(String(got.status));
+      expect(got.status, JSON.stringify(answer)).toBeLessThan(300);
+    });
   });
 
-  it.each(Object.keys(FIELDS))('%s: a body the sandbox accepts validates against the document, and one the document allows is accepted', async (path) => {
-    const sandbox = createSandbox();
-    const validate = validators.get(path) as ValidateFunction;
-    const seen = new Set<string>();
-    await fc.assert(
-      fc.asyncProperty(bodyOf(path), async (body) => {
-        sandbox.reset();
-        const key = sandbox.issueKey();
-        const got = await sandbox.handle(
-          new Request(`http://sandbox.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) }),
-        );
-        const answer = (await got.json()) as { error?: { field?: string; message: string } };
-        const documented = validate(body);
-        seen.add(`${got.status < 300 ? 'accepted' : 'refused'} ${documented ? 'allowed' : 'not allowed'}`);
-        if (got.status < 300) expect(documented, `accepted, but the document refuses it: ${ajv.errorsText(validate.errors)}`).toBe(true);
-        else if (documented) expect(IN_WORDS[path] ?? [], `the document allows it, the sandbox refused it: ${answer.error?.message}`).toContain(answer.error?.field);
-      }),
-      { numRuns: 150, seed: 33 },
-    );
-    // The run tried both sides: bodies the sandbox took and bodies both refused.
-    expect(seen).toContain('accepted allowed');
-    expect(seen).toContain('refused not allowed');
-  });
+  it.each(Object.keys(FIELDS))(
+    '%s: a body the sandbox accepts validates against the document, and one the document allows is accepted',
+    async (path) => {
+      const sandbox = createSandbox();
+      const validate = validators.get(path) as ValidateFunction;
+      const seen = new Set<string>();
+      await fc.assert(
+        fc.asyncProperty(bodyOf(path), async (body) => {
+          sandbox.reset();
+          const key = sandbox.issueKey();
+          const got = await sandbox.handle(
+            new Request(`http://sandbox.test${path}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+              body: JSON.stringify(body),
+            }),
+          );
+          const answer = (await got.json()) as { error?: { field?: string; message: string } };
+          const documented = validate(body);
+          seen.add(`${got.status < 300 ? 'accepted' : 'refused'} ${documented ? 'allowed' : 'not allowed'}`);
+          if (got.status < 300)
+            expect(documented, `accepted, but the document refuses it: ${ajv.errorsText(validate.errors)}`).toBe(true);
+          else if (documented)
+            expect(
+              IN_WORDS[path] ?? [],
+              `the document allows it, the sandbox refused it: ${answer.error?.message}`,
+            ).toContain(answer.error?.field);
+        }),
+        { numRuns: 150, seed: 33 },
+      );
+      // The run tried both sides: bodies the sandbox took and bodies both refused.
+      expect(seen).toContain('accepted allowed');
+      expect(seen).toContain('refused not allowed');
+    },
+  );
 });

@@ -13,14 +13,21 @@ function blocks(language: string): string[] {
   return [...page.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1] as string);
 }
 
-const hasPython = await run('python3', ['--version']).then(() => true, () => false);
+const hasPython = await run('python3', ['--version']).then(
+  () => true,
+  () => false,
+);
 
 describe('docs/http.md', () => {
   it("lists every operation of the OpenAPI document under /partner/v1, with the document's retry safety", () => {
-    const rows = [...page.matchAll(/^\| (GET|POST|PATCH|PUT|DELETE) \| `([^`]+)` \|.*\| (yes|\*\*no\*\*[^|]*) \|$/gm)].map((m) => `${m[1]} ${m[2]} ${m[3]!.startsWith('yes')}`);
+    const rows = [
+      ...page.matchAll(/^\| (GET|POST|PATCH|PUT|DELETE) \| `([^`]+)` \|.*\| (yes|\*\*no\*\*[^|]*) \|$/gm),
+    ].map((m) => `${m[1]} ${m[2]} ${m[3]!.startsWith('yes')}`);
     const operations = Object.entries(document.paths as Record<string, Record<string, { 'x-retry-safe'?: boolean }>>)
       .filter(([path]) => path.startsWith('/partner/v1/'))
-      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op['x-retry-safe']}`));
+      .flatMap(([path, ops]) =>
+        Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op['x-retry-safe']}`),
+      );
     expect(rows.sort()).toEqual(operations.sort());
   });
 
@@ -35,7 +42,8 @@ describe('docs/http.md', () => {
     });
     afterAll(() => server.close());
 
-    const python = (code: string, extra: NodeJS.ProcessEnv = {}) => run('python3', ['-c', code], { env: { ...env, ...extra }, timeout: 30_000 }).then((r) => r.stdout);
+    const python = (code: string, extra: NodeJS.ProcessEnv = {}) =>
+      run('python3', ['-c', code], { env: { ...env, ...extra }, timeout: 30_000 }).then((r) => r.stdout);
 
     it('curl: enrolls, moves the clock, pages, retries and shows an error', async () => {
       const [curl] = blocks('sh').filter((b) => b.includes('curl -s -X POST "$API/locations"'));
@@ -56,7 +64,10 @@ describe('docs/http.md', () => {
     it('Python: pages through every booking', async () => {
       const key = sandbox.issueKey();
       sandbox.populate(key, { locations: 3, reservationsPerLocation: 150 });
-      const expected = sandbox.inspect.stores(key).flatMap((s) => sandbox.inspect.reservations(key, s.partner_location_id)).filter((r) => ['confirmed', 'completed'].includes(r.status) && r.acknowledged_kind === null).length;
+      const expected = sandbox.inspect
+        .stores(key)
+        .flatMap((s) => sandbox.inspect.reservations(key, s.partner_location_id))
+        .filter((r) => ['confirmed', 'completed'].includes(r.status) && r.acknowledged_kind === null).length;
       expect(expected).toBeGreaterThan(200);
       expect(await python(blocks('python')[1] as string, { PARTNER_API_KEY: key })).toBe(`${expected} bookings\n`);
     });
@@ -64,7 +75,9 @@ describe('docs/http.md', () => {
     it('Python: retries a 429 after Retry-After', async () => {
       const key = sandbox.issueKey({ rateLimit: { limit: 2, windowMs: 1_000 } });
       const out = await python(blocks('python')[2] as string, { PARTNER_API_KEY: key });
-      expect(out).toMatch(/^remaining in this window: 1\nremaining in this window: 0\n429 rate_limited: waiting 1 s\nremaining in this window: 1\n0 stores\n$/);
+      expect(out).toMatch(
+        /^remaining in this window: 1\nremaining in this window: 0\n429 rate_limited: waiting 1 s\nremaining in this window: 1\n0 stores\n$/,
+      );
     });
 
     it("Python: moves the sandbox's clock", async () => {

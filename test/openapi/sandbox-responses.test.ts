@@ -39,27 +39,53 @@ describe("the sandbox's answers to a run of typical calls, checked against the O
     expect(missed).toEqual([]);
     // Every status of the service's error answers appears at least once somewhere in the run.
     const statuses = new Set(answers.map((a) => a.status));
-    for (const status of [200, 201, 400, 401, 403, 404, 409, 413, 422, 429, 500, 503]) expect(statuses, `status ${status}`).toContain(status);
+    for (const status of [200, 201, 400, 401, 403, 404, 409, 413, 422, 429, 500, 503])
+      expect(statuses, `status ${status}`).toContain(status);
   });
 
   it('each error code the sandbox sent is one the document lists for that operation and status', () => {
-    const codes = new Set(answers.filter((a) => a.status >= 400).map((a) => (a.body as { error: { code: string } }).error.code));
-    expect([...codes].sort()).toEqual(
-      ['conflict', 'feature_not_enabled', 'forbidden_ip', 'internal_error', 'invalid_state', 'not_found', 'payload_too_large', 'prohibited_rule', 'rate_limited', 'unauthorized', 'unavailable', 'validation_error'],
+    const codes = new Set(
+      answers.filter((a) => a.status >= 400).map((a) => (a.body as { error: { code: string } }).error.code),
     );
+    expect([...codes].sort()).toEqual([
+      'conflict',
+      'feature_not_enabled',
+      'forbidden_ip',
+      'internal_error',
+      'invalid_state',
+      'not_found',
+      'payload_too_large',
+      'prohibited_rule',
+      'rate_limited',
+      'unauthorized',
+      'unavailable',
+      'validation_error',
+    ]);
   });
 
   it('fails an answer with a field the document lacks, one missing a required field, and an unlisted status', () => {
-    const location = answers.find((a) => a.method === 'GET' && a.template === '/partner/v1/locations/{partner_location_id}' && a.status === 200) as Recorded;
+    const location = answers.find(
+      (a) => a.method === 'GET' && a.template === '/partner/v1/locations/{partner_location_id}' && a.status === 200,
+    ) as Recorded;
     const body = location.body as Json;
     expect(checker.problems(location)).toEqual([]);
-    expect(checker.problems({ ...location, body: { ...body, loyalty_tier: 'gold' } }).join('\n')).toMatch(/must NOT have additional properties/);
-    expect(checker.problems({ ...location, body: { ...body, address: { ...(body.address as Json), county: 'King' } } }).join('\n')).toMatch(/address.*must NOT have additional properties/);
+    expect(checker.problems({ ...location, body: { ...body, loyalty_tier: 'gold' } }).join('\n')).toMatch(
+      /must NOT have additional properties/,
+    );
+    expect(
+      checker
+        .problems({ ...location, body: { ...body, address: { ...(body.address as Json), county: 'King' } } })
+        .join('\n'),
+    ).toMatch(/address.*must NOT have additional properties/);
     const { created_at: _, ...withoutCreated } = body;
-    expect(checker.problems({ ...location, body: withoutCreated }).join('\n')).toMatch(/must have required property 'created_at'/);
+    expect(checker.problems({ ...location, body: withoutCreated }).join('\n')).toMatch(
+      /must have required property 'created_at'/,
+    );
     expect(checker.problems({ ...location, status: 418 }).join('\n')).toMatch(/does not list this status/);
     const notFound = answers.find((a) => a.status === 404) as Recorded;
-    expect(checker.problems({ ...notFound, body: { error: { code: 'conflict', message: 'x' } } }).join('\n')).toMatch(/must be equal to constant/);
+    expect(checker.problems({ ...notFound, body: { error: { code: 'conflict', message: 'x' } } }).join('\n')).toMatch(
+      /must be equal to constant/,
+    );
     expect(checker.problems({ ...location, headers: new Headers() }).join('\n')).toMatch(/header X-Request-Id missing/);
   });
 });

@@ -42,9 +42,13 @@ describe("the served document's servers", () => {
   });
 
   it('follow the Host the caller used, once the Host rule accepts it', async () => {
-    expect(serversOf((await getWithHost(server, `localhost:${server.port}`, '/openapi.json')).body)).toEqual([`http://localhost:${server.port}`]);
+    expect(serversOf((await getWithHost(server, `localhost:${server.port}`, '/openapi.json')).body)).toEqual([
+      `http://localhost:${server.port}`,
+    ]);
     // A published port (a container's -p 8080:…) or an allowed name: the address the caller knows.
-    expect(serversOf((await getWithHost(server, 'sandbox:8080', '/openapi.json')).body)).toEqual(['http://sandbox:8080']);
+    expect(serversOf((await getWithHost(server, 'sandbox:8080', '/openapi.json')).body)).toEqual([
+      'http://sandbox:8080',
+    ]);
     const refused = await getWithHost(server, 'evil.test', '/openapi.json');
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error: { code: 'forbidden_host' } });

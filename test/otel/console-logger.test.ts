@@ -34,9 +34,15 @@ describe('PARTNER_SDK_LOG and logLevel', () => {
     const text = lines.map((l) => l.slice(25)).join('\n');
     expect(text).toContain('partner-sdk debug request reports.summary GET /partner/v1/summary attempt=1');
     expect(text).toMatch(
-      new RegExp(`partner-sdk debug response reports.summary attempt=1 status=200 ms=\\d+ requestId=${response.requestId} budget=${response.rateLimit?.remaining}/${response.rateLimit?.limit}`),
+      new RegExp(
+        `partner-sdk debug response reports.summary attempt=1 status=200 ms=\\d+ requestId=${response.requestId} budget=${response.rateLimit?.remaining}/${response.rateLimit?.limit}`,
+      ),
     );
-    expect(text).toMatch(new RegExp(`partner-sdk debug done reports.summary status=200 attempts=1 ms=\\d+ requestId=${response.requestId}`));
+    expect(text).toMatch(
+      new RegExp(
+        `partner-sdk debug done reports.summary status=200 attempts=1 ms=\\d+ requestId=${response.requestId}`,
+      ),
+    );
     expect(lines).toHaveLength(3);
     expect(text).not.toContain(env.key);
   });
@@ -98,7 +104,10 @@ describe('PARTNER_SDK_LOG and logLevel', () => {
     const telemetry: Telemetry = {
       startCall: (call) => {
         events.push(`start ${call.operation}`);
-        return { attemptStart: ({ headers }) => void (headers['x-mine'] = '1'), end: ({ attempts }) => void events.push(`end ${attempts}`) };
+        return {
+          attemptStart: ({ headers }) => void (headers['x-mine'] = '1'),
+          end: ({ attempts }) => void events.push(`end ${attempts}`),
+        };
       },
     };
     await env.client({ telemetry }).reports.summary();
@@ -124,7 +133,9 @@ describe('PARTNER_SDK_LOG and logLevel', () => {
   it('a wrong logLevel option is still refused at construction', () => {
     const create = (options = {}) => new PartnerClient({ apiKey: env.key, baseUrl: env.baseUrl, ...options });
     expect(() => create({ logLevel: 'trace' })).toThrow(ConfigurationError);
-    expect(() => create({ logLevel: 'trace' })).toThrow('The option logLevel must be one of debug, info, warn, off; got "trace".');
+    expect(() => create({ logLevel: 'trace' })).toThrow(
+      'The option logLevel must be one of debug, info, warn, off; got "trace".',
+    );
     // The option wins over the variable, so a stray variable neither warns nor matters here.
     captureStderr();
     vi.stubEnv('PARTNER_SDK_LOG', 'verbose-option');
@@ -143,7 +154,11 @@ describe('the console logger on its own', () => {
     logger?.debug?.('partner-sdk: request', { method: 'GET', path: '/partner/v1/summary', attempt: 1 });
     logger?.info?.('partner-sdk: retrying', { method: 'GET', path: '/partner/v1/summary', attempt: 1 });
     logger?.info?.('partner-sdk: shared rate budget: Redis is back, sharing the budget again', { budget: 'k1' });
-    logger?.warn?.('partner-sdk: shared rate budget: Redis is unreachable', { budget: 'k1', method: 'GET', path: '/x' });
+    logger?.warn?.('partner-sdk: shared rate budget: Redis is unreachable', {
+      budget: 'k1',
+      method: 'GET',
+      path: '/x',
+    });
     expect(out).toEqual([
       'partner-sdk info  shared rate budget: Redis is back, sharing the budget again budget=k1',
       'partner-sdk warn  shared rate budget: Redis is unreachable GET /x budget=k1',
@@ -153,7 +168,13 @@ describe('the console logger on its own', () => {
   it('waits under a second are debug, longer ones info; a level prints its own events and the ones above', () => {
     const out: string[] = [];
     const info = consoleLogging(undefined, 'info', (line) => out.push(line.slice(25)));
-    const observer = info?.telemetry.startCall({ operation: 'locations.get', method: 'GET', urlTemplate: '/partner/v1/locations/{partner_location_id}', serverAddress: 'x', serverPort: 443 });
+    const observer = info?.telemetry.startCall({
+      operation: 'locations.get',
+      method: 'GET',
+      urlTemplate: '/partner/v1/locations/{partner_location_id}',
+      serverAddress: 'x',
+      serverPort: 443,
+    });
     observer?.waited?.({ reason: 'rate_budget', ms: 250 });
     observer?.waited?.({ reason: 'shared_pause', ms: 1_500.4 });
     observer?.attemptStart?.({ attempt: 1, headers: {} });
@@ -178,10 +199,25 @@ describe('the console logger on its own', () => {
   });
 
   it('formats method and path together, other fields as name=value, quoting only what needs it', () => {
-    expect(formatLine(at, 'info', 'partner-sdk: retrying', { method: 'GET', path: '/partner/v1/summary', attempt: 1, waitMs: 200, reason: 'internal_error' })).toBe(
+    expect(
+      formatLine(at, 'info', 'partner-sdk: retrying', {
+        method: 'GET',
+        path: '/partner/v1/summary',
+        attempt: 1,
+        waitMs: 200,
+        reason: 'internal_error',
+      }),
+    ).toBe(
       '2026-11-23T11:45:01.234Z partner-sdk info  retrying GET /partner/v1/summary attempt=1 waitMs=200 reason=internal_error',
     );
-    expect(formatLine(at, 'warn', 'rate limiter: internal error', { limiter: 'k1', error: 'Connection is closed.', detail: { a: 1 }, gone: undefined })).toBe(
+    expect(
+      formatLine(at, 'warn', 'rate limiter: internal error', {
+        limiter: 'k1',
+        error: 'Connection is closed.',
+        detail: { a: 1 },
+        gone: undefined,
+      }),
+    ).toBe(
       '2026-11-23T11:45:01.234Z partner-sdk warn  rate limiter: internal error limiter=k1 error="Connection is closed." detail={"a":1}',
     );
     expect(formatLine(at, 'debug', 'x', { path: '/only/path', cause: new TypeError('fetch failed') })).toBe(

@@ -8,7 +8,16 @@ import type { CallStart, Telemetry, WaitReason } from '../../src/core/instrument
 
 export type Step =
   | { wait: WaitReason; ms: number }
-  | { attempt: { status?: number; requestId?: string; error?: PartnerError; remaining?: number; limit?: number; durationMs?: number } }
+  | {
+      attempt: {
+        status?: number;
+        requestId?: string;
+        error?: PartnerError;
+        remaining?: number;
+        limit?: number;
+        durationMs?: number;
+      };
+    }
   | { retry: string; waitMs: number };
 
 export const GET_LOCATION: CallStart = {
@@ -20,7 +29,11 @@ export const GET_LOCATION: CallStart = {
 };
 
 /** Runs the script; returns the headers each attempt would have sent. */
-export function drive(telemetry: Telemetry, steps: Step[], call: CallStart = GET_LOCATION): Array<Record<string, string>> {
+export function drive(
+  telemetry: Telemetry,
+  steps: Step[],
+  call: CallStart = GET_LOCATION,
+): Array<Record<string, string>> {
   const observer = telemetry.startCall(call);
   const sent: Array<Record<string, string>> = [];
   let attempts = 0;
@@ -48,7 +61,12 @@ export function drive(telemetry: Telemetry, steps: Step[], call: CallStart = GET
         ...(last.error === undefined ? {} : { error: last.error }),
         ...(last.remaining === undefined && last.limit === undefined
           ? {}
-          : { rateLimit: { ...(last.limit === undefined ? {} : { limit: last.limit }), ...(last.remaining === undefined ? {} : { remaining: last.remaining }) } }),
+          : {
+              rateLimit: {
+                ...(last.limit === undefined ? {} : { limit: last.limit }),
+                ...(last.remaining === undefined ? {} : { remaining: last.remaining }),
+              },
+            }),
       });
     }
   }

@@ -13,7 +13,12 @@ import {
   type DataPoint,
   type MetricData,
 } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 
 export interface OtelHarness {
   tracerProvider: BasicTracerProvider;
@@ -58,7 +63,8 @@ export function createHarness(): OtelHarness {
     const byName = new Map<string, MetricData>();
     // Cumulative: the latest export holds everything recorded so far.
     const latest = metricExporter.getMetrics().at(-1);
-    for (const scope of latest?.scopeMetrics ?? []) for (const metric of scope.metrics) byName.set(metric.descriptor.name, metric);
+    for (const scope of latest?.scopeMetrics ?? [])
+      for (const metric of scope.metrics) byName.set(metric.descriptor.name, metric);
     return byName;
   }
 
@@ -68,7 +74,9 @@ export function createHarness(): OtelHarness {
     spans: () => spanExporter.getFinishedSpans(),
     metrics: collect,
     async exportedText() {
-      const spans = spanExporter.getFinishedSpans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status, links: s.links }));
+      const spans = spanExporter
+        .getFinishedSpans()
+        .map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status, links: s.links }));
       return JSON.stringify({ spans, metrics: [...(await collect()).values()] });
     },
     reset() {
@@ -83,7 +91,9 @@ export function createHarness(): OtelHarness {
 }
 
 /** The data points of one metric, as `{ attributes, value }`, for readable assertions. */
-export function points(metric: MetricData | undefined): Array<{ attributes: Attributes; value: DataPoint<unknown>['value'] }> {
+export function points(
+  metric: MetricData | undefined,
+): Array<{ attributes: Attributes; value: DataPoint<unknown>['value'] }> {
   if (!metric) return [];
   return (metric.dataPoints as Array<DataPoint<unknown>>).map((p) => ({ attributes: p.attributes, value: p.value }));
 }

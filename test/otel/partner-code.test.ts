@@ -13,7 +13,11 @@ const HOOKS = ['startCall', 'attemptStart', 'attemptEnd', 'waited', 'retrying', 
 type Hook = (typeof HOOKS)[number];
 
 /** A telemetry whose `hook` throws an error quoting the key; every other hook records what it saw. */
-function throwingTelemetry(hook: Hook, key: string, how: 'throw' | 'reject' = 'throw'): { telemetry: Telemetry; seen: string[] } {
+function throwingTelemetry(
+  hook: Hook,
+  key: string,
+  how: 'throw' | 'reject' = 'throw',
+): { telemetry: Telemetry; seen: string[] } {
   const seen: string[] = [];
   const fail = () => {
     const error = new Error(`observer broke while holding ${key}`);
@@ -29,7 +33,10 @@ function throwingTelemetry(hook: Hook, key: string, how: 'throw' | 'reject' = 't
 
 function recordingLogger(): Logger & { warnings: { message: string; fields?: Record<string, unknown> }[] } {
   const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
-  return { warnings, warn: (message, fields) => void warnings.push(fields === undefined ? { message } : { message, fields }) };
+  return {
+    warnings,
+    warn: (message, fields) => void warnings.push(fields === undefined ? { message } : { message, fields }),
+  };
 }
 
 describe.each(TRANSPORTS)('a throwing telemetry or logger never changes a call (%s)', (kind) => {
@@ -46,27 +53,35 @@ describe.each(TRANSPORTS)('a throwing telemetry or logger never changes a call (
     const before = env.sandbox.requestCount({ path: SUMMARY });
     env.sandbox.faults.next({ status: 503, times: 1, path: SUMMARY });
     const { data, response } = await client.reports.summary().withResponse();
-    return { data, status: response.status, sleeps: clock.sleeps, sent: env.sandbox.requestCount({ path: SUMMARY }) - before };
+    return {
+      data,
+      status: response.status,
+      sleeps: clock.sleeps,
+      sent: env.sandbox.requestCount({ path: SUMMARY }) - before,
+    };
   }
 
-  it.each(HOOKS)('telemetry.%s throws: same result, attempts and waits; one warning naming the hook, without the key', async (hook) => {
-    const plain = await retriedCall({});
-    const logger = recordingLogger();
-    const { telemetry, seen } = throwingTelemetry(hook, env.key);
-    const broken = await retriedCall({ telemetry, logger });
-    expect(broken).toEqual(plain);
-    expect(broken.sent).toBe(2);
-    expect(broken.sleeps).toEqual([250]);
-    expect(logger.warnings).toHaveLength(1);
-    expect(logger.warnings[0]?.message).toContain(`telemetry.${hook} failed`);
-    expect(logger.warnings[0]?.fields?.hook).toBe(`telemetry.${hook}`);
-    expect(logger.warnings[0]?.fields?.error).toMatch(/^Error: observer broke while holding \[redacted\]$/);
-    expect(JSON.stringify(logger.warnings)).not.toContain(env.key);
-    // The other hooks still saw the call.
-    if (hook !== 'startCall') expect(new Set(seen)).toEqual(new Set(HOOKS.slice(1).filter((h) => h !== hook)));
-    // A startCall that throws leaves the call without an observer.
-    else expect(seen).toEqual([]);
-  });
+  it.each(HOOKS)(
+    'telemetry.%s throws: same result, attempts and waits; one warning naming the hook, without the key',
+    async (hook) => {
+      const plain = await retriedCall({});
+      const logger = recordingLogger();
+      const { telemetry, seen } = throwingTelemetry(hook, env.key);
+      const broken = await retriedCall({ telemetry, logger });
+      expect(broken).toEqual(plain);
+      expect(broken.sent).toBe(2);
+      expect(broken.sleeps).toEqual([250]);
+      expect(logger.warnings).toHaveLength(1);
+      expect(logger.warnings[0]?.message).toContain(`telemetry.${hook} failed`);
+      expect(logger.warnings[0]?.fields?.hook).toBe(`telemetry.${hook}`);
+      expect(logger.warnings[0]?.fields?.error).toMatch(/^Error: observer broke while holding \[redacted\]$/);
+      expect(JSON.stringify(logger.warnings)).not.toContain(env.key);
+      // The other hooks still saw the call.
+      if (hook !== 'startCall') expect(new Set(seen)).toEqual(new Set(HOOKS.slice(1).filter((h) => h !== hook)));
+      // A startCall that throws leaves the call without an observer.
+      else expect(seen).toEqual([]);
+    },
+  );
 
   it('a failed call fails the same way: same error class, attempts and request id', async () => {
     const logger = recordingLogger();
@@ -162,7 +177,9 @@ describe.each(TRANSPORTS)('a throwing telemetry or logger never changes a call (
     expect(sent).not.toHaveProperty('x-injected');
     expect(sent).not.toHaveProperty('x-not-latin1');
     expect(logger.warnings.map((w) => w.fields?.hook)).toEqual(['telemetry.attemptStart']);
-    expect(logger.warnings[0]?.fields?.error).toMatch(/^TypeError: it set a header the SDK does not send \(x-bad-value\)$/);
+    expect(logger.warnings[0]?.fields?.error).toMatch(
+      /^TypeError: it set a header the SDK does not send \(x-bad-value\)$/,
+    );
   });
 
   it('with the console logger: the warning is printed, and the console still sees every call', async () => {

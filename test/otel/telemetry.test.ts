@@ -47,7 +47,13 @@ describe('one span per call', () => {
   });
 
   it('a retried call: one span, a retry event with the reason, the failed attempt and the wait, then the backoff wait', async () => {
-    const error = new InternalServerError({ status: 503, code: 'internal_error', message: 'down', requestId: 'req_1', request });
+    const error = new InternalServerError({
+      status: 503,
+      code: 'internal_error',
+      message: 'down',
+      requestId: 'req_1',
+      request,
+    });
     drive(telemetry(), [
       { attempt: { status: 503, requestId: 'req_1', error } },
       { retry: 'internal_error', waitMs: 200 },
@@ -59,22 +65,45 @@ describe('one span per call', () => {
     expect(events(span)).toEqual([
       {
         name: 'crp.retry',
-        attributes: { 'crp.attempt': 1, 'crp.retry.reason': 'internal_error', 'crp.retry.wait_ms': 200, 'http.response.status_code': 503, 'crp.request_id': 'req_1' },
+        attributes: {
+          'crp.attempt': 1,
+          'crp.retry.reason': 'internal_error',
+          'crp.retry.wait_ms': 200,
+          'http.response.status_code': 503,
+          'crp.request_id': 'req_1',
+        },
       },
       { name: 'crp.wait', attributes: { 'crp.wait.reason': 'backoff', 'crp.wait.duration_ms': 200 } },
     ]);
-    expect(span?.attributes).toMatchObject({ 'crp.attempts': 2, 'http.request.resend_count': 1, 'http.response.status_code': 200, 'crp.request_id': 'req_2' });
+    expect(span?.attributes).toMatchObject({
+      'crp.attempts': 2,
+      'http.request.resend_count': 1,
+      'http.response.status_code': 200,
+      'crp.request_id': 'req_2',
+    });
     expect(span?.attributes).not.toHaveProperty('error.type');
     expect(span?.status.code).toBe(SpanStatusCode.UNSET);
     const recorded = await otel.metrics();
-    expect(points(recorded.get('crp.client.retries'))).toEqual([{ attributes: { 'crp.operation': 'locations.get', 'crp.retry.reason': 'internal_error' }, value: 1 }]);
+    expect(points(recorded.get('crp.client.retries'))).toEqual([
+      { attributes: { 'crp.operation': 'locations.get', 'crp.retry.reason': 'internal_error' }, value: 1 },
+    ]);
     expect(points(recorded.get('crp.client.calls'))).toEqual([
-      { attributes: { 'crp.operation': 'locations.get', 'crp.outcome': 'success', 'http.response.status_code': 200 }, value: 1 },
+      {
+        attributes: { 'crp.operation': 'locations.get', 'crp.outcome': 'success', 'http.response.status_code': 200 },
+        value: 1,
+      },
     ]);
   });
 
   it('a rate-limit wait and a 429: wait events with reason and duration, the 429 counted, time waited by reason', async () => {
-    const limited = new RateLimitError({ status: 429, code: 'rate_limited', message: 'slow down', requestId: 'req_1', retryAfterMs: 1_000, request });
+    const limited = new RateLimitError({
+      status: 429,
+      code: 'rate_limited',
+      message: 'slow down',
+      requestId: 'req_1',
+      retryAfterMs: 1_000,
+      request,
+    });
     drive(telemetry(), [
       { wait: 'rate_budget', ms: 250 },
       { attempt: { status: 429, requestId: 'req_1', error: limited, remaining: 0 } },
@@ -83,32 +112,62 @@ describe('one span per call', () => {
       { attempt: { status: 200, requestId: 'req_2', remaining: 599 } },
     ]);
     const [span] = otel.spans();
-    expect(events(span).map((e) => [e.name, e.attributes?.['crp.wait.reason'] ?? e.attributes?.['crp.retry.reason']])).toEqual([
+    expect(
+      events(span).map((e) => [e.name, e.attributes?.['crp.wait.reason'] ?? e.attributes?.['crp.retry.reason']]),
+    ).toEqual([
       ['crp.wait', 'rate_budget'],
       ['crp.retry', 'rate_limited'],
       ['crp.wait', 'retry_after'],
     ]);
     expect(events(span)[0]?.attributes?.['crp.wait.duration_ms']).toBe(250);
     const recorded = await otel.metrics();
-    expect(points(recorded.get('crp.client.rate_limited'))).toEqual([{ attributes: { 'crp.operation': 'locations.get' }, value: 1 }]);
+    expect(points(recorded.get('crp.client.rate_limited'))).toEqual([
+      { attributes: { 'crp.operation': 'locations.get' }, value: 1 },
+    ]);
     const waits = points(recorded.get('crp.client.wait.duration'));
-    expect(waits.map((p) => [p.attributes['crp.wait.reason'], (p.value as { sum: number; count: number }).sum, (p.value as { count: number }).count])).toEqual([
+    expect(
+      waits.map((p) => [
+        p.attributes['crp.wait.reason'],
+        (p.value as { sum: number; count: number }).sum,
+        (p.value as { count: number }).count,
+      ]),
+    ).toEqual([
       ['rate_budget', 0.25, 1],
       ['retry_after', 1, 1],
     ]);
     expect(recorded.get('crp.client.wait.duration')?.descriptor.unit).toBe('s');
     // The gauge holds the latest report, not the lowest.
-    expect(points(recorded.get('crp.client.rate_limit.remaining'))).toEqual([{ attributes: { 'server.address': 'partner.example.com' }, value: 599 }]);
+    expect(points(recorded.get('crp.client.rate_limit.remaining'))).toEqual([
+      { attributes: { 'server.address': 'partner.example.com' }, value: 599 },
+    ]);
   });
 
   it('a failure from a response: span status ERROR, error.type the status code, the SDK code, the outcome counted as error', async () => {
-    const error = new NotFoundError({ status: 404, code: 'not_found', message: 'No store store-1 (partner text)', requestId: 'req_9', request });
+    const error = new NotFoundError({
+      status: 404,
+      code: 'not_found',
+      message: 'No store store-1 (partner text)',
+      requestId: 'req_9',
+      request,
+    });
     drive(telemetry(), [{ attempt: { status: 404, requestId: 'req_9', error } }]);
     const [span] = otel.spans();
     expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'NotFoundError (not_found)' });
-    expect(span?.attributes).toMatchObject({ 'error.type': '404', 'crp.error.code': 'not_found', 'http.response.status_code': 404, 'crp.request_id': 'req_9', 'crp.attempts': 1 });
+    expect(span?.attributes).toMatchObject({
+      'error.type': '404',
+      'crp.error.code': 'not_found',
+      'http.response.status_code': 404,
+      'crp.request_id': 'req_9',
+      'crp.attempts': 1,
+    });
     const recorded = await otel.metrics();
-    const outcome = { 'crp.operation': 'locations.get', 'crp.outcome': 'error', 'http.response.status_code': 404, 'error.type': '404', 'crp.error.code': 'not_found' };
+    const outcome = {
+      'crp.operation': 'locations.get',
+      'crp.outcome': 'error',
+      'http.response.status_code': 404,
+      'error.type': '404',
+      'crp.error.code': 'not_found',
+    };
     expect(points(recorded.get('crp.client.calls'))).toEqual([{ attributes: outcome, value: 1 }]);
     const duration = points(recorded.get('crp.client.call.duration'));
     expect(duration.map((p) => p.attributes)).toEqual([outcome]);
@@ -116,11 +175,21 @@ describe('one span per call', () => {
   });
 
   it("a failure's request id and status as the outcome gives them win over the last attempt's", () => {
-    const error = new NotFoundError({ status: 404, code: 'not_found', message: 'No store', requestId: 'req_end', request });
+    const error = new NotFoundError({
+      status: 404,
+      code: 'not_found',
+      message: 'No store',
+      requestId: 'req_end',
+      request,
+    });
     const observer = telemetry().startCall(GET_LOCATION);
     observer.attemptEnd?.({ attempt: 1, durationMs: 5, status: 503, requestId: 'req_attempt' });
     observer.end?.({ attempts: 1, durationMs: 5, status: 404, requestId: 'req_end', error });
-    expect(otel.spans()[0]?.attributes).toMatchObject({ 'crp.request_id': 'req_end', 'http.response.status_code': 404, 'error.type': '404' });
+    expect(otel.spans()[0]?.attributes).toMatchObject({
+      'crp.request_id': 'req_end',
+      'http.response.status_code': 404,
+      'error.type': '404',
+    });
   });
 
   it('a failure without a response (timeouts after retries): error.type is the SDK code', async () => {
@@ -132,13 +201,22 @@ describe('one span per call', () => {
       { attempt: { error: timeout() } },
     ]);
     const [span] = otel.spans();
-    expect(span?.attributes).toMatchObject({ 'error.type': 'timeout', 'crp.error.code': 'timeout', 'crp.attempts': 2, 'http.request.resend_count': 1 });
+    expect(span?.attributes).toMatchObject({
+      'error.type': 'timeout',
+      'crp.error.code': 'timeout',
+      'crp.attempts': 2,
+      'http.request.resend_count': 1,
+    });
     expect(span?.attributes).not.toHaveProperty('http.response.status_code');
-    expect(events(span)[0]?.attributes).toEqual({ 'crp.attempt': 1, 'crp.retry.reason': 'timeout', 'crp.retry.wait_ms': 100 });
+    expect(events(span)[0]?.attributes).toEqual({
+      'crp.attempt': 1,
+      'crp.retry.reason': 'timeout',
+      'crp.retry.wait_ms': 100,
+    });
     expect(span?.status.code).toBe(SpanStatusCode.ERROR);
   });
 
-  it('a list walk (one call per page) gives one span per page, each a child of the caller\'s span', async () => {
+  it("a list walk (one call per page) gives one span per page, each a child of the caller's span", async () => {
     const t = telemetry();
     const tracer = otel.tracerProvider.getTracer('partner-app');
     const list = { ...GET_LOCATION, operation: 'reservations.list', urlTemplate: '/partner/v1/reservations' };
@@ -164,7 +242,12 @@ describe('one span per call', () => {
 describe('trace context on every attempt', () => {
   it("injects W3C traceparent naming the call's span into each attempt's headers", () => {
     const sent = drive(telemetry(), [
-      { attempt: { status: 503, error: new InternalServerError({ status: 503, code: 'internal_error', message: 'down', request }) } },
+      {
+        attempt: {
+          status: 503,
+          error: new InternalServerError({ status: 503, code: 'internal_error', message: 'down', request }),
+        },
+      },
       { retry: 'internal_error', waitMs: 10 },
       { attempt: { status: 200 } },
     ]);

@@ -17,7 +17,11 @@ describe('in a browser-like global scope (bundled SDK in edge-runtime)', () => {
   let apiKey: string;
   beforeAll(async () => {
     const bundled = await build({
-      stdin: { contents: `import * as sdk from ${JSON.stringify(entry)}; globalThis.sdk = sdk;`, resolveDir: process.cwd(), loader: 'ts' },
+      stdin: {
+        contents: `import * as sdk from ${JSON.stringify(entry)}; globalThis.sdk = sdk;`,
+        resolveDir: process.cwd(),
+        loader: 'ts',
+      },
       bundle: true,
       write: false,
       format: 'iife',
@@ -31,7 +35,8 @@ describe('in a browser-like global scope (bundled SDK in edge-runtime)', () => {
   });
   afterAll(() => server?.close());
 
-  const page = () => new EdgeRuntime({ initialCode: `globalThis.window = globalThis; globalThis.document = {};\n${code}` });
+  const page = () =>
+    new EdgeRuntime({ initialCode: `globalThis.window = globalThis; globalThis.document = {};\n${code}` });
 
   it('refuses to start, saying the key would be exposed and how to opt in', async () => {
     const result = (await page().evaluate(`(() => {
@@ -39,7 +44,9 @@ describe('in a browser-like global scope (bundled SDK in edge-runtime)', () => {
       catch (e) { return { name: e.name, code: e.code, isConfig: e instanceof sdk.ConfigurationError, message: e.message }; }
     })()`)) as { name: string; code: string; isConfig: boolean; message: string } | string;
     expect(result).toMatchObject({ name: 'ConfigurationError', code: 'configuration_error', isConfig: true });
-    expect(typeof result === 'object' && result.message).toMatch(/running in a browser, where the API key would be exposed.*dangerouslyAllowBrowser: true/s);
+    expect(typeof result === 'object' && result.message).toMatch(
+      /running in a browser, where the API key would be exposed.*dangerouslyAllowBrowser: true/s,
+    );
   });
 
   it('works with dangerouslyAllowBrowser: true', async () => {

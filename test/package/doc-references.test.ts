@@ -10,7 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { outsideReferences } from '../../scripts/outside-references.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 describe.each(pages)('%s', (page) => {
   const text = readFileSync(join(root, page), 'utf8');
@@ -20,7 +25,9 @@ describe.each(pages)('%s', (page) => {
   });
 
   it('links only to files that exist', () => {
-    const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1] as string).filter((href) => !/^[a-z]+:/i.test(href));
+    const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map((m) => m[1] as string)
+      .filter((href) => !/^[a-z]+:/i.test(href));
     const missing = links.filter((href) => !existsSync(resolve(root, dirname(page), decodeURIComponent(href))));
     expect(missing).toEqual([]);
   });

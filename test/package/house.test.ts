@@ -26,7 +26,9 @@ function* files(dir: string): Generator<string> {
 /** Repository paths written in backticks: `src/core/`, `scripts/build-openapi.ts`, `vitest.config.ts`. */
 function namedPaths(markdown: string): string[] {
   const tokens = [...markdown.matchAll(/`([^`\s]+)`/g)].map((m) => m[1] as string);
-  return tokens.filter((t) => /^[A-Za-z][\w.-]*(\/[\w.-]+)*\/?$/.test(t) && (t.includes('/') || /\.(ts|mts|mjs|cjs|md|json)$/.test(t)));
+  return tokens.filter(
+    (t) => /^[A-Za-z][\w.-]*(\/[\w.-]+)*\/?$/.test(t) && (t.includes('/') || /\.(ts|mts|mjs|cjs|md|json)$/.test(t)),
+  );
 }
 
 describe('docs/architecture.md', () => {
@@ -34,7 +36,9 @@ describe('docs/architecture.md', () => {
 
   it('names every folder of src/, each where it exists', () => {
     const named = namedPaths(text);
-    const folders = readdirSync(join(root, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `src/${e.name}/`);
+    const folders = readdirSync(join(root, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `src/${e.name}/`);
     expect(folders.filter((folder) => !named.includes(folder))).toEqual([]);
     // dist/ is what the build writes, not part of the repository.
     const missing = named.filter((path) => !path.startsWith('dist/') && !existsSync(join(root, path)));
@@ -42,7 +46,8 @@ describe('docs/architecture.md', () => {
   });
 
   it('finds the paths a page names, and only those (the check can fail)', () => {
-    const page = 'Lives in `src/core/rate-limit/budget-redis.ts`, built by `npm run build` for `@crp/partner-sdk/redis`, `client.clock`, `./events`.';
+    const page =
+      'Lives in `src/core/rate-limit/budget-redis.ts`, built by `npm run build` for `@crp/partner-sdk/redis`, `client.clock`, `./events`.';
     expect(namedPaths(page)).toEqual(['src/core/rate-limit/budget-redis.ts']);
     expect(existsSync(join(root, 'src/core/rate-limit/budget-redis.ts'))).toBe(false);
   });
@@ -66,16 +71,22 @@ describe('the READMEs of src/', () => {
 
 describe('the test sets', () => {
   it('the slow set lists test files that exist', () => {
-    expect(SLOW_TESTS.filter((path) => !existsSync(join(root, path)) || !statSync(join(root, path)).isFile())).toEqual([]);
+    expect(SLOW_TESTS.filter((path) => !existsSync(join(root, path)) || !statSync(join(root, path)).isFile())).toEqual(
+      [],
+    );
     expect(SLOW_TESTS.every((path) => path.endsWith('.test.ts'))).toBe(true);
   });
 });
 
 describe('no linter the project does not use', () => {
   it('no comment that silences ESLint in the code (the linter is Biome; biome.jsonc says why a rule is off)', () => {
-    const code = ['src', 'test', 'scripts', 'bench', 'examples'].flatMap((dir) => [...files(dir)]).filter((path) => /\.(ts|mts|cts|js|mjs|cjs)$/.test(path));
+    const code = ['src', 'test', 'scripts', 'bench', 'examples']
+      .flatMap((dir) => [...files(dir)])
+      .filter((path) => /\.(ts|mts|cts|js|mjs|cjs)$/.test(path));
     const marker = ['eslint', 'disable'].join('-');
-    expect(code.filter((path) => read(path).includes(marker)).map((path) => relative(root, join(root, path)))).toEqual([]);
+    expect(code.filter((path) => read(path).includes(marker)).map((path) => relative(root, join(root, path)))).toEqual(
+      [],
+    );
   });
 });
 

@@ -28,7 +28,9 @@ export function readImportGraph(srcDir: string): ImportGraph {
 function resolveInSrc(srcDir: string, from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
   const base = join(dirname(from), specifier);
-  const found = [base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(candidate));
+  const found = [base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts')].find((candidate) =>
+    existsSync(candidate),
+  );
   if (!found) throw new Error(`${relative(srcDir, from)} imports ${specifier}, which is no file of src/`);
   return posix(relative(srcDir, found));
 }
@@ -41,7 +43,8 @@ export const FEATURES = ['events', 'bulk', 'cli', 'otel', 'redis', 'postgres'] a
 const ENTRY_FEATURES = ['events', 'bulk', 'otel', 'redis', 'postgres'];
 
 /** The client: what `@crp/partner-sdk` is made of. */
-export const isCore = (file: string): boolean => file === 'client.ts' || file === 'index.ts' || /^(core|resources|schemas)\//.test(file);
+export const isCore = (file: string): boolean =>
+  file === 'client.ts' || file === 'index.ts' || /^(core|resources|schemas)\//.test(file);
 export const featureOf = (file: string): string | undefined => FEATURES.find((name) => file.startsWith(`${name}/`));
 
 /**
@@ -60,17 +63,26 @@ export function violations(graph: ImportGraph, exceptions: Exception[] = []): st
     const feature = featureOf(file);
     for (const { specifier, target } of edges) {
       const targetFeature = featureOf(target);
-      if (isCore(file) && targetFeature) found.push(`${file} (the client) imports ${target} (feature ${targetFeature})`);
-      if (feature && ENTRY_FEATURES.includes(feature) && targetFeature !== feature && !(specifier === '../index.js' && target === 'index.ts')) {
+      if (isCore(file) && targetFeature)
+        found.push(`${file} (the client) imports ${target} (feature ${targetFeature})`);
+      if (
+        feature &&
+        ENTRY_FEATURES.includes(feature) &&
+        targetFeature !== feature &&
+        !(specifier === '../index.js' && target === 'index.ts')
+      ) {
         if (!exceptions.some((e) => e.file === file && e.target === target)) {
-          found.push(`${file} (feature ${feature}) imports ${target} as ${JSON.stringify(specifier)}: a feature uses the public entry only ('../index.js')`);
+          found.push(
+            `${file} (feature ${feature}) imports ${target} as ${JSON.stringify(specifier)}: a feature uses the public entry only ('../index.js')`,
+          );
         }
       }
     }
   }
   for (const circle of circles(graph)) {
     const features = new Set(circle.map(featureOf).filter(Boolean));
-    if (features.size > 0 && (circle.some(isCore) || features.size > 1)) found.push(`import circle between the client and a feature: ${circle.join(' → ')}`);
+    if (features.size > 0 && (circle.some(isCore) || features.size > 1))
+      found.push(`import circle between the client and a feature: ${circle.join(' → ')}`);
   }
   return found;
 }

@@ -12,7 +12,13 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Read zod's private definitions (to be replaced by zod's own checks or a check generated from `z.toJSONSchema`). */
-const STILL_PRIVATE = ['src/openapi/components.ts', 'src/schemas/compiled-check.ts', 'src/schemas/response-check.ts', 'src/schemas/schema-def.ts', 'src/schemas/validate.ts'];
+const STILL_PRIVATE = [
+  'src/openapi/components.ts',
+  'src/schemas/compiled-check.ts',
+  'src/schemas/response-check.ts',
+  'src/schemas/schema-def.ts',
+  'src/schemas/validate.ts',
+];
 
 const PRIVATE = [/\b_zod\b/, /\b_def\b/, /['"]ky\/distribution/, /['"]zod\/v4\/core\/[a-z]/];
 
@@ -28,7 +34,9 @@ function* sources(dir: string): Generator<string> {
 const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
 
 describe("dependencies' private fields", () => {
-  const offenders = [...sources('src')].filter((path) => PRIVATE.some((pattern) => pattern.test(code(readFileSync(join(root, path), 'utf8'))))).sort();
+  const offenders = [...sources('src')]
+    .filter((path) => PRIVATE.some((pattern) => pattern.test(code(readFileSync(join(root, path), 'utf8')))))
+    .sort();
 
   it('no file of src/ reads them, beyond the files listed to go', () => {
     expect(offenders.filter((path) => !STILL_PRIVATE.includes(path))).toEqual([]);

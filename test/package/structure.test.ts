@@ -14,7 +14,11 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** The Redis budget plugs into the rate limiter's sharing interface, which is not public API. */
 const REDIS_INTERNALS: Exception[] = [
-  { file: 'redis/index.ts', target: 'core/rate-limit/shared.ts', why: 'defineSharedBudget builds the SharedBudget the client option takes' },
+  {
+    file: 'redis/index.ts',
+    target: 'core/rate-limit/shared.ts',
+    why: 'defineSharedBudget builds the SharedBudget the client option takes',
+  },
   { file: 'redis/sharing.ts', target: 'core/rate-limit/gate.ts', why: 'the Sharing interface the gate calls (a type)' },
   { file: 'redis/sharing.ts', target: 'core/rate-limit/shared.ts', why: 'SharedBudgetContext (a type)' },
   { file: 'redis/sharing.ts', target: 'core/sanitize.ts', why: 'cleanText for Redis error text in log lines' },
@@ -27,7 +31,11 @@ const REDIS_INTERNALS: Exception[] = [
  */
 const FEATURE_ON_FEATURE: Exception[] = [
   { file: 'redis/index.ts', target: 'events/index.ts', why: 'redisCheckpoint() returns a Checkpoint (a type)' },
-  { file: 'redis/checkpoint.ts', target: 'events/index.ts', why: 'the Checkpoint interface and its lock options (types)' },
+  {
+    file: 'redis/checkpoint.ts',
+    target: 'events/index.ts',
+    why: 'the Checkpoint interface and its lock options (types)',
+  },
 ];
 
 /**
@@ -38,7 +46,11 @@ const POSTGRES_ON_EVENTS: Exception[] = [
   { file: 'postgres/sync.ts', target: 'events/index.ts', why: 'watchEvents() runs the stream the mirror applies' },
   { file: 'postgres/checkpoint.ts', target: 'events/index.ts', why: 'the Checkpoint interface it implements (types)' },
   { file: 'postgres/rows.ts', target: 'events/index.ts', why: 'PartnerEvent (a type)' },
-  { file: 'postgres/refresher.ts', target: 'events/call-budget.ts', why: 'the sliding-window share of the budget, for the store and billing reads' },
+  {
+    file: 'postgres/refresher.ts',
+    target: 'events/call-budget.ts',
+    why: 'the sliding-window share of the budget, for the store and billing reads',
+  },
 ];
 
 /**
@@ -46,21 +58,33 @@ const POSTGRES_ON_EVENTS: Exception[] = [
  * build carries changes nothing. A feature waits with it where what it waits for is real (a lock's
  * holder, Redis) while the client's clock may be a test's simulated one.
  */
-const REAL_TIME: Exception[] = ['events/file-checkpoint.ts', 'events/file-lock-io.ts', 'redis/checkpoint.ts', 'redis/sharing.ts'].map((file) => ({
+const REAL_TIME: Exception[] = [
+  'events/file-checkpoint.ts',
+  'events/file-lock-io.ts',
+  'redis/checkpoint.ts',
+  'redis/sharing.ts',
+].map((file) => ({
   file,
   target: 'core/clock.ts',
   why: 'realClock.sleep, to wait on real time',
 }));
 
 const graphOf = (edges: Record<string, Record<string, string>>): ImportGraph =>
-  new Map(Object.entries(edges).map(([file, imports]) => [file, Object.entries(imports).map(([specifier, target]) => ({ specifier, target }))]));
+  new Map(
+    Object.entries(edges).map(([file, imports]) => [
+      file,
+      Object.entries(imports).map(([specifier, target]) => ({ specifier, target })),
+    ]),
+  );
 
 describe('the import graph of src/', () => {
   const graph = readImportGraph(SRC);
 
   it('reads the real imports: type-only, re-exports and import() count, TSDoc examples do not', () => {
     const targets = (file: string) => graph.get(file)!.map((e) => e.target);
-    expect(targets('events/index.ts')).toEqual(expect.arrayContaining(['index.ts', 'events/watcher.ts', 'events/checkpoint.ts']));
+    expect(targets('events/index.ts')).toEqual(
+      expect.arrayContaining(['index.ts', 'events/watcher.ts', 'events/checkpoint.ts']),
+    );
     expect(targets('events/types.ts')).toEqual(['index.ts', 'events/checkpoint.ts']);
     expect(targets('client.ts')).toContain('resources/locations.ts');
     expect(graph.size).toBeGreaterThan(100);
@@ -68,7 +92,9 @@ describe('the import graph of src/', () => {
 
   it('has no import of a feature by the client, no feature reaching past ../index.js, no circle between them', () => {
     expect(graph.get('core/clock.ts')).toEqual([]);
-    expect(violations(graph, [...REDIS_INTERNALS, ...REAL_TIME, ...FEATURE_ON_FEATURE, ...POSTGRES_ON_EVENTS])).toEqual([]);
+    expect(violations(graph, [...REDIS_INTERNALS, ...REAL_TIME, ...FEATURE_ON_FEATURE, ...POSTGRES_ON_EVENTS])).toEqual(
+      [],
+    );
   });
 
   it('redis uses the events entry through its index, for types only, and events never uses redis', () => {
@@ -82,12 +108,17 @@ describe('the import graph of src/', () => {
       }
     }
     for (const [file, edges] of graph) {
-      if (file.startsWith('events/')) expect(edges.filter((e) => e.target.startsWith('redis/') || e.target.startsWith('postgres/')), file).toEqual([]);
+      if (file.startsWith('events/'))
+        expect(
+          edges.filter((e) => e.target.startsWith('redis/') || e.target.startsWith('postgres/')),
+          file,
+        ).toEqual([]);
     }
   });
 
   it('every listed exception of the Redis entry is still an import (none outlives its reason)', () => {
-    for (const { file, target } of [...REDIS_INTERNALS, ...FEATURE_ON_FEATURE, ...POSTGRES_ON_EVENTS]) expect(graph.get(file)!.map((e) => e.target)).toContain(target);
+    for (const { file, target } of [...REDIS_INTERNALS, ...FEATURE_ON_FEATURE, ...POSTGRES_ON_EVENTS])
+      expect(graph.get(file)!.map((e) => e.target)).toContain(target);
   });
 });
 
@@ -99,7 +130,11 @@ describe('the rules find what they forbid', () => {
 
   it('a feature importing an internal file instead of ../index.js, or the client file itself', () => {
     const graph = graphOf({
-      'bulk/index.ts': { '../core/errors.js': 'core/errors.ts', '../index.js': 'index.ts', './rows.js': 'bulk/rows.ts' },
+      'bulk/index.ts': {
+        '../core/errors.js': 'core/errors.ts',
+        '../index.js': 'index.ts',
+        './rows.js': 'bulk/rows.ts',
+      },
       'bulk/rows.ts': {},
       'events/watcher.ts': { '../client.js': 'client.ts' },
       'index.ts': {},

@@ -13,7 +13,9 @@ const DAY = 86_400_000;
 const settableClock = () => fakeClock({ start: Date.parse('2026-11-25T12:00:00Z') });
 
 /** The budget as a response read at `wall` tells it: `remaining` left until `inMs` from then. */
-const budget = (remaining: number, wall: number, inMs: number): Signals => ({ rateLimit: { limit: 3, remaining, resetAt: new Date(wall + inMs) } });
+const budget = (remaining: number, wall: number, inMs: number): Signals => ({
+  rateLimit: { limit: 3, remaining, resetAt: new Date(wall + inMs) },
+});
 
 describe('Gate on a clock that is set', () => {
   it.each([

@@ -6,7 +6,10 @@ import { redisServerAvailable, useRedisServer } from '../helpers/redis-server.js
 const fixture = fileURLToPath(new URL('./fixtures/exit-after-close.ts', import.meta.url));
 
 /** Run the fixture; resolves with its exit code and output, or 'still running' after `limitMs`. */
-function runFixture(args: string[], limitMs: number): Promise<{ code: number | 'still running'; stdout: string; ms: number }> {
+function runFixture(
+  args: string[],
+  limitMs: number,
+): Promise<{ code: number | 'still running'; stdout: string; ms: number }> {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(process.execPath, ['--import', 'tsx', fixture, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });

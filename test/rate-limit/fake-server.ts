@@ -33,7 +33,8 @@ export interface FakeServer {
 
 export function createFakeServer(options: FakeServerOptions): FakeServer {
   const clock = options.now ?? Date.now;
-  const latency = typeof options.latencyMs === 'function' ? options.latencyMs : () => (options.latencyMs as number | undefined) ?? 0;
+  const latency =
+    typeof options.latencyMs === 'function' ? options.latencyMs : () => (options.latencyMs as number | undefined) ?? 0;
   let limit = options.limit;
   let windowStart: number | undefined;
   let windowIndex = -1;
@@ -129,7 +130,13 @@ export async function runJob(total: number, concurrency: number, call: (i: numbe
  * cannot come before (windows - 1) full windows have passed, and the last window's calls then
  * need ceil(rest / concurrency) round trips.
  */
-export function idealMs(total: number, limit: number, windowMs: number, concurrency: number, roundTripMs: number): number {
+export function idealMs(
+  total: number,
+  limit: number,
+  windowMs: number,
+  concurrency: number,
+  roundTripMs: number,
+): number {
   const windows = Math.ceil(total / limit);
   const rest = total - (windows - 1) * limit;
   return (windows - 1) * windowMs + Math.ceil(rest / concurrency) * roundTripMs;

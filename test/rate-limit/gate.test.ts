@@ -10,12 +10,16 @@ import { fakeClock } from '../helpers/fake-clock.js';
 const manualClock = () => fakeClock({ start: 0 });
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-const budget = (remaining: number, resetAt: number, limit = 10): Signals => ({ rateLimit: { limit, remaining, resetAt: new Date(resetAt) } });
+const budget = (remaining: number, resetAt: number, limit = 10): Signals => ({
+  rateLimit: { limit, remaining, resetAt: new Date(resetAt) },
+});
 
 /** A task whose answer we give later. */
 function pending() {
   let answer!: (signals?: Signals) => void;
-  const promise = new Promise<{ signals?: Signals }>((resolve) => (answer = (signals) => resolve(signals ? { signals } : {})));
+  const promise = new Promise<{ signals?: Signals }>(
+    (resolve) => (answer = (signals) => resolve(signals ? { signals } : {})),
+  );
   return { promise, answer };
 }
 
@@ -123,7 +127,12 @@ describe('Gate', () => {
     clock.advance(1500);
     gate.pauseFromElsewhere(2500);
     const reasons: string[] = [];
-    await gate.run({}, undefined, async () => ({}), (reason, ms) => void reasons.push(`${reason} ${ms}`));
+    await gate.run(
+      {},
+      undefined,
+      async () => ({}),
+      (reason, ms) => void reasons.push(`${reason} ${ms}`),
+    );
     expect(reasons).toEqual(['shared_pause 2500']);
   });
 
@@ -145,7 +154,12 @@ describe('Gate', () => {
     const clock = manualClock();
     const gate = new Gate({ clock, maxWaitMs: 1000, pacing: true });
     let ready!: () => void;
-    gate.share({ sharers: () => 1, announcePause: () => undefined, close: async () => undefined, ready: new Promise((r) => (ready = r)) });
+    gate.share({
+      sharers: () => 1,
+      announcePause: () => undefined,
+      close: async () => undefined,
+      ready: new Promise((r) => (ready = r)),
+    });
     let sent = false;
     const call = gate.run({}, undefined, async () => ((sent = true), {}));
     await flush();
@@ -194,15 +208,23 @@ function held(gate: Gate) {
   const started: string[] = [];
   const answers = new Map<string, (signals?: Signals) => void>();
   const early = new Map<string, Signals | undefined>();
-  const send = (name: string, options: { call?: object; signal?: AbortSignal; waited?: (reason: string, ms: number) => void } = {}) =>
-    gate.run(options.call ?? {}, options.signal, () => {
-      started.push(name);
-      return new Promise<{ signals?: Signals }>((resolve) => {
-        const give = (signals?: Signals) => resolve(signals ? { signals } : {});
-        if (early.has(name)) give(early.get(name));
-        else answers.set(name, give);
-      });
-    }, options.waited);
+  const send = (
+    name: string,
+    options: { call?: object; signal?: AbortSignal; waited?: (reason: string, ms: number) => void } = {},
+  ) =>
+    gate.run(
+      options.call ?? {},
+      options.signal,
+      () => {
+        started.push(name);
+        return new Promise<{ signals?: Signals }>((resolve) => {
+          const give = (signals?: Signals) => resolve(signals ? { signals } : {});
+          if (early.has(name)) give(early.get(name));
+          else answers.set(name, give);
+        });
+      },
+      options.waited,
+    );
   const answer = (name: string, signals?: Signals) => {
     const give = answers.get(name);
     if (give) give(signals);
@@ -237,9 +259,19 @@ const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) =>
 describe('Gate: the budget, response by response', () => {
   it.each([
     // Sent before the refill; its interval overlaps the new window's, but it counts the old one.
-    { what: 'a late response sent before the refill says nothing of the new window, even once that window is known', newEnd: 2000, late: budget(0, 1000), sleeps: [1000, 1000] },
+    {
+      what: 'a late response sent before the refill says nothing of the new window, even once that window is known',
+      newEnd: 2000,
+      late: budget(0, 1000),
+      sleeps: [1000, 1000],
+    },
     // The new window is of 2 s, so it ends after 2000 at the earliest: the late one is about an older window.
-    { what: 'a response about an older window than the one known is ignored: no early refill', newEnd: 3000, late: budget(9, 1000), sleeps: [1000, 2000] },
+    {
+      what: 'a response about an older window than the one known is ignored: no early refill',
+      newEnd: 3000,
+      late: budget(9, 1000),
+      sleeps: [1000, 2000],
+    },
   ])('$what', async ({ newEnd, late: lateAnswer, sleeps }) => {
     const clock = manualClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
@@ -324,9 +356,21 @@ describe('Gate: the budget, response by response', () => {
 
   it.each([
     // 20 ours, then 19 left shrink to 19 * 2 / 3.
-    { what: 'a third process joins (2 to 3): our part shrinks in proportion', before: 2, after: 3, limit: 40, expected: 12 },
+    {
+      what: 'a third process joins (2 to 3): our part shrinks in proportion',
+      before: 2,
+      after: 3,
+      limit: 40,
+      expected: 12,
+    },
     // 10 ours, then 9 left stay 9 (not 9 * 3 / 2).
-    { what: 'a process leaves mid-window (3 to 2): our part does not grow before the next window', before: 3, after: 2, limit: 30, expected: 9 },
+    {
+      what: 'a process leaves mid-window (3 to 2): our part does not grow before the next window',
+      before: 3,
+      after: 2,
+      limit: 30,
+      expected: 9,
+    },
   ])('$what', async ({ before, after, limit, expected }) => {
     let sharers = before;
     const { clock, gate, h } = await gateAfter(budget(limit, 1000, limit), () => sharers);
@@ -377,15 +421,18 @@ describe('Gate: the budget, response by response', () => {
     { first: 1000, second: 1500, end: 1000 },
     // The first says (1000, 2000], the second (500, 1500]: it ends by 1500.
     { first: 2000, second: 1500, end: 1500 },
-  ])('responses about one window narrow when it ends: the earliest end they allow ($first, $second: $end)', async ({ first, second, end }) => {
-    const { clock, gate, h } = await gateAfter(budget(5, first));
-    clock.t = 500;
-    await gate.run({}, undefined, async () => ({ signals: budget(4, second) }));
-    const calls = await h.burst('c', 5);
-    expect(h.started.length).toBe(4);
-    expect(clock.armed().map((t) => t.at)).toEqual([end]);
-    await h.drain(clock, calls);
-  });
+  ])(
+    'responses about one window narrow when it ends: the earliest end they allow ($first, $second: $end)',
+    async ({ first, second, end }) => {
+      const { clock, gate, h } = await gateAfter(budget(5, first));
+      clock.t = 500;
+      await gate.run({}, undefined, async () => ({ signals: budget(4, second) }));
+      const calls = await h.burst('c', 5);
+      expect(h.started.length).toBe(4);
+      expect(clock.armed().map((t) => t.at)).toEqual([end]);
+      await h.drain(clock, calls);
+    },
+  );
 
   it('a wait behind the first response, or behind a shared budget starting, is a rate_budget wait', async () => {
     const clock = heldClock();
@@ -402,7 +449,12 @@ describe('Gate: the budget, response by response', () => {
     await Promise.all([probe, behind]);
     let ready!: () => void;
     const shared = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
-    shared.share({ sharers: () => 1, announcePause: () => undefined, close: async () => undefined, ready: new Promise<void>((r) => (ready = r)) });
+    shared.share({
+      sharers: () => 1,
+      announcePause: () => undefined,
+      close: async () => undefined,
+      ready: new Promise<void>((r) => (ready = r)),
+    });
     const starting = shared.run({}, undefined, async () => ({}), waited);
     clock.t = 100;
     ready();
@@ -525,7 +577,9 @@ describe('Gate: waiting calls', () => {
     const gate = new Gate({ clock: manualClock(), maxWaitMs: 60_000, pacing: true });
     const broken = new Error('task failed');
     await expect(gate.run({}, undefined, () => Promise.reject(broken))).rejects.toBe(broken);
-    await expect(gate.run({}, undefined, async () => ({ signals: undefined, done: true }))).resolves.toEqual({ done: true });
+    await expect(gate.run({}, undefined, async () => ({ signals: undefined, done: true }))).resolves.toEqual({
+      done: true,
+    });
   });
 
   it('reports a wait only when there was one (not 0 ms behind a response that came at once)', async () => {
@@ -596,7 +650,11 @@ describe('Gate: waiting calls', () => {
     const gate = new Gate({ clock: manualClock(), maxWaitMs: 60_000, pacing: true });
     let closes = 0;
     let release!: () => void;
-    gate.share({ sharers: () => 1, announcePause: () => undefined, close: () => ((closes += 1), new Promise<void>((resolve) => (release = resolve))) });
+    gate.share({
+      sharers: () => 1,
+      announcePause: () => undefined,
+      close: () => ((closes += 1), new Promise<void>((resolve) => (release = resolve))),
+    });
     let closed = false;
     const closing = gate.close().then(() => (closed = true));
     await flush();

@@ -11,7 +11,12 @@ function parse(headers: Record<string, string>) {
 describe('parseRateLimitHeaders', () => {
   it('reads the contract headers with a delta-seconds reset and the policy window', () => {
     expect(
-      parse({ 'RateLimit-Limit': '600', 'RateLimit-Remaining': '42', 'RateLimit-Reset': '17', 'RateLimit-Policy': '600;w=60' }),
+      parse({
+        'RateLimit-Limit': '600',
+        'RateLimit-Remaining': '42',
+        'RateLimit-Reset': '17',
+        'RateLimit-Policy': '600;w=60',
+      }),
     ).toEqual({ limit: 600, remaining: 42, resetAt: new Date(NOW + 17_000), windowMs: 60_000 });
   });
 
@@ -27,14 +32,16 @@ describe('parseRateLimitHeaders', () => {
   });
 
   it('treats a reset of 10^9 or less as delay-seconds (clamped to a day)', () => {
-    expect(parse({ 'RateLimit-Remaining': '3', 'RateLimit-Reset': '1000000000' })?.resetAt).toEqual(new Date(NOW + 24 * 3600_000));
+    expect(parse({ 'RateLimit-Remaining': '3', 'RateLimit-Reset': '1000000000' })?.resetAt).toEqual(
+      new Date(NOW + 24 * 3600_000),
+    );
   });
 
   it('treats a reset larger than 10^9 as epoch seconds', () => {
     const epoch = NOW / 1000 + 25;
-    expect(parse({ 'RateLimit-Limit': '10', 'RateLimit-Remaining': '3', 'RateLimit-Reset': String(epoch) })?.resetAt).toEqual(
-      new Date(NOW + 25_000),
-    );
+    expect(
+      parse({ 'RateLimit-Limit': '10', 'RateLimit-Remaining': '3', 'RateLimit-Reset': String(epoch) })?.resetAt,
+    ).toEqual(new Date(NOW + 25_000));
   });
 
   it('leaves windowMs out when no policy states it', () => {

@@ -17,7 +17,15 @@ function clients(count: number, server: FakeServer, redis: string | Redis, logge
   const apiKey = `crp_test_shared${process.pid}x${++n}`;
   return Array.from(
     { length: count },
-    () => new PartnerClient({ apiKey, baseUrl: 'https://fake.test', fetch: fakeFetch(server), maxRetries: 0, logger, rateLimit: { shared: redisBudget(redis) } }),
+    () =>
+      new PartnerClient({
+        apiKey,
+        baseUrl: 'https://fake.test',
+        fetch: fakeFetch(server),
+        maxRetries: 0,
+        logger,
+        rateLimit: { shared: redisBudget(redis) },
+      }),
   );
 }
 const ping = (client: PartnerClient) => client.request({ method: 'GET', path: '/ping' });
@@ -33,7 +41,9 @@ describe.skipIf(!available)('a budget shared through Redis', () => {
       await Promise.all(all.map((client) => runJob(60, 8, () => ping(client))));
       const elapsed = Date.now() - started;
       const ideal = idealMs(240, 40, 1000, 32, 20);
-      console.info(`redis, 4 clients x 8 lanes, 40/1 s, 240 calls: ${elapsed} ms, ideal ${ideal} ms, 429s ${server.limited}, per window ${server.perWindow.join(' ')}`);
+      console.info(
+        `redis, 4 clients x 8 lanes, 40/1 s, 240 calls: ${elapsed} ms, ideal ${ideal} ms, 429s ${server.limited}, per window ${server.perWindow.join(' ')}`,
+      );
       expect(server.limited).toBe(0);
       expect(server.ok).toBe(240);
       expect(Math.max(...server.perWindow)).toBeLessThanOrEqual(40);
@@ -82,7 +92,9 @@ describe.skipIf(!available)('a budget shared through Redis', () => {
   it('goes on with a local budget within the timeout when Redis is unreachable, warns once, and closes at once', async () => {
     const server = createFakeServer({ limit: 100, windowMs: 10_000, latencyMs: 1 });
     const warnings: string[] = [];
-    const [client] = clients(1, server, 'redis://127.0.0.1:1', { warn: (message: string) => warnings.push(message) }) as [PartnerClient];
+    const [client] = clients(1, server, 'redis://127.0.0.1:1', {
+      warn: (message: string) => warnings.push(message),
+    }) as [PartnerClient];
     const started = Date.now();
     await Promise.all(Array.from({ length: 10 }, () => ping(client)));
     expect(Date.now() - started).toBeLessThan(2_500);

@@ -18,14 +18,20 @@ function list(text: string) {
 
 describe('parseList', () => {
   it('reads tokens, spaces and tabs after the comma (RFC 8941 3.1)', () => {
-    expect(list('sugar, tea,\trum')).toStrictEqual([[tok('sugar'), {}], [tok('tea'), {}], [tok('rum'), {}]]);
+    expect(list('sugar, tea,\trum')).toStrictEqual([
+      [tok('sugar'), {}],
+      [tok('tea'), {}],
+      [tok('rum'), {}],
+    ]);
     expect(list('  *foo')).toStrictEqual([[tok('*foo'), {}]]);
     expect(list('')).toStrictEqual([]);
   });
 
   it('reads parameters, a parameter without a value being true (3.1.2)', () => {
     expect(list('abc;a=1;b=2; cde_456')).toStrictEqual([[tok('abc'), { a: int(1), b: int(2), cde_456: TRUE }]]);
-    expect(list('"x";q=100;w=60;qu="requests"')).toStrictEqual([[str('x'), { q: int(100), w: int(60), qu: str('requests') }]]);
+    expect(list('"x";q=100;w=60;qu="requests"')).toStrictEqual([
+      [str('x'), { q: int(100), w: int(60), qu: str('requests') }],
+    ]);
   });
 
   it('reads integers, decimals, booleans and byte sequences (3.3)', () => {
@@ -41,7 +47,11 @@ describe('parseList', () => {
   });
 
   it('reads strings with their escapes (3.3.3)', () => {
-    expect(list('"hello \\"world\\"", "a\\\\b", "~ !"')).toStrictEqual([[str('hello "world"'), {}], [str('a\\b'), {}], [str('~ !'), {}]]);
+    expect(list('"hello \\"world\\"", "a\\\\b", "~ !"')).toStrictEqual([
+      [str('hello "world"'), {}],
+      [str('a\\b'), {}],
+      [str('~ !'), {}],
+    ]);
   });
 });
 
@@ -53,8 +63,20 @@ describe('parseDictionary', () => {
         ['da', { type: 'bytes', value: 'w4ZibGV0w6ZydGUK' }],
       ]),
     );
-    expect(parseDictionary('a=?0, b, c;foo=bar')).toStrictEqual(new Map([['a', { type: 'boolean', value: false }], ['b', TRUE], ['c', TRUE]]));
-    expect(parseDictionary('limit=100, remaining=50, reset=5')).toStrictEqual(new Map([['limit', int(100)], ['remaining', int(50)], ['reset', int(5)]]));
+    expect(parseDictionary('a=?0, b, c;foo=bar')).toStrictEqual(
+      new Map([
+        ['a', { type: 'boolean', value: false }],
+        ['b', TRUE],
+        ['c', TRUE],
+      ]),
+    );
+    expect(parseDictionary('limit=100, remaining=50, reset=5')).toStrictEqual(
+      new Map([
+        ['limit', int(100)],
+        ['remaining', int(50)],
+        ['reset', int(5)],
+      ]),
+    );
   });
 });
 

@@ -40,14 +40,22 @@ describe.skipIf(!available)('crp events tail on a Redis checkpoint, as replicas'
   it('a standby prints nothing while the first runs, then takes over from the checkpoint when it stops', async () => {
     const args = ['events', 'tail', '--checkpoint', redis.url, '--checkpoint-key', 'cli', '--standby'];
     const first = startCrp(args, sandbox.env);
-    await until(() => lines(first.stdout()).length > 0, 30_000, () => 'timed out waiting for the first replica to print an event');
+    await until(
+      () => lines(first.stdout()).length > 0,
+      30_000,
+      () => 'timed out waiting for the first replica to print an event',
+    );
     const second = startCrp(args, sandbox.env);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(second.stdout()).toBe('');
     first.signal('SIGINT');
     const firstRun = await first.finished;
     expect(firstRun.code).toBe(0);
-    await until(() => lines(second.stdout()).length > 0, 30_000, () => 'timed out waiting for the standby to take over');
+    await until(
+      () => lines(second.stdout()).length > 0,
+      30_000,
+      () => 'timed out waiting for the standby to take over',
+    );
     second.signal('SIGINT');
     const run = await second.finished;
     expect(run.code).toBe(0);

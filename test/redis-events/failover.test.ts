@@ -10,14 +10,39 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { coverage } from '../events/coverage.js';
-import { REDIS_SKIP_MESSAGE, redisServerAvailable, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { DAY, LEASE_MS, WATCH_OPTIONS, deliveryIntervals, leaderPid, overlaps, readDeliveries, sampleFence, spawnReplica, startWorld, testRedis, until, type Replica } from './replicas.js';
+import {
+  REDIS_SKIP_MESSAGE,
+  redisServerAvailable,
+  startRedisServer,
+  type RedisServer,
+} from '../helpers/redis-server.js';
+import {
+  DAY,
+  LEASE_MS,
+  WATCH_OPTIONS,
+  deliveryIntervals,
+  leaderPid,
+  overlaps,
+  readDeliveries,
+  sampleFence,
+  spawnReplica,
+  startWorld,
+  testRedis,
+  until,
+  type Replica,
+} from './replicas.js';
 
 const available = redisServerAvailable();
 if (!available) console.warn(REDIS_SKIP_MESSAGE);
 
 /** Stop everything a test started, whatever state it stopped in (the replicas are killed outright). */
-async function teardown(started: { replicas: Replica[]; world: { server: { close(): Promise<void> } }; fence?: { stop(): Promise<number[]> }; redis: { disconnect(): void }; redisServer: RedisServer }): Promise<void> {
+async function teardown(started: {
+  replicas: Replica[];
+  world: { server: { close(): Promise<void> } };
+  fence?: { stop(): Promise<number[]> };
+  redis: { disconnect(): void };
+  redisServer: RedisServer;
+}): Promise<void> {
   for (const r of started.replicas) r.child.kill('SIGKILL');
   await started.world.server.close();
   await started.fence?.stop();
@@ -37,7 +62,14 @@ describe.skipIf(!available)('the event stream as replicas on a redisCheckpoint',
     const world = await startWorld(31, 40);
     const record = join(dir, 'kill.jsonl');
     const end = world.start + 6 * DAY;
-    const env = { PARTNER_API_BASE_URL: world.server.url, PARTNER_API_KEY: world.key, REDIS_URL: redisServer.url, CHECKPOINT_KEY: 'kill', RECORD: record, STOP_AT: String(end + WATCH_OPTIONS.maxLag + 3_600_000) };
+    const env = {
+      PARTNER_API_BASE_URL: world.server.url,
+      PARTNER_API_KEY: world.key,
+      REDIS_URL: redisServer.url,
+      CHECKPOINT_KEY: 'kill',
+      RECORD: record,
+      STOP_AT: String(end + WATCH_OPTIONS.maxLag + 3_600_000),
+    };
     const replicas = [spawnReplica(env), spawnReplica(env), spawnReplica(env)];
     const fence = sampleFence(redis, 'kill');
     const killed: Replica[] = [];
@@ -52,7 +84,11 @@ describe.skipIf(!available)('the event stream as replicas on a redisCheckpoint',
         leader.child.kill('SIGKILL');
         await leader.exited;
         killed.push(leader);
-        await until(async () => (await leaderPid(redis, 'kill')) !== undefined && (await leaderPid(redis, 'kill')) !== pid, 10_000, 'a standby to take over');
+        await until(
+          async () => (await leaderPid(redis, 'kill')) !== undefined && (await leaderPid(redis, 'kill')) !== pid,
+          10_000,
+          'a standby to take over',
+        );
         takeovers.push(Date.now() - killedAt);
       }
       const last = replicas.find((r) => !killed.includes(r)) as Replica;
@@ -87,7 +123,14 @@ describe.skipIf(!available)('the event stream as replicas on a redisCheckpoint',
     const world = await startWorld(32, 20);
     const record = join(dir, 'pause.jsonl');
     const end = world.start + 3 * DAY;
-    const env = { PARTNER_API_BASE_URL: world.server.url, PARTNER_API_KEY: world.key, REDIS_URL: redisServer.url, CHECKPOINT_KEY: 'pause', RECORD: record, STOP_AT: String(end + WATCH_OPTIONS.maxLag + 3_600_000) };
+    const env = {
+      PARTNER_API_BASE_URL: world.server.url,
+      PARTNER_API_KEY: world.key,
+      REDIS_URL: redisServer.url,
+      CHECKPOINT_KEY: 'pause',
+      RECORD: record,
+      STOP_AT: String(end + WATCH_OPTIONS.maxLag + 3_600_000),
+    };
     const replicas = [spawnReplica(env), spawnReplica(env)];
     const fence = sampleFence(redis, 'pause');
     try {
@@ -120,7 +163,13 @@ describe.skipIf(!available)('the event stream as replicas on a redisCheckpoint',
     const world = await startWorld(33, 20);
     const record = join(dir, 'outage.jsonl');
     const end = world.start + 3 * DAY;
-    const env = { PARTNER_API_BASE_URL: world.server.url, PARTNER_API_KEY: world.key, REDIS_URL: redisServer.url, CHECKPOINT_KEY: 'outage', RECORD: record };
+    const env = {
+      PARTNER_API_BASE_URL: world.server.url,
+      PARTNER_API_KEY: world.key,
+      REDIS_URL: redisServer.url,
+      CHECKPOINT_KEY: 'outage',
+      RECORD: record,
+    };
     const replicas = [spawnReplica(env), spawnReplica(env)];
     const redis = testRedis(redisServer.url);
     let leader = replicas[0] as Replica;
@@ -142,12 +191,18 @@ describe.skipIf(!available)('the event stream as replicas on a redisCheckpoint',
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       expect(readDeliveries(record).length).toBeLessThanOrEqual(before + 1);
       redisServer = (await startRedisServer(port, { dir: data })) as RedisServer;
-      await until(() => world.now() >= end + WATCH_OPTIONS.maxLag + 3_600_000, 30_000, 'the leader to go on after the outage');
+      await until(
+        () => world.now() >= end + WATCH_OPTIONS.maxLag + 3_600_000,
+        30_000,
+        'the leader to go on after the outage',
+      );
       const terminating = Date.now();
       leader.child.kill('SIGTERM');
       expect(await leader.exited).toBe(0);
       expect(Date.now() - terminating).toBeLessThan(3_000);
-      const stats = JSON.parse(leader.output().trim().split('\n').at(-1) as string) as { stats: { lockOutages: number } };
+      const stats = JSON.parse(leader.output().trim().split('\n').at(-1) as string) as {
+        stats: { lockOutages: number };
+      };
       expect(stats.stats.lockOutages).toBeGreaterThanOrEqual(1);
     } finally {
       await teardown({ replicas, world, redis, redisServer });

@@ -25,7 +25,11 @@ const available = redisAvailable();
 
 const LEASE_MS = 300;
 
-type Fault = { kind: 'run'; ms: number } | { kind: 'flush' } | { kind: 'lose'; what: 'meta' | 'lease' } | { kind: 'pause'; ms: number };
+type Fault =
+  | { kind: 'run'; ms: number }
+  | { kind: 'flush' }
+  | { kind: 'lose'; what: 'meta' | 'lease' }
+  | { kind: 'pause'; ms: number };
 const fault: fc.Arbitrary<Fault> = fc.oneof(
   fc.record({ kind: fc.constant('run' as const), ms: fc.integer({ min: 50, max: 600 }) }),
   fc.constant({ kind: 'flush' as const }),
@@ -62,7 +66,13 @@ describe.skipIf(!available)('replicas on a redisCheckpoint while Redis lies, pro
         return release;
       });
       try {
-        for await (const event of watchEvents(clients[i]!, { checkpoint, standby: true, signal: controller.signal, ...OPTIONS })) log.push({ watcher: i, event });
+        for await (const event of watchEvents(clients[i]!, {
+          checkpoint,
+          standby: true,
+          signal: controller.signal,
+          ...OPTIONS,
+        }))
+          log.push({ watcher: i, event });
       } catch (error) {
         endings[i] = error;
       } finally {
@@ -71,7 +81,8 @@ describe.skipIf(!available)('replicas on a redisCheckpoint while Redis lies, pro
     });
     // A fault may end the holder (its lease record is gone): another must be left to take over.
     // A watcher that held the lease and saw another take it after ends at its next check.
-    const superseded = (w: number) => acquired.includes(w) && acquired.slice(acquired.lastIndexOf(w) + 1).some((x) => x !== w);
+    const superseded = (w: number) =>
+      acquired.includes(w) && acquired.slice(acquired.lastIndexOf(w) + 1).some((x) => x !== w);
     const running = () => [0, 1, 2].filter((w) => !ended.has(w) && !superseded(w));
     try {
       for (const f of faults) {
@@ -93,10 +104,17 @@ describe.skipIf(!available)('replicas on a redisCheckpoint while Redis lies, pro
       await Promise.all(loops);
 
       const changes = env.sandbox.inspect.changes(env.key).filter((c) => Date.parse(c.at) > start);
-      expect(coverage(changes, log.map((l) => l.event), upTo).missing).toEqual([]);
+      expect(
+        coverage(
+          changes,
+          log.map((l) => l.event),
+          upTo,
+        ).missing,
+      ).toEqual([]);
       const order = log.map((l) => l.watcher).filter((w, i, all) => i === 0 || all[i - 1] !== w);
       expect(new Set(order).size).toBe(order.length);
-      for (const ending of endings) if (ending !== undefined) expect(ending).toMatchObject({ code: 'checkpoint_locked' });
+      for (const ending of endings)
+        if (ending !== undefined) expect(ending).toMatchObject({ code: 'checkpoint_locked' });
     } finally {
       for (const c of controllers) c.abort();
       await Promise.all(loops);
@@ -105,9 +123,16 @@ describe.skipIf(!available)('replicas on a redisCheckpoint while Redis lies, pro
     }
   };
 
-  it('random FLUSHALL, key loss and server pauses: one deliverer at a time, every change delivered', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(fault, { minLength: 1, maxLength: 5 }), scenario), { ...RUNS, endOnFailure: true });
-  }, Math.max(90_000, RUNS.numRuns * 15_000));
+  it(
+    'random FLUSHALL, key loss and server pauses: one deliverer at a time, every change delivered',
+    async () => {
+      await fc.assert(fc.asyncProperty(fc.array(fault, { minLength: 1, maxLength: 5 }), scenario), {
+        ...RUNS,
+        endOnFailure: true,
+      });
+    },
+    Math.max(90_000, RUNS.numRuns * 15_000),
+  );
 
   // Shrunk counterexamples, kept.
   it('FLUSHALL, then Redis paused 791 ms', () => scenario([{ kind: 'flush' }, { kind: 'pause', ms: 791 }]), 30_000);

@@ -6,7 +6,12 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CheckpointInvalidError, CheckpointLockedError, ConfigurationError, type PartnerClient } from '../../src/index.js';
+import {
+  CheckpointInvalidError,
+  CheckpointLockedError,
+  ConfigurationError,
+  type PartnerClient,
+} from '../../src/index.js';
 import { watchEvents, type Checkpoint, type LockStatus, type PartnerEvent } from '../../src/events/index.js';
 import { redisCheckpoint } from '../../src/redis/index.js';
 import { startSimEnv, type SimEnv } from '../events/support.js';
@@ -43,7 +48,8 @@ describe.skipIf(!available)('redisCheckpoint() when Redis lies', () => {
   });
   afterAll(() => raw?.disconnect());
 
-  const make = (key: string, leaseMs = 600): Checkpoint => redisCheckpoint({ redis: server.url, key, leaseMs, logger: quiet });
+  const make = (key: string, leaseMs = 600): Checkpoint =>
+    redisCheckpoint({ redis: server.url, key, leaseMs, logger: quiet });
   const take = async (checkpoint: Checkpoint, options = {}) => {
     const release = await checkpoint.lock!(options);
     releases.push(release);
@@ -56,7 +62,14 @@ describe.skipIf(!available)('redisCheckpoint() when Redis lies', () => {
     return env;
   };
   /** A watcher's loop in the background: what it delivered (with the real time) and how it ended. */
-  const loop = (client: PartnerClient, checkpoint: Checkpoint, signal: AbortSignal, log: Array<{ who: string; event: PartnerEvent; at: number }>, who: string, bodyMs = 0) => {
+  const loop = (
+    client: PartnerClient,
+    checkpoint: Checkpoint,
+    signal: AbortSignal,
+    log: Array<{ who: string; event: PartnerEvent; at: number }>,
+    who: string,
+    bodyMs = 0,
+  ) => {
     const watcher = watchEvents(client, { checkpoint, standby: true, signal, ...OPTIONS });
     const ended = (async () => {
       for await (const event of watcher) {
@@ -73,25 +86,28 @@ describe.skipIf(!available)('redisCheckpoint() when Redis lies', () => {
   it.each([
     ['FLUSHALL', (_key: string) => redis().flushall()],
     ['the loss of <key>:meta alone', (key: string) => redis().del(`${key}:meta`)],
-  ])('after %s, the old holder saves nothing into the new holder\'s checkpoint, and the new holder\'s saves are written', async (_, lose) => {
-    const key = newKey();
-    const a = make(key);
-    await take(a);
-    for (const record of ['a1', 'a2', 'a3']) await a.save(record); // the holder's save number 3
-    const b = make(key);
-    const bHolds = take(b, { wait: true });
-    await lose(key);
-    // B takes the lease once A's lapses (A cannot renew a lease record that is gone).
-    await within(3_000, bHolds, 'the standby to take the lease');
-    expect(await redis().hget(`${key}:meta`, 'fence')).toBe('1'); // the fence A was given too
-    await expect(a.save('late')).rejects.toBeInstanceOf(CheckpointLockedError);
-    await expect(a.confirm!(new AbortController().signal)).rejects.toBeInstanceOf(CheckpointLockedError);
-    await b.save('b1');
-    await b.save('b2');
-    const records = await b.load();
-    expect(records).not.toContain('late');
-    expect(records.slice(-2)).toEqual(['b1', 'b2']);
-  });
+  ])(
+    "after %s, the old holder saves nothing into the new holder's checkpoint, and the new holder's saves are written",
+    async (_, lose) => {
+      const key = newKey();
+      const a = make(key);
+      await take(a);
+      for (const record of ['a1', 'a2', 'a3']) await a.save(record); // the holder's save number 3
+      const b = make(key);
+      const bHolds = take(b, { wait: true });
+      await lose(key);
+      // B takes the lease once A's lapses (A cannot renew a lease record that is gone).
+      await within(3_000, bHolds, 'the standby to take the lease');
+      expect(await redis().hget(`${key}:meta`, 'fence')).toBe('1'); // the fence A was given too
+      await expect(a.save('late')).rejects.toBeInstanceOf(CheckpointLockedError);
+      await expect(a.confirm!(new AbortController().signal)).rejects.toBeInstanceOf(CheckpointLockedError);
+      await b.save('b1');
+      await b.save('b2');
+      const records = await b.load();
+      expect(records).not.toContain('late');
+      expect(records.slice(-2)).toEqual(['b1', 'b2']);
+    },
+  );
 
   it('FLUSHALL while A delivers and B stands by: A delivers nothing once B delivers, and what B saved is in Redis', async () => {
     const env = await world();
@@ -138,28 +154,31 @@ describe.skipIf(!available)('redisCheckpoint() when Redis lies', () => {
     ['records', 'list', (key: string) => redis().set(`${key}:records`, 'not a list')],
     ['meta', 'hash', (key: string) => redis().rpush(`${key}:meta`, 'x')],
     ['lease', 'string', (key: string) => redis().hset(`${key}:lease`, 'x', '1')],
-  ])('<key>:%s of another type: the watcher stops with a ConfigurationError naming the key, and leaves no lease taken', async (name, expected, plant) => {
-    const env = await world();
-    const key = newKey();
-    await plant(key);
-    const client = env.client({ logLevel: 'off' });
-    const controller = new AbortController();
-    try {
-      const { ended } = loop(client, make(key), controller.signal, [], 'A');
-      const error = await within(5_000, ended, 'the watcher to stop');
-      expect(error).toBeInstanceOf(ConfigurationError);
-      expect((error as Error).message).toContain(`${key}:${name} holds a `);
-      expect((error as Error).message).toContain(`not a ${expected}`);
-      expect((error as Error).message).not.toMatch(/does not answer/);
-      if (name !== 'lease') expect(await redis().get(`${key}:lease`)).toBeNull();
-      // A standby is refused at once too, instead of waiting for a lease that never comes free.
-      const again = loop(client, make(key), controller.signal, [], 'B');
-      expect(await within(5_000, again.ended, 'the standby to stop')).toBeInstanceOf(ConfigurationError);
-    } finally {
-      controller.abort();
-      await client.close();
-    }
-  });
+  ])(
+    '<key>:%s of another type: the watcher stops with a ConfigurationError naming the key, and leaves no lease taken',
+    async (name, expected, plant) => {
+      const env = await world();
+      const key = newKey();
+      await plant(key);
+      const client = env.client({ logLevel: 'off' });
+      const controller = new AbortController();
+      try {
+        const { ended } = loop(client, make(key), controller.signal, [], 'A');
+        const error = await within(5_000, ended, 'the watcher to stop');
+        expect(error).toBeInstanceOf(ConfigurationError);
+        expect((error as Error).message).toContain(`${key}:${name} holds a `);
+        expect((error as Error).message).toContain(`not a ${expected}`);
+        expect((error as Error).message).not.toMatch(/does not answer/);
+        if (name !== 'lease') expect(await redis().get(`${key}:lease`)).toBeNull();
+        // A standby is refused at once too, instead of waiting for a lease that never comes free.
+        const again = loop(client, make(key), controller.signal, [], 'B');
+        expect(await within(5_000, again.ended, 'the standby to stop')).toBeInstanceOf(ConfigurationError);
+      } finally {
+        controller.abort();
+        await client.close();
+      }
+    },
+  );
 
   it('<key>:meta turned into another type while a watcher holds: it stops with a ConfigurationError and frees its lease', async () => {
     const env = await world();
@@ -189,7 +208,11 @@ describe.skipIf(!available)('redisCheckpoint() when Redis lies', () => {
     const theirs = env.client({ logLevel: 'off', apiKey: env.sandbox.issueKey() });
     try {
       const holder = loop(ours, make(key), controller.signal, log, 'A');
-      await until(async () => (await redis().llen(`${key}:records`)) > 0 && log.length > 0, 10_000, 'A to save a snapshot');
+      await until(
+        async () => (await redis().llen(`${key}:records`)) > 0 && log.length > 0,
+        10_000,
+        'A to save a snapshot',
+      );
       const foreign = loop(theirs, make(key), controller.signal, log, 'B');
       const error = await within(3_000, foreign.ended, 'the foreign standby to be refused');
       expect(error).toBeInstanceOf(CheckpointInvalidError);
@@ -218,7 +241,13 @@ describe.skipIf(!available)('redisCheckpoint() when Redis lies', () => {
       await until(() => holder.watcher.stats.lock === 'held', 10_000, 'A to hold');
       const statuses: LockStatus[] = [];
       const b = make(key, 300);
-      const standby = loop(clients[1]!, withLock(b, (o) => b.lock!({ ...o, onStatus: (s) => (statuses.push(s), o?.onStatus?.(s)) })), controller.signal, [], 'B');
+      const standby = loop(
+        clients[1]!,
+        withLock(b, (o) => b.lock!({ ...o, onStatus: (s) => (statuses.push(s), o?.onStatus?.(s)) })),
+        controller.signal,
+        [],
+        'B',
+      );
       await sleep(200);
       expect(standby.watcher.stats.lock).toBe('standby');
       await sleeper.call('DEBUG', 'SLEEP', '0.8');

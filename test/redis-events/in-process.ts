@@ -19,5 +19,10 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 /** The same checkpoint with `lock` in place of its own (which `lock` calls), to note acquisitions or statuses. */
 export function withLock(inner: Checkpoint, lock: NonNullable<Checkpoint['lock']>): Checkpoint {
-  return { load: () => inner.load(), save: (record, options) => inner.save(record, options), confirm: (signal) => inner.confirm!(signal), lock };
+  return {
+    load: () => inner.load(),
+    save: (record, options) => inner.save(record, options),
+    confirm: (signal) => inner.confirm!(signal),
+    lock,
+  };
 }

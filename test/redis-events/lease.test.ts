@@ -41,7 +41,8 @@ describe.skipIf(!available)('redisCheckpoint() on a real Redis', () => {
   });
   afterAll(() => raw?.disconnect());
 
-  const make = (key: string, leaseMs = 600): Checkpoint => redisCheckpoint({ redis: server.url, key, leaseMs, logger: quiet });
+  const make = (key: string, leaseMs = 600): Checkpoint =>
+    redisCheckpoint({ redis: server.url, key, leaseMs, logger: quiet });
   const take = async (checkpoint: Checkpoint, options = {}) => {
     const release = await checkpoint.lock!(options);
     releases.push(release);
@@ -127,10 +128,15 @@ describe.skipIf(!available)('redisCheckpoint() on a real Redis', () => {
     // The script, driven directly: save number 2 sent twice (a retry) appends once; a stale fence never.
     const [fence, holder] = (await redis().hmget(`${key}:meta`, 'fence', 'holder')) as [string, string];
     const { SAVE } = await import('../../src/redis/lease-scripts.js');
-    for (let i = 0; i < 2; i++) expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, fence, holder, 2, '0', 'once')).toBe(1);
-    expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, String(Number(fence) - 1), holder, 3, '0', 'stale')).toBe(0);
+    for (let i = 0; i < 2; i++)
+      expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, fence, holder, 2, '0', 'once')).toBe(1);
+    expect(
+      await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, String(Number(fence) - 1), holder, 3, '0', 'stale'),
+    ).toBe(0);
     // The same fence under another holder id: the fence an earlier holder carries after Redis lost the record.
-    expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, fence, 'someone else', 3, '0', 'foreign')).toBe(0);
+    expect(await redis().eval(SAVE, 2, `${key}:meta`, `${key}:records`, fence, 'someone else', 3, '0', 'foreign')).toBe(
+      0,
+    );
     expect(await a.load()).toEqual(['first', 'once']);
   });
 
@@ -146,7 +152,12 @@ describe.skipIf(!available)('redisCheckpoint() on a real Redis', () => {
 
   it('does not hang when Redis is unreachable: reports it, and a stop ends the wait at once', async () => {
     const warnings: string[] = [];
-    const checkpoint = redisCheckpoint({ redis: 'redis://127.0.0.1:1', key: newKey(), leaseMs: 600, logger: { warn: (m) => warnings.push(m) } });
+    const checkpoint = redisCheckpoint({
+      redis: 'redis://127.0.0.1:1',
+      key: newKey(),
+      leaseMs: 600,
+      logger: { warn: (m) => warnings.push(m) },
+    });
     const controller = new AbortController();
     const statuses: LockStatus[] = [];
     const locking = checkpoint.lock!({ signal: controller.signal, onStatus: (s) => statuses.push(s) });

@@ -75,7 +75,9 @@ export async function leaderPid(redis: Redis, key: string): Promise<number | und
 }
 
 /** Each process's first and last delivery (real time), in order of the first: overlaps are failures. */
-export function deliveryIntervals(deliveries: Delivery[]): Array<{ pid: number; first: number; last: number; count: number }> {
+export function deliveryIntervals(
+  deliveries: Delivery[],
+): Array<{ pid: number; first: number; last: number; count: number }> {
   const byPid = new Map<number, { pid: number; first: number; last: number; count: number }>();
   for (const d of deliveries) {
     const span = byPid.get(d.pid) ?? { pid: d.pid, first: d.at, last: d.at, count: 0 };
@@ -93,7 +95,10 @@ export function overlaps(deliveries: Delivery[]): string[] {
   for (let i = 1; i < spans.length; i++) {
     const before = spans[i - 1]!;
     const after = spans[i]!;
-    if (after.first <= before.last) found.push(`pid ${after.pid} delivered from ${after.first}, while pid ${before.pid} delivered until ${before.last}`);
+    if (after.first <= before.last)
+      found.push(
+        `pid ${after.pid} delivered from ${after.first}, while pid ${before.pid} delivered until ${before.last}`,
+      );
   }
   return found;
 }
@@ -118,7 +123,11 @@ export function sampleFence(redis: Redis, key: string): { stop(): Promise<number
   };
 }
 
-export async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

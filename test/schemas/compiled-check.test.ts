@@ -38,13 +38,24 @@ function valid(schema: SchemaNode): fc.Arbitrary<unknown> {
       return fc.array(valid(def.element as SchemaNode), { maxLength: 4 });
     case 'record':
       // An own `__proto__` key is refused by design (its own test below), so a valid record has none.
-      return fc.dictionary(fc.string().filter((key) => key !== '__proto__'), valid(def.valueType as SchemaNode), { maxKeys: 3 });
+      return fc.dictionary(
+        fc.string().filter((key) => key !== '__proto__'),
+        valid(def.valueType as SchemaNode),
+        { maxKeys: 3 },
+      );
     case 'object': {
       const shape = def.shape ?? {};
-      const fields = Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, valid(field._zod.def.type === 'optional' ? (field._zod.def.innerType as SchemaNode) : field)]));
+      const fields = Object.fromEntries(
+        Object.entries(shape).map(([key, field]) => [
+          key,
+          valid(field._zod.def.type === 'optional' ? (field._zod.def.innerType as SchemaNode) : field),
+        ]),
+      );
       const required = Object.keys(shape).filter((key) => shape[key]?._zod.def.type !== 'optional');
       // A field this version does not know rides along (loose objects keep it).
-      return fc.tuple(fc.record(fields, { requiredKeys: required }), fc.option(fc.jsonValue())).map(([item, extra]) => (extra === null ? item : { ...item, unknown_extra: extra }));
+      return fc
+        .tuple(fc.record(fields, { requiredKeys: required }), fc.option(fc.jsonValue()))
+        .map(([item, extra]) => (extra === null ? item : { ...item, unknown_extra: extra }));
     }
     default:
       throw new Error(`no arbitrary for ${def.type}`);
@@ -56,7 +67,8 @@ type Change = { path: number[]; kind: 'replace' | 'remove' | 'add'; value: unkno
 /** A copy of `value` with one change at the node reached by walking `path` (indices taken modulo each node's size). */
 function mutate(value: unknown, { path, kind, value: replacement }: Change): unknown {
   const [step, ...rest] = path;
-  if (step === undefined || value === null || typeof value !== 'object') return kind === 'replace' ? replacement : value;
+  if (step === undefined || value === null || typeof value !== 'object')
+    return kind === 'replace' ? replacement : value;
   if (Array.isArray(value)) {
     if (value.length === 0) return kind === 'add' ? [replacement] : replacement;
     const i = step % value.length;
@@ -77,7 +89,10 @@ function mutate(value: unknown, { path, kind, value: replacement }: Change): unk
 const change: fc.Arbitrary<Change> = fc.record({
   path: fc.array(fc.nat(50), { minLength: 1, maxLength: 5 }),
   kind: fc.constantFrom('replace', 'remove', 'add'),
-  value: fc.oneof(fc.jsonValue(), fc.constantFrom(undefined, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, -0, 1.5, '', [], {})),
+  value: fc.oneof(
+    fc.jsonValue(),
+    fc.constantFrom(undefined, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, -0, 1.5, '', [], {}),
+  ),
 });
 
 const SCHEMAS: Record<string, z.ZodMiniType> = { location, reservation, page: pageOf(reservation), summary, settings };

@@ -10,7 +10,13 @@ const booking = looseObject({
   creator: looseObject({ handle: z.string(), platforms: z.array(z.string()) }),
 });
 
-const good = { reservation_id: 'res_1', party_size: 2, visit_at: null, creator: { handle: '@a', platforms: ['tiktok'], tier: 'gold' }, new_field: 7 };
+const good = {
+  reservation_id: 'res_1',
+  party_size: 2,
+  visit_at: null,
+  creator: { handle: '@a', platforms: ['tiktok'], tier: 'gold' },
+  new_field: 7,
+};
 
 describe.each([
   ['default', false],

@@ -24,19 +24,39 @@ beforeAll(async () => {
   const client = env.client({ apiKey: key });
   const raw = (path: string) => client.request({ method: 'GET', path });
   bodies.location = { schema: location, body: await raw(`/locations/${locationIds[0]}`) };
-  bodies.page = { schema: pageOf(reservation), body: await client.request({ method: 'GET', path: '/reservations', query: { limit: 3 } }) };
+  bodies.page = {
+    schema: pageOf(reservation),
+    body: await client.request({ method: 'GET', path: '/reservations', query: { limit: 3 } }),
+  };
   bodies.summary = { schema: summary, body: await raw('/summary') };
   bodies.settings = { schema: settings, body: await raw('/settings') };
 });
 afterAll(() => env.close());
 
-const LEAVES: unknown[] = [null, undefined, '', 'x', 0, -1, 1.5, 2 ** 60, Number.POSITIVE_INFINITY, Number.NaN, true, [], {}, ['x'], { a: 1 }];
+const LEAVES: unknown[] = [
+  null,
+  undefined,
+  '',
+  'x',
+  0,
+  -1,
+  1.5,
+  2 ** 60,
+  Number.POSITIVE_INFINITY,
+  Number.NaN,
+  true,
+  [],
+  {},
+  ['x'],
+  { a: 1 },
+];
 
 /** Every copy of `value` with one leaf or one object replaced by each of LEAVES, or one key removed or added. */
 function* variants(value: unknown): Generator<unknown> {
   for (const leaf of LEAVES) yield leaf;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) for (const v of variants(value[i])) yield value.map((x, j) => (j === i ? v : x));
+    for (let i = 0; i < value.length; i++)
+      for (const v of variants(value[i])) yield value.map((x, j) => (j === i ? v : x));
     yield [];
     yield [...value, value[0]];
   } else if (value !== null && typeof value === 'object') {

@@ -13,7 +13,12 @@ const filters = z.strictObject({
   size: z.optional(z.union([z.literal(1), z.literal(2)])),
   flag: z.optional(z.boolean()),
   count: z.optional(z.int()),
-  shape: z.optional(z.union([z.strictObject({ kind: z.literal('circle'), radius: z.number() }), z.strictObject({ kind: z.literal('square'), side: z.number() })])),
+  shape: z.optional(
+    z.union([
+      z.strictObject({ kind: z.literal('circle'), radius: z.number() }),
+      z.strictObject({ kind: z.literal('square'), side: z.number() }),
+    ]),
+  ),
   nested: z.optional(z.strictObject({ colour: z.optional(z.union([colour, z.array(colour)])) })),
   either: z.optional(z.nullable(z.union([colour, z.array(colour)]))),
   scope: z.optional(z.union([z.literal('all'), z.array(colour), z.array(z.literal('x'))])),
@@ -27,15 +32,30 @@ const filters = z.strictObject({
   small: z.optional(z.number().check(z.lte(5))),
   code: z.optional(z.string().check(z.regex(/^x/))),
   items: z.optional(z.union([z.array(z.strictObject({ a: z.number() })), z.literal('none')])),
-  pick: z.optional(z.union([z.literal('none'), z.strictObject({ inner: z.strictObject({ a: z.number() }), n: z.number().check(z.gte(1)) })])),
-  deep: z.optional(z.union([z.strictObject({ c: z.number() }), z.strictObject({ a: z.strictObject({ b: z.number() }) })])),
-  paint: z.optional(z.union([z.literal('none'), z.strictObject({ kind: z.literal('a'), colour: z.union([colour, z.array(colour)]) })])),
-  twin: z.optional(z.union([z.strictObject({ o: z.strictObject({ kind: z.literal('circle') }) }), z.strictObject({ o: z.strictObject({ form: z.literal('square') }) })])),
+  pick: z.optional(
+    z.union([
+      z.literal('none'),
+      z.strictObject({ inner: z.strictObject({ a: z.number() }), n: z.number().check(z.gte(1)) }),
+    ]),
+  ),
+  deep: z.optional(
+    z.union([z.strictObject({ c: z.number() }), z.strictObject({ a: z.strictObject({ b: z.number() }) })]),
+  ),
+  paint: z.optional(
+    z.union([z.literal('none'), z.strictObject({ kind: z.literal('a'), colour: z.union([colour, z.array(colour)]) })]),
+  ),
+  twin: z.optional(
+    z.union([
+      z.strictObject({ o: z.strictObject({ kind: z.literal('circle') }) }),
+      z.strictObject({ o: z.strictObject({ form: z.literal('square') }) }),
+    ]),
+  ),
   sizes: z.optional(z.union([z.number(), z.array(z.number())])),
   when: z.optional(z.union([z.literal('now'), z.date()])),
   meta: z.optional(z.union([z.literal('none'), z.record(z.string(), z.number()), z.array(z.array(colour))])),
 });
-const FIELDS = 'colour, shade, tags, mode, size, flag, count, shape, nested, either, scope, amount, label, name, tone, fixed, byName, few, small, code, items, pick, deep, paint, twin, sizes, when, meta';
+const FIELDS =
+  'colour, shade, tags, mode, size, flag, count, shape, nested, either, scope, amount, label, name, tone, fixed, byName, few, small, code, items, pick, deep, paint, twin, sizes, when, meta';
 
 function problem(value: unknown) {
   const result = check(filters, value);
@@ -46,7 +66,11 @@ function problem(value: unknown) {
 describe('what a refusal says is allowed', () => {
   it.each([
     [{ colour: 'pink' }, 'colour', 'colour must be one of red, green, blue, or a list of them; got "pink"'],
-    [{ colour: ['red', 'pink'] }, 'colour', 'colour must be one of red, green, blue, or a list of them; got "pink" in the list'],
+    [
+      { colour: ['red', 'pink'] },
+      'colour',
+      'colour must be one of red, green, blue, or a list of them; got "pink" in the list',
+    ],
     [{ colour: 7 }, 'colour', 'colour must be one of red, green, blue, or a list of them; got 7'],
     [{ colour: null }, 'colour', 'colour must be one of red, green, blue, or a list of them; got null'],
     [{ colour: { red: true } }, 'colour', 'colour must be one of red, green, blue, or a list of them; got an object'],
@@ -56,30 +80,58 @@ describe('what a refusal says is allowed', () => {
     [{ size: 3 }, 'size', 'size must be one of 1, 2; got 3'],
     [{ flag: 'yes' }, 'flag', 'flag must be true or false'],
     [{ count: 1.5 }, 'count', 'count must be a whole number'],
-    [{ nested: { colour: 'pink' } }, 'nested.colour', 'nested.colour must be one of red, green, blue, or a list of them; got "pink"'],
+    [
+      { nested: { colour: 'pink' } },
+      'nested.colour',
+      'nested.colour must be one of red, green, blue, or a list of them; got "pink"',
+    ],
     [{ either: 'pink' }, 'either', 'either must be one of red, green, blue, or a list of them, or null; got "pink"'],
     [{ bogus: 1 }, 'bogus', `"bogus" is not a recognised field; accepted: ${FIELDS}`],
-    [{ colour: [[]] }, 'colour', 'colour must be one of red, green, blue, or a list of them; got an empty list in the list'],
-    [{ colour: [['red']] }, 'colour', 'colour must be one of red, green, blue, or a list of them; got a list in the list'],
-    [{ scope: 'some' }, 'scope', 'scope must be all, a list whose items are each one of red, green, blue, or a list whose items are each x; got "some"'],
+    [
+      { colour: [[]] },
+      'colour',
+      'colour must be one of red, green, blue, or a list of them; got an empty list in the list',
+    ],
+    [
+      { colour: [['red']] },
+      'colour',
+      'colour must be one of red, green, blue, or a list of them; got a list in the list',
+    ],
+    [
+      { scope: 'some' },
+      'scope',
+      'scope must be all, a list whose items are each one of red, green, blue, or a list whose items are each x; got "some"',
+    ],
     [{ amount: 'min' }, 'amount', 'amount must be max, or a whole number; got "min"'],
     [{ label: 'maybe' }, 'label', 'label must be "no preference", a number, true or false, or null; got "maybe"'],
     [{ name: true }, 'name', 'name must be 0, or a string; got true'],
     [{ tone: 'pink' }, 'tone', 'tone must be one of red, green, blue, or a list of them; got "pink"'],
     [{ fixed: { a: 1, b: 1 } }, 'fixed.b', '"b" is not a recognised field; accepted: a'],
     [{ byName: { x: { n: 1, m: 2 } } }, 'byName.x.m', '"m" is not a recognised field; accepted: n'],
-    [{ shape: { kind: 'triangle', side: 1 } }, 'shape.kind', 'shape.kind must be one of circle, square; got "triangle"'],
+    [
+      { shape: { kind: 'triangle', side: 1 } },
+      'shape.kind',
+      'shape.kind must be one of circle, square; got "triangle"',
+    ],
     [{ shape: 5 }, 'shape', 'shape must be an object; got 5'],
     [{ shape: { kind: 'circle' } }, 'shape.radius', 'shape.radius is required'],
     // Which object branch refused the key zod does not say; the key is named all the same.
     [{ shape: { kind: 'square', side: 1, radius: 2 } }, 'shape.radius', '"radius" is not a recognised field'],
     [{ byName: { x: 'n' } }, 'byName.x', 'byName.x must be an object'],
     [{ deep: { a: { b: 'x' } } }, 'deep.a.b', 'deep.a.b must be a number'],
-    [{ paint: { kind: 'a', colour: 'pink' } }, 'paint.colour', 'paint.colour must be one of red, green, blue, or a list of them; got "pink"'],
+    [
+      { paint: { kind: 'a', colour: 'pink' } },
+      'paint.colour',
+      'paint.colour must be one of red, green, blue, or a list of them; got "pink"',
+    ],
     [{ twin: { o: { kind: 'x', form: 'y' } } }, 'twin.o.kind', 'twin.o.kind must be circle; got "x"'],
     [{ sizes: 'big' }, 'sizes', 'sizes must be a number, or a list of them; got "big"'],
     [{ sizes: [1, 'big'] }, 'sizes', 'sizes must be a number, or a list of them; got "big" in the list'],
-    [{ meta: 5 }, 'meta', 'meta must be none, an object, or a list whose items are each a list whose items are each one of red, green, blue; got 5'],
+    [
+      { meta: 5 },
+      'meta',
+      'meta must be none, an object, or a list whose items are each a list whose items are each one of red, green, blue; got 5',
+    ],
     [{ when: 'later' }, 'when', 'when has an unsupported shape; got "later"'],
     [{ items: [{ a: 1, b: 2 }] }, 'items.0.b', '"b" is not a recognised field; accepted: a'],
     [{ items: 'all' }, 'items', 'items must be none, or a list whose items are each an object; got "all"'],
@@ -93,14 +145,21 @@ describe('what a refusal says is allowed', () => {
     [{ few: ['a'] }, 'few', 'few must be at least 2'],
     [{ small: 6 }, 'small', 'small must be at most 5'],
     [{ code: 'y' }, 'code', 'code is invalid'],
-    [{ flag: undefined, count: undefined, tone: ['red', 'pink'] }, 'tone', 'tone must be one of red, green, blue, or a list of them; got "pink" in the list'],
+    [
+      { flag: undefined, count: undefined, tone: ['red', 'pink'] },
+      'tone',
+      'tone must be one of red, green, blue, or a list of them; got "pink" in the list',
+    ],
     [{ nested: { bogus: 1 } }, 'nested.bogus', '"bogus" is not a recognised field; accepted: colour'],
   ])('%j: %s', (value, field, message) => {
     expect(problem(value)).toEqual({ field, message });
   });
 
   it('a union of objects names the field inside the branch the value chose', () => {
-    expect(problem({ shape: { kind: 'circle', radius: 'big' } })).toEqual({ field: 'shape.radius', message: 'shape.radius must be a number' });
+    expect(problem({ shape: { kind: 'circle', radius: 'big' } })).toEqual({
+      field: 'shape.radius',
+      message: 'shape.radius must be a number',
+    });
   });
 
   it('a long value is cut, so a refusal stays one readable line', () => {
@@ -116,7 +175,10 @@ describe('what a refusal says is allowed', () => {
 
   it('a root names the whole input', () => {
     const result = check(z.strictObject({ kind: colour }), { kind: 'x' }, 'body');
-    expect(result).toEqual({ ok: false, problem: { field: 'body.kind', message: 'body.kind must be one of red, green, blue; got "x"' } });
+    expect(result).toEqual({
+      ok: false,
+      problem: { field: 'body.kind', message: 'body.kind must be one of red, green, blue; got "x"' },
+    });
   });
 });
 
@@ -132,9 +194,12 @@ describe('calendar dates and months', () => {
     return result.ok ? undefined : result.problem;
   };
 
-  it.each(['2026-01-31', '2026-02-28', '2024-02-29', '2000-02-29', '2026-04-30', '2026-12-31', '0001-01-01'])('%s is a day', (text) => {
-    expect(dateProblem(text)).toBeUndefined();
-  });
+  it.each(['2026-01-31', '2026-02-28', '2024-02-29', '2000-02-29', '2026-04-30', '2026-12-31', '0001-01-01'])(
+    '%s is a day',
+    (text) => {
+      expect(dateProblem(text)).toBeUndefined();
+    },
+  );
 
   it.each([
     ['2026-02-30', 'February 2026 has days 01 to 28'],
@@ -153,9 +218,12 @@ describe('calendar dates and months', () => {
     expect(dateProblem(text)).toEqual({ field: 'from', message: `from is not a real date (${reason}); got "${text}"` });
   });
 
-  it.each(['2026-2-1', '26-02-01', 'yesterday', '2026-02-01T00:00:00Z', ' 2026-02-01'])('%j is not in the form', (text) => {
-    expect(dateProblem(text)).toEqual({ field: 'from', message: 'from must be a date as YYYY-MM-DD' });
-  });
+  it.each(['2026-2-1', '26-02-01', 'yesterday', '2026-02-01T00:00:00Z', ' 2026-02-01'])(
+    '%j is not in the form',
+    (text) => {
+      expect(dateProblem(text)).toEqual({ field: 'from', message: 'from must be a date as YYYY-MM-DD' });
+    },
+  );
 
   it.each(['2026-01', '2026-12', '2024-02'])('%s is a month', (text) => {
     expect(monthProblem(text)).toBeUndefined();
@@ -165,7 +233,10 @@ describe('calendar dates and months', () => {
     ['2026-13', 'months run 01 to 12, not 13'],
     ['2026-00', 'months run 01 to 12, not 00'],
   ])('%s is refused: %s', (text, reason) => {
-    expect(monthProblem(text)).toEqual({ field: 'month', message: `month is not a real month (${reason}); got "${text}"` });
+    expect(monthProblem(text)).toEqual({
+      field: 'month',
+      message: `month is not a real month (${reason}); got "${text}"`,
+    });
   });
 
   it.each(['2026-1', 'december', '2026-01-01'])('%j is not a month in the form', (text) => {

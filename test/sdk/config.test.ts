@@ -21,7 +21,9 @@ describe('PartnerClient configuration', () => {
 
   it('tells the environment from the key prefix', () => {
     expect(new PartnerClient({ apiKey: KEY, baseUrl: 'https://api.example.com' }).environment).toBe('sandbox');
-    expect(new PartnerClient({ apiKey: 'crp_live_abc', baseUrl: 'https://api.example.com' }).environment).toBe('production');
+    expect(new PartnerClient({ apiKey: 'crp_live_abc', baseUrl: 'https://api.example.com' }).environment).toBe(
+      'production',
+    );
   });
 
   it('reads the key and base URL from the environment by default', () => {
@@ -54,11 +56,15 @@ describe('PartnerClient configuration', () => {
   });
 
   it('refuses a base URL that already ends in /partner/v1 and shows the fix', () => {
-    expect(refusal({ apiKey: KEY, baseUrl: 'https://api.example.com/partner/v1' }).message).toContain('https://api.example.com');
+    expect(refusal({ apiKey: KEY, baseUrl: 'https://api.example.com/partner/v1' }).message).toContain(
+      'https://api.example.com',
+    );
   });
 
   it('refuses an environment option that contradicts the key', () => {
-    expect(refusal({ apiKey: KEY, baseUrl: 'https://api.example.com', environment: 'production' }).message).toMatch(/sandbox key/);
+    expect(refusal({ apiKey: KEY, baseUrl: 'https://api.example.com', environment: 'production' }).message).toMatch(
+      /sandbox key/,
+    );
   });
 
   it('refuses maxRetries outside 0..10 and a non-positive timeout', () => {
@@ -67,7 +73,11 @@ describe('PartnerClient configuration', () => {
   });
 
   it('refuses a bad per-call timeout or maxRetries without sending', async () => {
-    const client = new PartnerClient({ apiKey: KEY, baseUrl: 'https://api.example.com', fetch: () => Promise.reject(new Error('sent')) });
+    const client = new PartnerClient({
+      apiKey: KEY,
+      baseUrl: 'https://api.example.com',
+      fetch: () => Promise.reject(new Error('sent')),
+    });
     await expect(client.reports.summary({ timeout: -5 })).rejects.toBeInstanceOf(ConfigurationError);
     await expect(client.reports.summary({ maxRetries: 1.5 })).rejects.toBeInstanceOf(ConfigurationError);
   });
@@ -78,7 +88,9 @@ describe('PartnerClient configuration', () => {
     const error = refusal({ apiKey: KEY, baseUrl: 'https://api.example.com' });
     expect(error.message).toMatch(/browser/);
     expect(error.message).toMatch(/exposed/);
-    expect(() => new PartnerClient({ apiKey: KEY, baseUrl: 'https://api.example.com', dangerouslyAllowBrowser: true })).not.toThrow();
+    expect(
+      () => new PartnerClient({ apiKey: KEY, baseUrl: 'https://api.example.com', dangerouslyAllowBrowser: true }),
+    ).not.toThrow();
   });
 
   it('never shows the key when the client is inspected or serialised', async () => {
@@ -108,14 +120,24 @@ describe('options that would break the transport are refused at construction', (
     ['timeout', { timeout: 0 }],
     ['rateLimit.maxRetryAfter', { rateLimit: { maxRetryAfter: 2 ** 31 } }],
   ])('refuses %s beyond what a timer can hold, or not positive', (name, options) => {
-    expect(refusal({ apiKey: KEY, baseUrl: BASE, ...options }).message).toContain(`The option ${name} must be a positive number of milliseconds, at most 2147483647`);
+    expect(refusal({ apiKey: KEY, baseUrl: BASE, ...options }).message).toContain(
+      `The option ${name} must be a positive number of milliseconds, at most 2147483647`,
+    );
   });
 
   it.each([
     ['timout', { timout: 5 }, /Unknown option timout\. Known options: apiKey, baseUrl/],
-    ['rateLimit.redis', { rateLimit: { redis: 'redis://x' } }, /Unknown option rateLimit\.redis\. Known options: rateLimit\.shared, rateLimit\.maxRetryAfter/],
+    [
+      'rateLimit.redis',
+      { rateLimit: { redis: 'redis://x' } },
+      /Unknown option rateLimit\.redis\. Known options: rateLimit\.shared, rateLimit\.maxRetryAfter/,
+    ],
     ['hooks.beforeRetry', { hooks: { beforeRetry: [] } }, /Unknown option hooks\.beforeRetry/],
-    ['hooks.beforeRequest not functions', { hooks: { beforeRequest: ['x'] } }, /hooks\.beforeRequest must be an array of functions/],
+    [
+      'hooks.beforeRequest not functions',
+      { hooks: { beforeRequest: ['x'] } },
+      /hooks\.beforeRequest must be an array of functions/,
+    ],
     ['maxResponseBytes', { maxResponseBytes: 1.5 }, /maxResponseBytes must be a positive whole number of bytes/],
   ])('refuses %s, naming it', (_name, options, message) => {
     expect(refusal({ apiKey: KEY, baseUrl: BASE, ...(options as object) }).message).toMatch(message);
@@ -135,17 +157,50 @@ describe('options that would break the transport are refused at construction', (
 describe('each construction refusal says exactly what to change', () => {
   const base = { apiKey: KEY, baseUrl: 'https://api.example.com' };
   it.each([
-    [{ ...base, environment: 'production' as const }, "The option environment: 'production' contradicts the API key, which is a sandbox key (crp_test_…). Use a production key or drop the option."],
-    [{ ...base, apiKey: 'crp_live_x', environment: 'sandbox' as const }, "The option environment: 'sandbox' contradicts the API key, which is a production key (crp_live_…). Use a sandbox key or drop the option."],
-    [{ ...base, apiKey: `${KEY}\n` }, 'The API key contains a line break, NUL or other control character, so it cannot be sent in a header. Check how the secret is loaded (a trailing newline from a file is common).'],
-    [{ ...base, apiKey: 'sk_live_1' }, 'The API key is not a partner key: it must start with crp_live_ (production) or crp_test_ (sandbox). Check that the right secret is configured.'],
-    [{ ...base, baseUrl: 'api.example.com' }, 'The base URL "api.example.com" is not an absolute URL such as https://api.example.com.'],
-    [{ ...base, baseUrl: 'https://api.example.com/?region=eu' }, 'The base URL must not carry a query, a fragment or credentials.'],
-    [{ ...base, baseUrl: 'https://api.example.com/#top' }, 'The base URL must not carry a query, a fragment or credentials.'],
-    [{ ...base, baseUrl: 'https://me@api.example.com' }, 'The base URL must not carry a query, a fragment or credentials.'],
-    [{ ...base, baseUrl: 'https://:pw@api.example.com' }, 'The base URL must not carry a query, a fragment or credentials.'],
-    [{ ...base, baseUrl: 'https://api.example.com/crp/partner/v1//' }, 'The base URL should not include /partner/v1; the SDK adds it. Use https://api.example.com/crp.'],
-    [{ ...base, rateLimit: { shared: {} as never } }, "The option rateLimit.shared takes a budget made by redisBudget() from '@crp/partner-sdk/redis'; got an object."],
+    [
+      { ...base, environment: 'production' as const },
+      "The option environment: 'production' contradicts the API key, which is a sandbox key (crp_test_…). Use a production key or drop the option.",
+    ],
+    [
+      { ...base, apiKey: 'crp_live_x', environment: 'sandbox' as const },
+      "The option environment: 'sandbox' contradicts the API key, which is a production key (crp_live_…). Use a sandbox key or drop the option.",
+    ],
+    [
+      { ...base, apiKey: `${KEY}\n` },
+      'The API key contains a line break, NUL or other control character, so it cannot be sent in a header. Check how the secret is loaded (a trailing newline from a file is common).',
+    ],
+    [
+      { ...base, apiKey: 'sk_live_1' },
+      'The API key is not a partner key: it must start with crp_live_ (production) or crp_test_ (sandbox). Check that the right secret is configured.',
+    ],
+    [
+      { ...base, baseUrl: 'api.example.com' },
+      'The base URL "api.example.com" is not an absolute URL such as https://api.example.com.',
+    ],
+    [
+      { ...base, baseUrl: 'https://api.example.com/?region=eu' },
+      'The base URL must not carry a query, a fragment or credentials.',
+    ],
+    [
+      { ...base, baseUrl: 'https://api.example.com/#top' },
+      'The base URL must not carry a query, a fragment or credentials.',
+    ],
+    [
+      { ...base, baseUrl: 'https://me@api.example.com' },
+      'The base URL must not carry a query, a fragment or credentials.',
+    ],
+    [
+      { ...base, baseUrl: 'https://:pw@api.example.com' },
+      'The base URL must not carry a query, a fragment or credentials.',
+    ],
+    [
+      { ...base, baseUrl: 'https://api.example.com/crp/partner/v1//' },
+      'The base URL should not include /partner/v1; the SDK adds it. Use https://api.example.com/crp.',
+    ],
+    [
+      { ...base, rateLimit: { shared: {} as never } },
+      "The option rateLimit.shared takes a budget made by redisBudget() from '@crp/partner-sdk/redis'; got an object.",
+    ],
   ])('%j', (options, message) => {
     expect(refusal(options).message).toBe(message);
   });

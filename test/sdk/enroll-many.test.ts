@@ -62,11 +62,16 @@ describe.each(TRANSPORTS)('enrollMany over %s', (kind) => {
     expect(failed.error).toBeInstanceOf(InternalServerError);
     expect(failed.error.attempts).toBe(3);
     // A 500 leaves open whether the service acted: the store read back settles it.
-    expect(failed.message).toBe(`${failed.error.message} Reading store-1 afterwards found no store: it was not enrolled, and enrolling it again is safe.`);
+    expect(failed.message).toBe(
+      `${failed.error.message} Reading store-1 afterwards found no store: it was not enrolled, and enrolling it again is safe.`,
+    );
     expect(failed).toMatchObject({ mayBeEnrolled: false, readError: undefined });
 
     const same = byId.get('store-2');
-    expect(same).toMatchObject({ status: 'already_enrolled', location: { partner_location_id: 'store-2', name: 'Store 2' } });
+    expect(same).toMatchObject({
+      status: 'already_enrolled',
+      location: { partner_location_id: 'store-2', name: 'Store 2' },
+    });
     if (same?.status === 'already_enrolled') expect(same.requestId).toMatch(/.+/);
 
     const invalid = byId.get('store-3');
@@ -85,7 +90,10 @@ describe.each(TRANSPORTS)('enrollMany over %s', (kind) => {
     expect(conflict.error).toBeInstanceOf(ConflictError);
     expect(conflict.message).toContain('client.locations.update("store-5"');
 
-    expect(byId.get('store-6')).toMatchObject({ status: 'created', location: { partner_location_id: 'store-6', status: 'active' } });
+    expect(byId.get('store-6')).toMatchObject({
+      status: 'created',
+      location: { partner_location_id: 'store-6', status: 'active' },
+    });
 
     expect(summary).toMatchObject({
       total: 6,
@@ -203,7 +211,12 @@ describe('enrollMany under the key budget', () => {
       expectOneOutcomePerRow(outcomes, 20);
       expect(env.sandbox.requestCount(POST)).toBe(20);
       const skipped = outcomes.filter((o) => o.status === 'skipped').map((o) => o.partner_location_id);
-      expect(skipped.sort()).toEqual(first.filter((o) => o.status === 'created').map((o) => o.partner_location_id).sort());
+      expect(skipped.sort()).toEqual(
+        first
+          .filter((o) => o.status === 'created')
+          .map((o) => o.partner_location_id)
+          .sort(),
+      );
 
       // A third run resumed from the second's outcomes skips everything and sends nothing.
       const third = await enrollMany(second, rows, { resume: outcomes });
@@ -217,7 +230,10 @@ describe('enrollMany under the key budget', () => {
   it('with a signal already aborted, sends nothing and reports every row not_attempted', async () => {
     env = await startSdkEnv('msw');
     const outcomes: EnrollOutcome[] = [];
-    const summary = await enrollMany(env.client(), stores(0, 4), { signal: AbortSignal.abort(), onOutcome: (o) => void outcomes.push(o) });
+    const summary = await enrollMany(env.client(), stores(0, 4), {
+      signal: AbortSignal.abort(),
+      onOutcome: (o) => void outcomes.push(o),
+    });
     expect(summary).toMatchObject({ aborted: true, total: 4, counts: { not_attempted: 4 } });
     expect(outcomes.every((o) => o.status === 'not_attempted' && o.error === undefined)).toBe(true);
     expect(env.sandbox.requestCount(POST)).toBe(0);
@@ -230,7 +246,9 @@ describe('enrollMany when the run itself fails', () => {
     const client = new PartnerClient({ apiKey: 'crp_test_not-a-key', baseUrl: env.baseUrl, clock: fakeClock() });
     try {
       const outcomes: EnrollOutcome[] = [];
-      const error = await enrollMany(client, stores(0, 50), { onOutcome: (o) => void outcomes.push(o) }).catch((e: unknown) => e);
+      const error = await enrollMany(client, stores(0, 50), { onOutcome: (o) => void outcomes.push(o) }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(AuthenticationError);
       // Before the first response the limiter sends one call at a time, and releases the next as the
       // first one's answer arrives: at most that second call went out as well.
@@ -272,7 +290,9 @@ describe('enrollMany when the run itself fails', () => {
       throw broken;
     }
     const outcomes: EnrollOutcome[] = [];
-    const error = await enrollMany(env.client(), rows(), { onOutcome: (o) => void outcomes.push(o) }).catch((e: unknown) => e);
+    const error = await enrollMany(env.client(), rows(), { onOutcome: (o) => void outcomes.push(o) }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBe(broken);
     expect(outcomes.map((o) => o.status)).toEqual(['created', 'created', 'created']);
   });
@@ -291,7 +311,9 @@ describe('enrollMany when the run itself fails', () => {
     env = await startSdkEnv('msw');
     for (const notClient of [undefined, stores(0, 2), { locations: {} }]) {
       await expect(enrollMany(notClient as never, stores(0, 2))).rejects.toThrow(
-        new ConfigurationError('enrollMany(client, rows, options?) takes the PartnerClient to enroll through as its first argument.'),
+        new ConfigurationError(
+          'enrollMany(client, rows, options?) takes the PartnerClient to enroll through as its first argument.',
+        ),
       );
     }
     expect(env.sandbox.requestCount(POST)).toBe(0);

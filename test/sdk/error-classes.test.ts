@@ -54,14 +54,56 @@ describe('the error class chosen for each real emulator response', () => {
   });
 
   it.each([
-    ['an unknown query parameter', () => raw('GET', '/reservations?colour=red'), ValidationError, 'validation_error', 'colour'],
-    ['malformed JSON', () => raw('POST', '/locations', '{"partner_location_id":'), ValidationError, 'validation_error', undefined],
-    ['an unknown key', () => raw('GET', '/summary', undefined, 'crp_test_unknown'), AuthenticationError, 'unauthorized', undefined],
-    ['a live key', () => raw('GET', '/summary', undefined, 'crp_live_abc'), AuthenticationError, 'unauthorized', undefined],
+    [
+      'an unknown query parameter',
+      () => raw('GET', '/reservations?colour=red'),
+      ValidationError,
+      'validation_error',
+      'colour',
+    ],
+    [
+      'malformed JSON',
+      () => raw('POST', '/locations', '{"partner_location_id":'),
+      ValidationError,
+      'validation_error',
+      undefined,
+    ],
+    [
+      'an unknown key',
+      () => raw('GET', '/summary', undefined, 'crp_test_unknown'),
+      AuthenticationError,
+      'unauthorized',
+      undefined,
+    ],
+    [
+      'a live key',
+      () => raw('GET', '/summary', undefined, 'crp_live_abc'),
+      AuthenticationError,
+      'unauthorized',
+      undefined,
+    ],
     ['an unknown store', () => raw('GET', '/locations/ghost'), NotFoundError, 'not_found', undefined],
-    ['a conflicting enrollment', () => raw('POST', '/locations', { partner_location_id: 'known', name: 'Other', address: address(2) }), ConflictError, 'conflict', undefined],
-    ['a prohibited rule', () => raw('PATCH', '/locations/known', { rules: { audience: { gender: 'female' } } }), ProhibitedRuleError, 'prohibited_rule', 'rules.audience.gender'],
-    ['the dashboard token', () => raw('POST', '/locations/known/dashboard-token'), FeatureNotEnabledError, 'feature_not_enabled', undefined],
+    [
+      'a conflicting enrollment',
+      () => raw('POST', '/locations', { partner_location_id: 'known', name: 'Other', address: address(2) }),
+      ConflictError,
+      'conflict',
+      undefined,
+    ],
+    [
+      'a prohibited rule',
+      () => raw('PATCH', '/locations/known', { rules: { audience: { gender: 'female' } } }),
+      ProhibitedRuleError,
+      'prohibited_rule',
+      'rules.audience.gender',
+    ],
+    [
+      'the dashboard token',
+      () => raw('POST', '/locations/known/dashboard-token'),
+      FeatureNotEnabledError,
+      'feature_not_enabled',
+      undefined,
+    ],
   ] as const)('%s', async (_what, provoke, ErrorClass, code, field) => {
     const error = await provoke();
     expect(error).toBeInstanceOf(ErrorClass);
@@ -77,7 +119,9 @@ describe('the error class chosen for each real emulator response', () => {
   });
 
   it('a terminated store that is asked to resume', async () => {
-    await sandbox.handle(new Request(`${base}/locations/known/terminate`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }));
+    await sandbox.handle(
+      new Request(`${base}/locations/known/terminate`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }),
+    );
     const error = await raw('POST', '/locations/known/resume');
     expect(error).toBeInstanceOf(ConflictError);
     expect(error.code).toBe('invalid_state');
@@ -139,10 +183,20 @@ describe('limits and unreadable successes through the client', () => {
 
 describe('errors a caller creates to simulate a failure', () => {
   it('a plain PartnerApiError is the catch-all: code unknown_api_error, the service’s code in serviceCode', () => {
-    const error = new PartnerApiError({ status: 409, code: 'store_merged', serviceCode: 'store_merged', message: 'Merged' });
+    const error = new PartnerApiError({
+      status: 409,
+      code: 'store_merged',
+      serviceCode: 'store_merged',
+      message: 'Merged',
+    });
     expect(error.code).toBe('unknown_api_error');
     expect(error.serviceCode).toBe('store_merged');
-    expect(error.toJSON()).toMatchObject({ name: 'PartnerApiError', code: 'unknown_api_error', serviceCode: 'store_merged', status: 409 });
+    expect(error.toJSON()).toMatchObject({
+      name: 'PartnerApiError',
+      code: 'unknown_api_error',
+      serviceCode: 'store_merged',
+      status: 409,
+    });
   });
 
   it('a subclass keeps the code it was given; serviceCode only when given', () => {
@@ -153,14 +207,25 @@ describe('errors a caller creates to simulate a failure', () => {
   });
 
   it('a RateLimitError is always rate_limited, with the wait it was given', () => {
-    const error = new RateLimitError({ status: 429, code: 'slow_down', serviceCode: 'slow_down', message: 'Slow down', retryAfterMs: 1500 });
+    const error = new RateLimitError({
+      status: 429,
+      code: 'slow_down',
+      serviceCode: 'slow_down',
+      message: 'Slow down',
+      retryAfterMs: 1500,
+    });
     expect(error).toMatchObject({ code: 'rate_limited', serviceCode: 'slow_down', retryAfterMs: 1500 });
   });
 });
 
 describe('the class follows the code, from the service’s own body', () => {
   const answer = (status: number, code: string) =>
-    errorFromResponse({ status, headers: new Headers(), body: JSON.stringify({ error: { code, message: 'm' } }), request: { method: 'GET', path: '/partner/v1/x' } });
+    errorFromResponse({
+      status,
+      headers: new Headers(),
+      body: JSON.stringify({ error: { code, message: 'm' } }),
+      request: { method: 'GET', path: '/partner/v1/x' },
+    });
 
   it.each([
     [404, 'not_found', NotFoundError, 'not_found'],

@@ -54,7 +54,10 @@ describe('errors from real emulator responses', () => {
 
   it('gives ForbiddenIpError when the key is limited to other addresses', async () => {
     const key = env.sandbox.issueKey({ allowIps: ['10.1.2.0/24', '2001:db8::/32'] });
-    const error = await env.client({ apiKey: key }).reports.summary().catch((e: unknown) => e);
+    const error = await env
+      .client({ apiKey: key })
+      .reports.summary()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ForbiddenIpError);
     expect(error).toMatchObject({ status: 403, code: 'forbidden_ip' });
     expect(everythingVisible(error)).not.toContain(key);
@@ -139,7 +142,10 @@ describe('errors from real emulator responses', () => {
 
   it('gives RateLimitError with retryAfterMs when retries are off', async () => {
     env.sandbox.faults.next({ status: 429, headers: { 'retry-after': '7' }, times: 1, path: '/partner/v1/summary' });
-    const error = (await env.client({ maxRetries: 0, rateLimit: false }).reports.summary().catch((e: unknown) => e)) as RateLimitError;
+    const error = (await env
+      .client({ maxRetries: 0, rateLimit: false })
+      .reports.summary()
+      .catch((e: unknown) => e)) as RateLimitError;
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.retryAfterMs).toBe(7000);
     expect(error.toJSON()).toMatchObject({ code: 'rate_limited', retryAfterMs: 7000, attempts: 1 });

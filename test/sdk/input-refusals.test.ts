@@ -28,13 +28,21 @@ describe('refused before sending', () => {
       ['locations.createDashboardToken', 'partner_location_id', (c) => c.locations.createDashboardToken(id)],
       ['locations.enroll', 'partner_location_id', (c) => c.locations.enroll({ partner_location_id: id, ...body })],
       ['reservations.listForLocation', 'partner_location_id', (c) => c.reservations.listForLocation(id)],
-      ['reservations.listForLocation (for await)', 'partner_location_id', (c) => collect(c.reservations.listForLocation(id))],
+      [
+        'reservations.listForLocation (for await)',
+        'partner_location_id',
+        (c) => collect(c.reservations.listForLocation(id)),
+      ],
       ['reservations.list filter', 'partner_location_id', (c) => c.reservations.list({ partner_location_id: id })],
       ['reservations.acknowledge', 'reservation_id', (c) => c.reservations.acknowledge(id, 'acknowledged_self')],
       ['content.list', 'partner_location_id', (c) => c.content.list(id)],
       ['creators.list', 'partner_location_id', (c) => c.creators.list(id)],
       ['creators.getSamples', 'partner_location_id', (c) => c.creators.getSamples(id)],
-      ['creators.decideSamples (store)', 'partner_location_id', (c) => c.creators.decideSamples(id, 'batch_1', 'approve')],
+      [
+        'creators.decideSamples (store)',
+        'partner_location_id',
+        (c) => c.creators.decideSamples(id, 'batch_1', 'approve'),
+      ],
       ['creators.decideSamples (batch)', 'batch_id', (c) => c.creators.decideSamples('store-1', id, 'approve')],
     ];
     it.each(everyMethodTakingAnId)('%s refuses it as %s', async (_, field, call) => {
@@ -51,13 +59,16 @@ describe('refused before sending', () => {
   });
 
   describe('input JSON cannot carry', () => {
-    const body = (rules: unknown) => ({ partner_location_id: 'store-x', name: 'N', address: address(3), rules }) as never;
+    const body = (rules: unknown) =>
+      ({ partner_location_id: 'store-x', name: 'N', address: address(3), rules }) as never;
 
     it('rules nested 10,000 deep: a ValidationError, not a stack overflow', async () => {
       let deep: Record<string, unknown> = {};
       const root = deep;
       for (let i = 0; i < 10_000; i++) deep = deep.next = {};
-      const error = await refusedUnsent(env, () => client.locations.enroll(body({ platforms: [], follower_range_by_platform: root })));
+      const error = await refusedUnsent(env, () =>
+        client.locations.enroll(body({ platforms: [], follower_range_by_platform: root })),
+      );
       expect(error.message).toMatch(/nested too deeply/);
       expect(error.field).toMatch(/^rules\.follower_range_by_platform(\.next)+$/);
     });
@@ -77,7 +88,9 @@ describe('refused before sending', () => {
     });
 
     it('NaN is named as such', async () => {
-      const error = await refusedUnsent(env, () => client.pricing.quote({ plan: 'growth', videos_per_month: Number.NaN }));
+      const error = await refusedUnsent(env, () =>
+        client.pricing.quote({ plan: 'growth', videos_per_month: Number.NaN }),
+      );
       expect(error.field).toBe('videos_per_month');
       expect(error.message).toMatch(/is NaN/);
     });
@@ -97,7 +110,9 @@ describe('refused before sending', () => {
 
   it('a 409 on enrollment names the SDK method to use instead', async () => {
     await client.locations.enroll({ partner_location_id: 'store-409', name: 'First', address: address(4) });
-    const error = await client.locations.enroll({ partner_location_id: 'store-409', name: 'Second', address: address(4) }).catch((e: unknown) => e);
+    const error = await client.locations
+      .enroll({ partner_location_id: 'store-409', name: 'Second', address: address(4) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
     expect((error as Error).message).toContain("client.locations.update('store-409', { name, address })");
   });
@@ -120,7 +135,9 @@ describe('walking every item asks for the largest page', () => {
 
   it('250 bookings walked with for await take 2 requests of limit=200; awaiting the list and a caller’s limit keep theirs', async () => {
     const urls: string[] = [];
-    const client = env.client({ fetch: (url, init) => (urls.push(url instanceof Request ? url.url : String(url)), globalThis.fetch(url, init)) });
+    const client = env.client({
+      fetch: (url, init) => (urls.push(url instanceof Request ? url.url : String(url)), globalThis.fetch(url, init)),
+    });
     const { locationIds } = env.sandbox.populate(env.key, { locations: 1, reservationsPerLocation: 250 });
     const store = locationIds[0]!;
     let count = 0;
@@ -138,4 +155,3 @@ describe('walking every item asks for the largest page', () => {
     expect(urls.map((u) => new URL(u).searchParams.get('limit'))).toEqual(['100', '100', '100']);
   });
 });
-

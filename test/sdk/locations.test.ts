@@ -30,15 +30,23 @@ describe.each(TRANSPORTS)('locations over %s', (kind) => {
   });
 
   it('returns the same store with 200 when the same enrollment is sent again', async () => {
-    const first = await client.locations.enroll({ partner_location_id: 'loc-2', name: 'Taco Stand', address: address(2) });
-    const again = await client.locations.enroll({ partner_location_id: 'loc-2', name: 'Taco Stand', address: address(2) }).withResponse();
+    const first = await client.locations.enroll({
+      partner_location_id: 'loc-2',
+      name: 'Taco Stand',
+      address: address(2),
+    });
+    const again = await client.locations
+      .enroll({ partner_location_id: 'loc-2', name: 'Taco Stand', address: address(2) })
+      .withResponse();
     expect(again.response.status).toBe(200);
     expect(again.data.created_at).toBe(first.created_at);
   });
 
   it('refuses a second enrollment with a different name as ConflictError', async () => {
     await client.locations.enroll({ partner_location_id: 'loc-3', name: 'Dim Sum', address: address(3) });
-    const error = await client.locations.enroll({ partner_location_id: 'loc-3', name: 'Other', address: address(3) }).catch((e: unknown) => e);
+    const error = await client.locations
+      .enroll({ partner_location_id: 'loc-3', name: 'Other', address: address(3) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
     expect(error).toMatchObject({ status: 409, code: 'conflict' });
   });

@@ -24,7 +24,8 @@ function recordingNamespaces() {
   const client = new PartnerClient({ apiKey: 'crp_test_operations', baseUrl: 'http://127.0.0.1:9' });
   const namespaces: Record<string, Namespace> = {};
   for (const [key, value] of Object.entries(client)) {
-    if (typeof value !== 'object' || value === null || !('constructor' in value) || value.constructor === Object) continue;
+    if (typeof value !== 'object' || value === null || !('constructor' in value) || value.constructor === Object)
+      continue;
     const type = value.constructor as new (context: ResourceContext) => Namespace;
     if (Object.getPrototypeOf(type.prototype)?.constructor?.name !== 'Resource') continue;
     namespaces[key] = new type(context);
@@ -44,7 +45,8 @@ describe('the operation table', () => {
     expect(call, `client.${key}()`).toBeTypeOf('function');
     const result = call?.call(namespaces[namespace], 'id-1', 'id-2', 'approve') as { then?: unknown };
     // A list sends its first page when awaited.
-    if (result instanceof Object && !(result instanceof APIPromise) && typeof result.then === 'function') void (result as Promise<unknown>).then(() => undefined);
+    if (result instanceof Object && !(result instanceof APIPromise) && typeof result.then === 'function')
+      void (result as Promise<unknown>).then(() => undefined);
     await Promise.resolve();
     expect(calls.map((c) => c.operation)).toEqual([row]);
   });

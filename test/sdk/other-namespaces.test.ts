@@ -16,7 +16,12 @@ describe.each(TRANSPORTS)('content, creators, reports, settings and pricing over
       hours: { weekly },
       plan: { name: 'growth', videos_per_month: 8 },
     });
-    await client.locations.enroll({ partner_location_id: 'no-plan', name: 'Plain', address: address(2), hours: { weekly } });
+    await client.locations.enroll({
+      partner_location_id: 'no-plan',
+      name: 'Plain',
+      address: address(2),
+      hours: { weekly },
+    });
     env.sandbox.clock.advance({ days: 30 });
   });
   afterAll(() => env.close());
@@ -25,7 +30,9 @@ describe.each(TRANSPORTS)('content, creators, reports, settings and pricing over
     const videos = await collect(client.content.list('with-plan', { limit: 2 }));
     expect(videos.length).toBeGreaterThan(0);
     const completed = new Set(
-      (await collect(client.reservations.listForLocation('with-plan'))).filter((r) => r.status === 'completed').map((r) => r.reservation_id),
+      (await collect(client.reservations.listForLocation('with-plan')))
+        .filter((r) => r.status === 'completed')
+        .map((r) => r.reservation_id),
     );
     for (const v of videos) {
       expect(completed.has(v.reservation_id)).toBe(true);
@@ -38,7 +45,11 @@ describe.each(TRANSPORTS)('content, creators, reports, settings and pricing over
     const creators = await collect(client.creators.list('with-plan'));
     expect(creators.length).toBeGreaterThan(0);
     expect(creators[0]).toEqual(
-      expect.objectContaining({ creator_id: expect.any(String), handle: expect.any(String), accepted_at: expect.any(String) }),
+      expect.objectContaining({
+        creator_id: expect.any(String),
+        handle: expect.any(String),
+        accepted_at: expect.any(String),
+      }),
     );
     expect(JSON.stringify(creators)).not.toMatch(/email|phone/i);
   });
@@ -50,7 +61,9 @@ describe.each(TRANSPORTS)('content, creators, reports, settings and pricing over
     expect(replacement.batch_id).not.toBe(batch.batch_id);
     const approved = await client.creators.decideSamples('with-plan', replacement.batch_id, 'approve');
     expect(approved.status).toBe('approved');
-    await expect(client.creators.decideSamples('with-plan', batch.batch_id, 'approve')).rejects.toBeInstanceOf(ConflictError);
+    await expect(client.creators.decideSamples('with-plan', batch.batch_id, 'approve')).rejects.toBeInstanceOf(
+      ConflictError,
+    );
   });
 
   it('gives NotFoundError for samples of a store without sample review', async () => {
@@ -70,7 +83,8 @@ describe.each(TRANSPORTS)('content, creators, reports, settings and pricing over
     const rows = await collect(client.reports.billingMonthly(month, { limit: 1 }));
     expect(rows.map((r) => r.partner_location_id).sort()).toEqual(['no-plan', 'with-plan']);
     const bookings = await collect(client.reservations.list({ partner_location_id: 'with-plan' }));
-    const inMonth = (r: { visit_at: string | null }) => r.visit_at !== null && new Date(r.visit_at).toISOString().startsWith(month);
+    const inMonth = (r: { visit_at: string | null }) =>
+      r.visit_at !== null && new Date(r.visit_at).toISOString().startsWith(month);
     const row = rows.find((r) => r.partner_location_id === 'with-plan')!;
     expect(row.completed_visits).toBe(bookings.filter((r) => r.status === 'completed' && inMonth(r)).length);
     expect(row.no_shows).toBe(bookings.filter((r) => r.status === 'no_show' && inMonth(r)).length);
@@ -78,7 +92,10 @@ describe.each(TRANSPORTS)('content, creators, reports, settings and pricing over
   });
 
   it('refuses a malformed month before sending', async () => {
-    await expect(client.reports.billingMonthly('2026-13')).rejects.toMatchObject({ code: 'validation_error', field: 'month' });
+    await expect(client.reports.billingMonthly('2026-13')).rejects.toMatchObject({
+      code: 'validation_error',
+      field: 'month',
+    });
     await expect(client.reports.billingMonthly('2026-1')).rejects.toBeInstanceOf(ValidationError);
   });
 
@@ -87,13 +104,20 @@ describe.each(TRANSPORTS)('content, creators, reports, settings and pricing over
     expect(before.surcharge_per_video_cents).toBe(0);
     const after = await client.settings.update({ surcharge_per_video_cents: 250 });
     expect(after.surcharge_per_video_cents).toBe(250);
-    await expect(client.settings.update({ surcharge_per_video_cents: -1 })).rejects.toMatchObject({ field: 'surcharge_per_video_cents' });
+    await expect(client.settings.update({ surcharge_per_video_cents: -1 })).rejects.toMatchObject({
+      field: 'surcharge_per_video_cents',
+    });
   });
 
   it('quotes a price including the surcharge', async () => {
     const quote = await client.pricing.quote({ plan: 'growth', videos_per_month: 8, country: 'US' });
     expect(quote.total_cents).toBe((quote.price_per_video_cents + quote.surcharge_per_video_cents) * 8);
-    await expect(client.pricing.quote({ plan: 'growth', videos_per_month: 0 })).rejects.toMatchObject({ field: 'videos_per_month' });
-    await expect(client.pricing.quote({ plan: 'platinum-unknown', videos_per_month: 4 })).rejects.toMatchObject({ status: 400, field: 'plan' });
+    await expect(client.pricing.quote({ plan: 'growth', videos_per_month: 0 })).rejects.toMatchObject({
+      field: 'videos_per_month',
+    });
+    await expect(client.pricing.quote({ plan: 'platinum-unknown', videos_per_month: 4 })).rejects.toMatchObject({
+      status: 400,
+      field: 'plan',
+    });
   });
 });

@@ -7,7 +7,11 @@ import { PartnerError, UnexpectedResponseError, ValidationError } from '../../sr
  * The item iterator against a scripted list: which pages were requested, and when, is exactly
  * what a caller pays for in requests and rate budget.
  */
-function scriptedList(pages: number[][], failAt?: number, nextCursor = (index: number) => (index + 1 < pages.length ? String(index + 1) : null)) {
+function scriptedList(
+  pages: number[][],
+  failAt?: number,
+  nextCursor = (index: number) => (index + 1 < pages.length ? String(index + 1) : null),
+) {
   const requested: Array<string | undefined> = [];
   const limits: Array<number | undefined> = [];
   const fetchPage = (cursor: string | undefined, limit?: number) => {
@@ -18,7 +22,10 @@ function scriptedList(pages: number[][], failAt?: number, nextCursor = (index: n
       await Promise.resolve();
       if (index === failAt) throw new Error(`page ${index} failed`);
       const data: PageData<number> = { items: pages[index] ?? [], next_cursor: nextCursor(index) };
-      return { data, response: { status: 200, headers: new Headers(), requestId: `req_${index}`, rateLimit: undefined } };
+      return {
+        data,
+        response: { status: 200, headers: new Headers(), requestId: `req_${index}`, rateLimit: undefined },
+      };
     })();
     return new APIPromise(result);
   };
@@ -138,7 +145,11 @@ describe('a list is a real Promise of its first page', () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      await expect((async () => { for await (const _ of list()) void _; })()).rejects.toThrow('page 0 failed');
+      await expect(
+        (async () => {
+          for await (const _ of list()) void _;
+        })(),
+      ).rejects.toThrow('page 0 failed');
       await new Promise((resolve) => setTimeout(resolve, 10));
     } finally {
       process.off('unhandledRejection', onUnhandled);
@@ -177,7 +188,9 @@ describe('walk limits and ends', () => {
 
   it('a next_cursor already followed ends the walk with UnexpectedResponseError instead of looping', async () => {
     // Page 2 points back to page 1.
-    const { list, requested } = scriptedList([[1], [2], [3]], undefined, (index) => (index === 2 ? '1' : String(index + 1)));
+    const { list, requested } = scriptedList([[1], [2], [3]], undefined, (index) =>
+      index === 2 ? '1' : String(index + 1),
+    );
     const seen: number[] = [];
     const error = await (async () => {
       for await (const item of list()) seen.push(item);
@@ -193,11 +206,15 @@ describe('walk limits and ends', () => {
     const { requested } = scriptedList([[1]]);
     const fetchPage = (cursor: string | undefined) => {
       requested.push(cursor);
-      return new APIPromise(Promise.resolve({ data: { items: [1], next_cursor: 'same' }, response: { status: 200, headers: new Headers(), requestId: 'r', rateLimit: undefined } }));
+      return new APIPromise(
+        Promise.resolve({
+          data: { items: [1], next_cursor: 'same' },
+          response: { status: 200, headers: new Headers(), requestId: 'r', rateLimit: undefined },
+        }),
+      );
     };
     const pages = new PagePromise<number>({ fetchPage, cursor: 'same' }).pages();
     await expect(pages.next()).rejects.toBeInstanceOf(UnexpectedResponseError);
     expect(requested).toEqual(['same']);
   });
 });
-

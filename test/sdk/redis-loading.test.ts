@@ -12,7 +12,10 @@ import { createSandbox } from '../../src/testing/index.js';
 const BROKEN = new URL('./fixtures/broken-package.mjs', import.meta.url).href;
 
 async function refusal(loading: Promise<unknown>): Promise<ConfigurationError> {
-  const error = await loading.then(() => undefined, (e: unknown) => e);
+  const error = await loading.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ConfigurationError);
   return error as ConfigurationError;
 }
@@ -20,14 +23,20 @@ async function refusal(loading: Promise<unknown>): Promise<ConfigurationError> {
 describe('loading the packages of a shared budget', () => {
   it('a package that is not installed: "not installed: npm install …", the loader\'s error as cause', async () => {
     const error = await refusal(loadPackage('crp-package-not-installed'));
-    expect(error.message).toBe('redisBudget() needs the package crp-package-not-installed, which is not installed: npm install crp-package-not-installed');
+    expect(error.message).toBe(
+      'redisBudget() needs the package crp-package-not-installed, which is not installed: npm install crp-package-not-installed',
+    );
     expect((error.cause as { code?: string }).code).toMatch(/MODULE_NOT_FOUND/);
     expect(error.code).toBe('configuration_error');
   });
 
   it('a package installed but broken (a dependency of its own missing): said so, with the reason, and the cause', async () => {
-    const error = await refusal(loadPackage('ioredis', (specifier) => (expect(specifier).toBe('ioredis'), import(/* @vite-ignore */ BROKEN))));
-    expect(error.message).toMatch(/^redisBudget\(\) needs the package ioredis, which is installed but failed to load \(.*crp-dependency-that-was-never-installed.*\); reinstall it/);
+    const error = await refusal(
+      loadPackage('ioredis', (specifier) => (expect(specifier).toBe('ioredis'), import(/* @vite-ignore */ BROKEN))),
+    );
+    expect(error.message).toMatch(
+      /^redisBudget\(\) needs the package ioredis, which is installed but failed to load \(.*crp-dependency-that-was-never-installed.*\); reinstall it/,
+    );
     expect(error.message).not.toContain('not installed');
     expect(String((error.cause as Error).message)).toContain('crp-dependency-that-was-never-installed');
   });
@@ -56,7 +65,9 @@ describe('loading the packages of a shared budget', () => {
       const client = new PartnerClient({
         apiKey,
         baseUrl: url,
-        logger: { warn: (message, fields) => void warnings.push(fields === undefined ? { message } : { message, fields }) },
+        logger: {
+          warn: (message, fields) => void warnings.push(fields === undefined ? { message } : { message, fields }),
+        },
         rateLimit: { shared: redisBudget('redis://127.0.0.1:6379', { timeoutMs: 200 }) },
       });
       const summary = await client.reports.summary();
@@ -65,7 +76,9 @@ describe('loading the packages of a shared budget', () => {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]?.message).toMatch(/Redis is unreachable; going on with a local budget/);
       // (vitest wraps the module's own error in one of its own.)
-      expect(String(warnings[0]?.fields?.error)).toMatch(/needs the package ioredis, which is installed but failed to load \(.+\); reinstall it/);
+      expect(String(warnings[0]?.fields?.error)).toMatch(
+        /needs the package ioredis, which is installed but failed to load \(.+\); reinstall it/,
+      );
       expect(JSON.stringify(warnings)).not.toContain(apiKey);
     } finally {
       vi.doUnmock('ioredis');

@@ -18,10 +18,23 @@ describe('refusedBeforeSending', () => {
   });
 
   it('gives back the problem alone, and nothing for any other error', () => {
-    expect(problemRefusedBeforeSending(refusedBeforeSending('from is not a real date', 'from'))).toEqual({ problem: 'from is not a real date', field: 'from' });
-    const fromService = new ValidationError({ status: 400, code: 'validation_error', message: 'from is bad. Nothing was sent.', field: 'from', requestId: 'req_1' });
+    expect(problemRefusedBeforeSending(refusedBeforeSending('from is not a real date', 'from'))).toEqual({
+      problem: 'from is not a real date',
+      field: 'from',
+    });
+    const fromService = new ValidationError({
+      status: 400,
+      code: 'validation_error',
+      message: 'from is bad. Nothing was sent.',
+      field: 'from',
+      requestId: 'req_1',
+    });
     expect(problemRefusedBeforeSending(fromService)).toBeUndefined();
-    expect(problemRefusedBeforeSending(new ValidationError({ status: 400, code: 'validation_error', message: 'from is bad.', field: 'from' }))).toBeUndefined();
+    expect(
+      problemRefusedBeforeSending(
+        new ValidationError({ status: 400, code: 'validation_error', message: 'from is bad.', field: 'from' }),
+      ),
+    ).toBeUndefined();
     expect(problemRefusedBeforeSending(new Error('limit is bad. Nothing was sent.'))).toBeUndefined();
   });
 });

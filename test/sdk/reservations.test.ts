@@ -11,7 +11,12 @@ describe.each(TRANSPORTS)('reservations over %s', (kind) => {
     env = await startSdkEnv(kind, { visitsPerWeek: 5 });
     client = env.client();
     for (let i = 0; i < 6; i++) {
-      await client.locations.enroll({ partner_location_id: `r-${i}`, name: `Store ${i}`, address: address(i), hours: { weekly } });
+      await client.locations.enroll({
+        partner_location_id: `r-${i}`,
+        name: `Store ${i}`,
+        address: address(i),
+        hours: { weekly },
+      });
     }
     env.sandbox.clock.advance({ days: 21 });
     all = await collect(client.reservations.list({ limit: 200 }));
@@ -29,7 +34,11 @@ describe.each(TRANSPORTS)('reservations over %s', (kind) => {
     const confirmed = all.find((r) => r.status === 'confirmed' || r.status === 'completed');
     expect(confirmed).toBeDefined();
     expect(confirmed?.visit_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
-    expect(confirmed?.creator).toEqual({ handle: expect.any(String), platforms: expect.any(Array), follower_count: expect.any(Number) });
+    expect(confirmed?.creator).toEqual({
+      handle: expect.any(String),
+      platforms: expect.any(Array),
+      follower_count: expect.any(Number),
+    });
     const text = JSON.stringify(all);
     expect(text).not.toMatch(/email|phone/i);
   });
@@ -48,7 +57,10 @@ describe.each(TRANSPORTS)('reservations over %s', (kind) => {
     const day = dated[0]!.visit_at!.slice(0, 10);
     const thatDay = await collect(client.reservations.list({ from: day, to: day }));
     expect(thatDay.map((r) => r.reservation_id).sort()).toEqual(
-      dated.filter((r) => r.visit_at!.slice(0, 10) === day).map((r) => r.reservation_id).sort(),
+      dated
+        .filter((r) => r.visit_at!.slice(0, 10) === day)
+        .map((r) => r.reservation_id)
+        .sort(),
     );
   });
 
@@ -66,12 +78,16 @@ describe.each(TRANSPORTS)('reservations over %s', (kind) => {
   });
 
   it('throws NotFoundError when acknowledging an unknown booking', async () => {
-    await expect(client.reservations.acknowledge('res_missing', 'acknowledged_self')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.reservations.acknowledge('res_missing', 'acknowledged_self')).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 
   it('lists one store’s bookings', async () => {
     const mine = await collect(client.reservations.listForLocation('r-1', { limit: 3 }));
-    expect(mine.map((r) => r.reservation_id)).toEqual(all.filter((r) => r.partner_location_id === 'r-1').map((r) => r.reservation_id));
+    expect(mine.map((r) => r.reservation_id)).toEqual(
+      all.filter((r) => r.partner_location_id === 'r-1').map((r) => r.reservation_id),
+    );
   });
 
   it('gives the first page when awaited, with a cursor to resume from', async () => {
@@ -104,7 +120,10 @@ describe.each(TRANSPORTS)('reservations over %s', (kind) => {
 
   it('refuses a limit outside 1..200 before any request', async () => {
     const before = env.sandbox.requests.length;
-    await expect(client.reservations.list({ limit: 201 })).rejects.toMatchObject({ code: 'validation_error', field: 'limit' });
+    await expect(client.reservations.list({ limit: 201 })).rejects.toMatchObject({
+      code: 'validation_error',
+      field: 'limit',
+    });
     await expect(collect(client.reservations.list({ limit: 0 }))).rejects.toBeInstanceOf(ValidationError);
     expect(env.sandbox.requests.length).toBe(before);
   });

@@ -18,7 +18,11 @@ describe('pathPattern over the control API is a glob, never a RegExp', () => {
   afterAll(() => server.close());
 
   const postFault = (body: unknown) =>
-    fetch(`${server.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${server.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   it('a catastrophic-backtracking pattern costs nothing: the request is answered at once', async () => {
     expect((await postFault({ status: 503, pathPattern: '^/(a+)+$', times: 1 })).status).toBe(201);
@@ -41,27 +45,43 @@ describe('pathPattern over the control API is a glob, never a RegExp', () => {
   it('refuses pathFlags, saying pathPattern is a glob now', async () => {
     const response = await postFault({ status: 503, pathPattern: '^/x$', pathFlags: 'i' });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { code: 'validation_error', field: 'pathFlags', message: expect.stringMatching(/glob/) } });
+    expect(await response.json()).toMatchObject({
+      error: { code: 'validation_error', field: 'pathFlags', message: expect.stringMatching(/glob/) },
+    });
   });
 });
 
 describe('PathGlob', () => {
   /** The reference: the same glob as an anchored RegExp, fine for the tiny inputs generated here. */
   const reference = (pattern: string, path: string) =>
-    new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('[\\s\\S]*')}$`).test(path);
+    new RegExp(
+      `^${pattern
+        .split('*')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+        .join('[\\s\\S]*')}$`,
+    ).test(path);
   const alphabet = fc.constantFrom('a', 'b', '/', '.', '*');
 
   it('matches exactly what the anchored RegExp of the same glob matches', () => {
     fc.assert(
-      fc.property(fc.string({ unit: alphabet, minLength: 1, maxLength: 8 }), fc.string({ unit: fc.constantFrom('a', 'b', '/', '.'), maxLength: 10 }), (pattern, path) => {
-        expect(new PathGlob(pattern).test(path)).toBe(reference(pattern, path));
-      }),
+      fc.property(
+        fc.string({ unit: alphabet, minLength: 1, maxLength: 8 }),
+        fc.string({ unit: fc.constantFrom('a', 'b', '/', '.'), maxLength: 10 }),
+        (pattern, path) => {
+          expect(new PathGlob(pattern).test(path)).toBe(reference(pattern, path));
+        },
+      ),
       fastCheckRuns(500),
     );
   });
 
   it.each<[string, string, boolean]>([
-    ['*', '', true], ['a*', 'a', true], ['a**', 'a', true], ['*a*', 'a', true], ['a*b', 'a', false], ['a', '', false],
+    ['*', '', true],
+    ['a*', 'a', true],
+    ['a**', 'a', true],
+    ['*a*', 'a', true],
+    ['a*b', 'a', false],
+    ['a', '', false],
   ])('%j against %j: %j (stars left once the path is used up match the empty rest)', (pattern, path, expected) => {
     expect(new PathGlob(pattern).test(path)).toBe(expected);
     expect(reference(pattern, path)).toBe(expected);

@@ -34,14 +34,19 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const get = (c: PartnerClient, options?: { signal?: AbortSignal; timeout?: number }) => c.request({ method: 'GET', path: '/thing' }, options);
+const get = (c: PartnerClient, options?: { signal?: AbortSignal; timeout?: number }) =>
+  c.request({ method: 'GET', path: '/thing' }, options);
 
 /** Every timer armed with `ms`, and whether it was cleared or fired. */
 function watchTimers(ms: number) {
   const armed = new Map<unknown, 'live' | 'cleared' | 'fired'>();
   const realSet = globalThis.setTimeout;
   const realClear = globalThis.clearTimeout;
-  vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: (...a: unknown[]) => void, delay?: number, ...args: unknown[]) => {
+  vi.spyOn(globalThis, 'setTimeout').mockImplementation(((
+    fn: (...a: unknown[]) => void,
+    delay?: number,
+    ...args: unknown[]
+  ) => {
     if (delay !== ms) return realSet(fn, delay, ...args);
     const handle: unknown = realSet(
       (...a: unknown[]) => {
@@ -132,7 +137,11 @@ describe('the time limit covers the whole response', () => {
 
   it('with hooks, a hook sees the attempt’s signal on the request, and the limit still applies', async () => {
     const signals: AbortSignal[] = [];
-    const c = client({ baseUrl: stallingUrl, timeout: 150, hooks: { beforeRequest: [(request) => void signals.push(request.signal)] } });
+    const c = client({
+      baseUrl: stallingUrl,
+      timeout: 150,
+      hooks: { beforeRequest: [(request) => void signals.push(request.signal)] },
+    });
     await expect(get(c)).rejects.toBeInstanceOf(TimeoutError);
     expect(signals).toHaveLength(1);
     expect(signals[0]!.aborted).toBe(true);
@@ -154,7 +163,12 @@ describe('the query string', () => {
     const c = client();
     const query = { status: 'confirmed,pending', acknowledged: false, limit: 5, cursor: undefined, note: 'a b&c=d/é' };
     await c.request({ method: 'GET', path: '/thing', query });
-    const expected = new URLSearchParams({ status: 'confirmed,pending', acknowledged: 'false', limit: '5', note: 'a b&c=d/é' }).toString();
+    const expected = new URLSearchParams({
+      status: 'confirmed,pending',
+      acknowledged: 'false',
+      limit: '5',
+      note: 'a b&c=d/é',
+    }).toString();
     expect(server.received[0]!.url).toBe(`/partner/v1/thing?${expected}`);
   });
 

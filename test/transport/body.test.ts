@@ -49,7 +49,9 @@ describe('readBody', () => {
   });
 
   it('reads a declared length of exactly the cap, and refuses a longer one without reading it', async () => {
-    expect(await readBody(new Response('1234567890', { headers: { 'content-length': '10' } }), 10, never)).toBe('1234567890');
+    expect(await readBody(new Response('1234567890', { headers: { 'content-length': '10' } }), 10, never)).toBe(
+      '1234567890',
+    );
     const over = streamed([bytes('12345678901')]);
     const error = await readBody(over.response({ 'content-length': '11' }), 10, never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BodyTooLarge);

@@ -4,7 +4,14 @@
  * not sent, an empty success, and a success the SDK cannot read.
  */
 import { describe, expect, it } from 'vitest';
-import { AbortedError, ConnectionError, RateLimitError, UnexpectedResponseError, type CallObserver, type PartnerClient } from '../../src/index.js';
+import {
+  AbortedError,
+  ConnectionError,
+  RateLimitError,
+  UnexpectedResponseError,
+  type CallObserver,
+  type PartnerClient,
+} from '../../src/index.js';
 import { steppingClock, useScriptedServer } from './scripted-server.js';
 
 const KEY = 'crp_test_callreports0001';
@@ -21,8 +28,15 @@ function watch() {
     attempts,
     logs,
     options: {
-      telemetry: { startCall: (): CallObserver => ({ attemptEnd: (a) => void attempts.push(a), end: (e) => void ends.push(e) }) },
-      logger: { debug: (message: string, data: Record<string, unknown>) => void logs.push([message, data]), info: () => undefined, warn: () => undefined, error: () => undefined },
+      telemetry: {
+        startCall: (): CallObserver => ({ attemptEnd: (a) => void attempts.push(a), end: (e) => void ends.push(e) }),
+      },
+      logger: {
+        debug: (message: string, data: Record<string, unknown>) => void logs.push([message, data]),
+        info: () => undefined,
+        warn: () => undefined,
+        error: () => undefined,
+      },
     },
   };
 }
@@ -31,9 +45,14 @@ describe('durations and statuses, on the client clock', () => {
   it('a call that waited a 503 Retry-After of 7 s lasted 7,000 ms; each attempt 0 ms; the statuses are the responses’', async () => {
     const clock = steppingClock();
     const seen = watch();
-    server.script({ status: 503, headers: { 'retry-after': '7', 'x-request-id': 'req-a' }, body: '' }, { status: 200, headers: { 'x-request-id': 'req-b' }, body: '{"ok":true}' });
+    server.script(
+      { status: 503, headers: { 'retry-after': '7', 'x-request-id': 'req-a' }, body: '' },
+      { status: 200, headers: { 'x-request-id': 'req-b' }, body: '{"ok":true}' },
+    );
     await get(client({ clock, ...seen.options }));
-    expect(seen.ends).toEqual([expect.objectContaining({ attempts: 2, durationMs: 7000, status: 200, requestId: 'req-b' })]);
+    expect(seen.ends).toEqual([
+      expect.objectContaining({ attempts: 2, durationMs: 7000, status: 200, requestId: 'req-b' }),
+    ]);
     expect(seen.attempts.map((a) => [a.attempt, a.status, a.durationMs])).toEqual([
       [1, 503, 0],
       [2, 200, 0],
@@ -50,8 +69,12 @@ describe('durations and statuses, on the client clock', () => {
   it('a failed call reports its duration and no status when nothing answered', async () => {
     const clock = steppingClock();
     const seen = watch();
-    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
-    const error = await get(client({ clock, maxRetries: 1, fetch: () => Promise.reject(refused), ...seen.options })).catch((e: unknown) => e);
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    });
+    const error = await get(
+      client({ clock, maxRetries: 1, fetch: () => Promise.reject(refused), ...seen.options }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(seen.ends).toHaveLength(1);
     expect(seen.ends[0]).toMatchObject({ attempts: 2, durationMs: clock.sleeps[0], error });
@@ -94,7 +117,9 @@ describe('calls stopped while they wait to be sent', () => {
     await c.close();
     const error = (await waiting) as AbortedError;
     expect(error).toBeInstanceOf(AbortedError);
-    expect(error.message).toBe('The call GET /partner/v1/thing was waiting to be sent when client.close() was called; nothing was sent.');
+    expect(error.message).toBe(
+      'The call GET /partner/v1/thing was waiting to be sent when client.close() was called; nothing was sent.',
+    );
     expect(error.request).toEqual({ method: 'GET', path: '/partner/v1/thing' });
   });
 
@@ -118,8 +143,14 @@ describe('successes', () => {
   });
 
   it('a success the SDK cannot read names the field and what to do, with the request id', async () => {
-    server.script({ status: 200, headers: { 'x-request-id': 'req-odd' }, body: JSON.stringify({ partner_location_id: 7 }) });
-    const error = (await client().locations.get('store-1').catch((e: unknown) => e)) as UnexpectedResponseError;
+    server.script({
+      status: 200,
+      headers: { 'x-request-id': 'req-odd' },
+      body: JSON.stringify({ partner_location_id: 7 }),
+    });
+    const error = (await client()
+      .locations.get('store-1')
+      .catch((e: unknown) => e)) as UnexpectedResponseError;
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect(error).toMatchObject({ status: 200, requestId: 'req-odd' });
     expect(error.message).toBe(
@@ -129,7 +160,9 @@ describe('successes', () => {
 
   it('a success whose body is not an object names the body', async () => {
     server.script({ status: 200, body: '[]' });
-    const error = (await client().locations.get('store-1').catch((e: unknown) => e)) as UnexpectedResponseError;
+    const error = (await client()
+      .locations.get('store-1')
+      .catch((e: unknown) => e)) as UnexpectedResponseError;
     expect(error.message).toContain('in an unexpected form: (body).');
   });
 });

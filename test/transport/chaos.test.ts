@@ -13,7 +13,12 @@ describe('nothing lost, nothing doubled under faults', () => {
 
   it('enrolls 500 stores exactly once each while 10% of requests fail with 5xx or dropped connections', async () => {
     // 'after': the store is enrolled, then the answer is lost, so a retry must not create it again.
-    env.sandbox.faults.random({ rate: 0.1, kinds: ['internal_error', 'unavailable', 'bad_gateway', 'reset'], seed: 99, when: 'after' });
+    env.sandbox.faults.random({
+      rate: 0.1,
+      kinds: ['internal_error', 'unavailable', 'bad_gateway', 'reset'],
+      seed: 99,
+      when: 'after',
+    });
     const ids = Array.from({ length: 500 }, (_, i) => `chaos-${i}`);
     const outcomes = await Promise.allSettled(
       ids.map((id, i) => client.locations.enroll({ partner_location_id: id, name: `Chaos ${i}`, address: address(i) })),

@@ -14,7 +14,11 @@ async function run(dialect: DialectName, calls: number, rateLimit = { limit: 30,
   const key = sandbox.issueKey({ rateLimit });
   const { url, close } = await sandbox.listen(0);
   const waits: string[] = [];
-  const observed = new PartnerClient({ apiKey: key, baseUrl: url, telemetry: { startCall: () => ({ waited: (w) => void waits.push(w.reason) }) } });
+  const observed = new PartnerClient({
+    apiKey: key,
+    baseUrl: url,
+    telemetry: { startCall: () => ({ waited: (w) => void waits.push(w.reason) }) },
+  });
   try {
     let next = 0;
     const failures: unknown[] = [];
@@ -35,12 +39,15 @@ async function run(dialect: DialectName, calls: number, rateLimit = { limit: 30,
 }
 
 describe('the SDK against every sandbox dialect over a real port', () => {
-  it.each(['contract', 'draft10', 'epoch-reset'] as const)('%s: 45 calls at 30 per 2 s, all succeed with zero 429, paced by the window', async (dialect) => {
-    const r = await run(dialect, 45);
-    expect(r.failures).toEqual([]);
-    expect(r.tooMany).toBe(0);
-    expect(r.waits).toContain('rate_budget');
-  });
+  it.each(['contract', 'draft10', 'epoch-reset'] as const)(
+    '%s: 45 calls at 30 per 2 s, all succeed with zero 429, paced by the window',
+    async (dialect) => {
+      const r = await run(dialect, 45);
+      expect(r.failures).toEqual([]);
+      expect(r.tooMany).toBe(0);
+      expect(r.waits).toContain('rate_budget');
+    },
+  );
 
   it('two-policies: paced by the shorter window the headers advertise, zero 429', async () => {
     const r = await run('two-policies', 40, { limit: 60, windowMs: 60_000 });

@@ -22,36 +22,51 @@ const get = (c: PartnerClient) => c.request({ method: 'GET', path: '/thing' });
 /** Everything an error shows: message, stack, JSON, cause chain. */
 const visible = (error: unknown) => {
   const e = error as Error & { toJSON?: () => unknown };
-  return [e.message, e.stack, JSON.stringify(e.toJSON?.()), String((e.cause as Error | undefined)?.message), String((e.cause as Error | undefined)?.stack)].join('\n');
+  return [
+    e.message,
+    e.stack,
+    JSON.stringify(e.toJSON?.()),
+    String((e.cause as Error | undefined)?.message),
+    String((e.cause as Error | undefined)?.stack),
+  ].join('\n');
 };
 
 describe('redirects are not followed', () => {
-  it.each([300, 301, 302, 307, 308])('a %i is a RedirectError saying where it pointed, and nothing is re-sent there', async (status) => {
-    const elsewhere = await startScriptedServer();
-    try {
-      server.script({ status, headers: { location: `${elsewhere.url}/steal` } });
-      const error = (await client().request({ method: 'POST', path: '/locations', body: { a: 1 } }).catch((e: unknown) => e)) as RedirectError;
-      expect(error).toBeInstanceOf(RedirectError);
-      expect(error.location).toBe(`${elsewhere.url}/steal`);
-      expect(error.message).toBe(
-        `The service answered POST /partner/v1/locations with a ${status} redirect to ${elsewhere.url}/steal. The SDK does not follow redirects (one could carry the key or a body elsewhere): check the base URL.`,
-      );
-      expect(error.status).toBe(status);
-      expect(elsewhere.received).toHaveLength(0);
-    } finally {
-      await elsewhere.close();
-    }
-  });
+  it.each([300, 301, 302, 307, 308])(
+    'a %i is a RedirectError saying where it pointed, and nothing is re-sent there',
+    async (status) => {
+      const elsewhere = await startScriptedServer();
+      try {
+        server.script({ status, headers: { location: `${elsewhere.url}/steal` } });
+        const error = (await client()
+          .request({ method: 'POST', path: '/locations', body: { a: 1 } })
+          .catch((e: unknown) => e)) as RedirectError;
+        expect(error).toBeInstanceOf(RedirectError);
+        expect(error.location).toBe(`${elsewhere.url}/steal`);
+        expect(error.message).toBe(
+          `The service answered POST /partner/v1/locations with a ${status} redirect to ${elsewhere.url}/steal. The SDK does not follow redirects (one could carry the key or a body elsewhere): check the base URL.`,
+        );
+        expect(error.status).toBe(status);
+        expect(elsewhere.received).toHaveLength(0);
+      } finally {
+        await elsewhere.close();
+      }
+    },
+  );
 });
 
 describe('response bodies are read with a cap', () => {
   it('an endless body fails with ResponseTooLargeError after at most the cap, quickly', async () => {
     server.script({ status: 200, endless: 64 * 1024 });
     const started = Date.now();
-    const error = (await get(client({ maxResponseBytes: 1024 * 1024 })).catch((e: unknown) => e)) as ResponseTooLargeError;
+    const error = (await get(client({ maxResponseBytes: 1024 * 1024 })).catch(
+      (e: unknown) => e,
+    )) as ResponseTooLargeError;
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error.limitBytes).toBe(1024 * 1024);
-    expect(error.message).toBe('The response to GET /partner/v1/thing (200) was more than the limit of 1048576 bytes, so it was not read. Raise maxResponseBytes if that is expected.');
+    expect(error.message).toBe(
+      'The response to GET /partner/v1/thing (200) was more than the limit of 1048576 bytes, so it was not read. Raise maxResponseBytes if that is expected.',
+    );
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
@@ -71,7 +86,10 @@ describe('response bodies are read with a cap', () => {
 describe("the service's error text is cleaned", () => {
   it('removes ANSI codes and control characters, caps the length, and redacts our own key echoed back', async () => {
     const message = `\u001b[31mbad\u001b[0m\r\nFAKE LOG LINE\u0007 key was Bearer ${KEY} ${'long '.repeat(200)}`;
-    server.script({ status: 400, body: JSON.stringify({ error: { code: 'validation_error', message, field: `name\u001b[2J` } }) });
+    server.script({
+      status: 400,
+      body: JSON.stringify({ error: { code: 'validation_error', message, field: `name\u001b[2J` } }),
+    });
     const error = (await get(client()).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.message).not.toMatch(/[\u0000-\u001f\u007f]/);
@@ -86,7 +104,9 @@ describe('a success the SDK cannot read', () => {
   it('is an UnexpectedResponseError after one attempt: a body that is not JSON is not asked for again', async () => {
     server.fallback = { status: 200, body: '<html>proxy</html>' };
     try {
-      const error = (await client({ maxRetries: 2 }).request({ method: 'GET', path: '/x' }).catch((e: unknown) => e)) as UnexpectedResponseError;
+      const error = (await client({ maxRetries: 2 })
+        .request({ method: 'GET', path: '/x' })
+        .catch((e: unknown) => e)) as UnexpectedResponseError;
       expect(error).toBeInstanceOf(UnexpectedResponseError);
       expect(error.attempts).toBe(1);
       expect(server.received).toHaveLength(1);
@@ -120,7 +140,13 @@ describe("partners' hooks (ky's shape) on every attempt", () => {
       maxRetries: 1,
       clock: { now: Date.now, sleep: async () => undefined },
       hooks: {
-        beforeRequest: [(request, options) => void request.headers.set('x-trace-id', `t-${(options as { context: { attempt: number } }).context.attempt}`)],
+        beforeRequest: [
+          (request, options) =>
+            void request.headers.set(
+              'x-trace-id',
+              `t-${(options as { context: { attempt: number } }).context.attempt}`,
+            ),
+        ],
         afterResponse: [(_request, _options, response) => void seen.push(response.status)],
       },
     });
@@ -130,27 +156,41 @@ describe("partners' hooks (ky's shape) on every attempt", () => {
     expect(seen).toEqual([503, 200]);
   });
 
-  it.each(['beforeRequest', 'afterResponse'] as const)('a %s hook that throws fails the call with HookError naming it, without the key', async (kind) => {
-    const hook = (request: Request) => {
-      throw new Error(`boom with ${request.headers.get('authorization')}`);
-    };
-    const hooks = kind === 'beforeRequest' ? { beforeRequest: [() => undefined, hook] } : { afterResponse: [hook] };
-    const error = (await get(client({ hooks })).catch((e: unknown) => e)) as HookError;
-    expect(error).toBeInstanceOf(HookError);
-    expect(error.code).toBe('hook_failed');
-    expect(error.hook).toBe(kind === 'beforeRequest' ? 'hooks.beforeRequest[1]' : 'hooks.afterResponse[0]');
-    expect(error.message).toContain(`Your ${error.hook} hook threw during GET /partner/v1/thing: boom with Bearer [redacted]`);
-    expect(visible(error)).not.toContain(KEY);
-    expect(server.received).toHaveLength(kind === 'beforeRequest' ? 0 : 1);
-  });
+  it.each(['beforeRequest', 'afterResponse'] as const)(
+    'a %s hook that throws fails the call with HookError naming it, without the key',
+    async (kind) => {
+      const hook = (request: Request) => {
+        throw new Error(`boom with ${request.headers.get('authorization')}`);
+      };
+      const hooks = kind === 'beforeRequest' ? { beforeRequest: [() => undefined, hook] } : { afterResponse: [hook] };
+      const error = (await get(client({ hooks })).catch((e: unknown) => e)) as HookError;
+      expect(error).toBeInstanceOf(HookError);
+      expect(error.code).toBe('hook_failed');
+      expect(error.hook).toBe(kind === 'beforeRequest' ? 'hooks.beforeRequest[1]' : 'hooks.afterResponse[0]');
+      expect(error.message).toContain(
+        `Your ${error.hook} hook threw during GET /partner/v1/thing: boom with Bearer [redacted]`,
+      );
+      expect(visible(error)).not.toContain(KEY);
+      expect(server.received).toHaveLength(kind === 'beforeRequest' ? 0 : 1);
+    },
+  );
 });
 
 describe('client.request(), the escape hatch', () => {
   it('sends method, path, query and JSON body under the API prefix, and returns the parsed JSON', async () => {
     server.script({ status: 200, body: '{"made":1}' });
-    const out = await client().request({ method: 'PUT', path: '/future/thing-1', query: { a: 1, b: true, c: undefined }, body: { x: 1 } });
+    const out = await client().request({
+      method: 'PUT',
+      path: '/future/thing-1',
+      query: { a: 1, b: true, c: undefined },
+      body: { x: 1 },
+    });
     expect(out).toEqual({ made: 1 });
-    expect(server.received[0]).toMatchObject({ method: 'PUT', url: '/partner/v1/future/thing-1?a=1&b=true', body: '{"x":1}' });
+    expect(server.received[0]).toMatchObject({
+      method: 'PUT',
+      url: '/partner/v1/future/thing-1?a=1&b=true',
+      body: '{"x":1}',
+    });
     expect(server.received[0]!.headers['content-type']).toBe('application/json');
     expect(server.received[0]!.headers.accept).toBe('application/json');
   });
@@ -164,7 +204,11 @@ describe('client.request(), the escape hatch', () => {
     await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`;
-      const c = new PartnerClient({ apiKey: KEY, baseUrl: url, clock: { now: Date.now, sleep: async () => undefined } });
+      const c = new PartnerClient({
+        apiKey: KEY,
+        baseUrl: url,
+        clock: { now: Date.now, sleep: async () => undefined },
+      });
       clients.push(c);
       drops.left = 1;
       await expect(c.request({ method: 'GET', path: '/x' })).resolves.toEqual({});
@@ -202,7 +246,15 @@ describe('telemetry', () => {
     });
     server.script({ status: 200, headers: { 'x-request-id': 'req_1' }, body: '{}' });
     await get(c);
-    expect(starts).toEqual([{ operation: 'request', method: 'GET', urlTemplate: '/partner/v1/thing', serverAddress: '127.0.0.1', serverPort: Number(new URL(server.url).port) }]);
+    expect(starts).toEqual([
+      {
+        operation: 'request',
+        method: 'GET',
+        urlTemplate: '/partner/v1/thing',
+        serverAddress: '127.0.0.1',
+        serverPort: Number(new URL(server.url).port),
+      },
+    ]);
     expect(server.received[0]!.headers.traceparent).toBe('00-abc-def-01');
     expect(JSON.stringify(server.received[0]!.headers)).toContain(KEY); // the key is sent, as it must be
   });

@@ -10,7 +10,9 @@ function refusingFirst(n: number, calls: string[] = []): typeof fetch {
   return async (input, init) => {
     calls.push(String(input instanceof Request ? input.url : input));
     if (left-- > 0) {
-      throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+      });
     }
     return fetch(input, init);
   };
@@ -31,17 +33,28 @@ describe('network failures', () => {
 
   it('repeats the creator-samples decision after a connection refused before sending', async () => {
     const setup = client();
-    await setup.locations.enroll({ partner_location_id: 'refused', name: 'R', address: address(1), plan: { name: 'starter', videos_per_month: 2 } });
+    await setup.locations.enroll({
+      partner_location_id: 'refused',
+      name: 'R',
+      address: address(1),
+      plan: { name: 'starter', videos_per_month: 2 },
+    });
     const batch = await setup.creators.getSamples('refused');
     const calls: string[] = [];
-    const approved = await client({ fetch: refusingFirst(1, calls) }).creators.decideSamples('refused', batch.batch_id, 'approve');
+    const approved = await client({ fetch: refusingFirst(1, calls) }).creators.decideSamples(
+      'refused',
+      batch.batch_id,
+      'approve',
+    );
     expect(approved.status).toBe('approved');
     expect(calls).toHaveLength(2);
     expect(sandbox.inspect.sampleBatches(key, 'refused')).toHaveLength(1);
   });
 
   it('reports a refused connection as never having reached the service, after the retries', async () => {
-    const error = (await client({ fetch: refusingFirst(10), maxRetries: 2 }).reports.summary().catch((e: unknown) => e)) as ConnectionError;
+    const error = (await client({ fetch: refusingFirst(10), maxRetries: 2 })
+      .reports.summary()
+      .catch((e: unknown) => e)) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.mayHaveReachedServer).toBe(false);
     expect(error.attempts).toBe(3);
@@ -61,7 +74,9 @@ describe('network failures', () => {
       return new Response(body, { status: response.status, headers: response.headers });
     };
     const started = Date.now();
-    const error = await client({ fetch: stalling, timeout: 200, maxRetries: 0 }).reports.summary().catch((e: unknown) => e);
+    const error = await client({ fetch: stalling, timeout: 200, maxRetries: 0 })
+      .reports.summary()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
@@ -79,7 +94,9 @@ describe('network failures', () => {
       return new Response(body, { status: response.status, headers });
     };
     const started = Date.now();
-    const error = await client({ fetch: deaf, timeout: 200, maxRetries: 0 }).reports.summary().catch((e: unknown) => e);
+    const error = await client({ fetch: deaf, timeout: 200, maxRetries: 0 })
+      .reports.summary()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
@@ -96,7 +113,9 @@ describe('network failures', () => {
 
   it('does not send at all when the signal is already aborted', async () => {
     const before = sandbox.requests.length;
-    const error = await client().reports.summary({ signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    const error = await client()
+      .reports.summary({ signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortedError);
     expect(sandbox.requests.length).toBe(before);
   });

@@ -63,7 +63,12 @@ describe('the client-side rate budget against the sandbox over HTTP', () => {
     await client.reports.summary();
     await client.reports.summary();
     const before = sandbox.requestCount();
-    const waiting = [client.reports.summary(), client.reports.summary()].map((call) => call.then(() => 'sent', (error: unknown) => error));
+    const waiting = [client.reports.summary(), client.reports.summary()].map((call) =>
+      call.then(
+        () => 'sent',
+        (error: unknown) => error,
+      ),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     await client.close();
     const outcomes = await Promise.all(waiting);

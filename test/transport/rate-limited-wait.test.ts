@@ -20,7 +20,10 @@ const spent = (resetSeconds: number) => ({
 const failure = async (maxRetries: number, clock = steppingClock(0.5), rateLimit: false | object = {}) => {
   const error = await client({ maxRetries, clock, rateLimit })
     .request({ method: 'GET', path: '/summary' })
-    .then(() => undefined, (e: unknown) => e as RateLimitError);
+    .then(
+      () => undefined,
+      (e: unknown) => e as RateLimitError,
+    );
   return { error, sleeps: clock.sleeps };
 };
 
@@ -32,16 +35,19 @@ describe('RateLimitError.retryAfterMs is the wait the SDK keeps', () => {
     expect(error?.retryAfterMs).toBe(3000);
   });
 
-  it.each([{}, false] as const)('without Retry-After, until the RateLimit reset of a spent budget (rateLimit: %j)', async (rateLimit) => {
-    server.script({ status: 429, headers: spent(7), body: RATE_LIMITED });
-    const { error } = await failure(0, steppingClock(0.5), rateLimit);
-    expect(error?.retryAfterMs).toBe(7000);
+  it.each([{}, false] as const)(
+    'without Retry-After, until the RateLimit reset of a spent budget (rateLimit: %j)',
+    async (rateLimit) => {
+      server.script({ status: 429, headers: spent(7), body: RATE_LIMITED });
+      const { error } = await failure(0, steppingClock(0.5), rateLimit);
+      expect(error?.retryAfterMs).toBe(7000);
 
-    server.script({ status: 429, headers: spent(7), body: RATE_LIMITED });
-    const retried = await failure(1, steppingClock(0.5), rateLimit);
-    expect(retried.error).toBeUndefined();
-    expect(retried.sleeps).toEqual([7000]);
-  });
+      server.script({ status: 429, headers: spent(7), body: RATE_LIMITED });
+      const retried = await failure(1, steppingClock(0.5), rateLimit);
+      expect(retried.error).toBeUndefined();
+      expect(retried.sleeps).toEqual([7000]);
+    },
+  );
 
   it('without Retry-After or a spent budget, the SDK’s backoff for that attempt', async () => {
     // Backoff with full jitter: random 0.5 of a first ceiling of 500 ms, of a second of 1000 ms.
@@ -49,14 +55,22 @@ describe('RateLimitError.retryAfterMs is the wait the SDK keeps', () => {
     const { error } = await failure(0);
     expect(error?.retryAfterMs).toBe(250);
 
-    server.script({ status: 429, body: RATE_LIMITED }, { status: 429, body: RATE_LIMITED }, { status: 429, body: RATE_LIMITED });
+    server.script(
+      { status: 429, body: RATE_LIMITED },
+      { status: 429, body: RATE_LIMITED },
+      { status: 429, body: RATE_LIMITED },
+    );
     const retried = await failure(2);
     expect(retried.sleeps).toEqual([250, 500]);
     expect(retried.error).toMatchObject({ code: 'rate_limited', retryAfterMs: 1000, attempts: 3 });
   });
 
   it('a 429 from a proxy, as an HTML page without headers, is a RateLimitError with a number too', async () => {
-    server.script({ status: 429, headers: { 'content-type': 'text/html' }, body: '<html><body>Too Many Requests</body></html>' });
+    server.script({
+      status: 429,
+      headers: { 'content-type': 'text/html' },
+      body: '<html><body>Too Many Requests</body></html>',
+    });
     const { error } = await failure(0);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ code: 'rate_limited', serviceCode: undefined, retryAfterMs: 250 });

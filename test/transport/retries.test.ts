@@ -139,13 +139,16 @@ describe('the creator-samples decision is never sent twice', () => {
   });
   afterAll(() => env.close());
 
-  const decisions = () => env.sandbox.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/decision')).length;
+  const decisions = () =>
+    env.sandbox.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/decision')).length;
 
   it('does not repeat new_batch after the connection drops mid-request', async () => {
     const batch = await client.creators.getSamples('samples');
     env.sandbox.faults.next({ reset: true, when: 'after', times: 1, path: /\/decision$/ });
     const before = decisions();
-    const error = (await client.creators.decideSamples('samples', batch.batch_id, 'new_batch').catch((e: unknown) => e)) as ConnectionError;
+    const error = (await client.creators
+      .decideSamples('samples', batch.batch_id, 'new_batch')
+      .catch((e: unknown) => e)) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.mayHaveReachedServer).toBe(true);
     expect(decisions() - before).toBe(1);
@@ -158,7 +161,9 @@ describe('the creator-samples decision is never sent twice', () => {
     const batch = await client.creators.getSamples('samples');
     env.sandbox.faults.next({ hang: true, times: 1, path: /\/decision$/ });
     const before = decisions();
-    await expect(client.creators.decideSamples('samples', batch.batch_id, 'approve', { timeout: 150 })).rejects.toBeInstanceOf(TimeoutError);
+    await expect(
+      client.creators.decideSamples('samples', batch.batch_id, 'approve', { timeout: 150 }),
+    ).rejects.toBeInstanceOf(TimeoutError);
     expect(decisions() - before).toBe(1);
   });
 

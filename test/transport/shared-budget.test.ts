@@ -18,7 +18,10 @@ interface WorkerResult {
   logged: string[];
 }
 
-function startWorker(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; lines: AsyncIterator<string> } {
+function startWorker(env: Record<string, string>): {
+  child: ChildProcessWithoutNullStreams;
+  lines: AsyncIterator<string>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/budget-worker.ts'], {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -62,7 +65,9 @@ describe.skipIf(!redis)(`a key's budget shared by ${WORKERS} processes through R
     const seen = sandbox.requests.filter((r) => r.path === '/partner/v1/summary').map((r) => r.at);
     const elapsed = Math.max(...seen) - Math.min(...seen);
     const ideal = ((WORKERS * CALLS) / LIMIT) * WINDOW_MS;
-    console.info(`shared budget: ${WORKERS * CALLS} calls in ${elapsed} ms; ideal ${ideal} ms; ratio ${(elapsed / ideal).toFixed(3)}`);
+    console.info(
+      `shared budget: ${WORKERS * CALLS} calls in ${elapsed} ms; ideal ${ideal} ms; ratio ${(elapsed / ideal).toFixed(3)}`,
+    );
     expect(results.flatMap((r) => r.errors)).toEqual([]);
     expect(sandbox.requestCount({ status: 429 })).toBe(0);
     expect(sandbox.requestCount({ path: '/partner/v1/summary', status: 200 })).toBe(WORKERS * CALLS);
@@ -76,7 +81,14 @@ describe.skipIf(!redis)(`a key's budget shared by ${WORKERS} processes through R
     const faultKey = sandbox.issueKey({ rateLimit: { limit, windowMs } });
     const restartable = (await startRedisServer())!;
     const workers = Array.from({ length: WORKERS }, () =>
-      startWorker({ BASE_URL: url, API_KEY: faultKey, REDIS_URL: restartable.url, CALLS: String(calls), CONCURRENCY: '4', MAX_RETRIES: '2' }),
+      startWorker({
+        BASE_URL: url,
+        API_KEY: faultKey,
+        REDIS_URL: restartable.url,
+        CALLS: String(calls),
+        CONCURRENCY: '4',
+        MAX_RETRIES: '2',
+      }),
     );
     let restarted: RedisServer | undefined;
     try {
@@ -93,14 +105,23 @@ describe.skipIf(!redis)(`a key's budget shared by ${WORKERS} processes through R
         results.push(JSON.parse(line.value as string) as WorkerResult);
       }
       const exits = await Promise.all(
-        workers.map((w) => (w.child.exitCode !== null ? w.child.exitCode : Promise.race([once(w.child, 'exit').then(([code]) => code as number), new Promise((r) => setTimeout(() => r('still running'), 3000))]))),
+        workers.map((w) =>
+          w.child.exitCode !== null
+            ? w.child.exitCode
+            : Promise.race([
+                once(w.child, 'exit').then(([code]) => code as number),
+                new Promise((r) => setTimeout(() => r('still running'), 3000)),
+              ]),
+        ),
       );
       expect(exits).toEqual(Array(WORKERS).fill(0));
       expect(results.flatMap((r) => r.errors)).toEqual([]);
       expect(results.map((r) => r.done)).toEqual(Array(WORKERS).fill(calls));
       // Each process noticed the outage once (one warning) and, if still running when Redis came back, said so.
-      for (const r of results) expect(r.logged.filter((l) => l.startsWith("warn"))).toHaveLength(1);
-      console.info(`redis killed and restarted mid-job: ${sandbox.requestCount({ status: 429 }) - before429} × 429; logged ${JSON.stringify(results.map((r) => r.logged.length))}`);
+      for (const r of results) expect(r.logged.filter((l) => l.startsWith('warn'))).toHaveLength(1);
+      console.info(
+        `redis killed and restarted mid-job: ${sandbox.requestCount({ status: 429 }) - before429} × 429; logged ${JSON.stringify(results.map((r) => r.logged.length))}`,
+      );
     } finally {
       for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
       await restarted?.stop();

@@ -72,7 +72,11 @@ describe('rule 1: Retry-After, on any status, is the server word and has one wai
     await get(client({ clock, telemetry }));
     expect(clock.sleeps).toEqual([2000]);
     expect(events.filter((e) => e.type === 'waited')).toEqual([{ type: 'waited', reason: 'retry_after', ms: 2000 }]);
-    expect(events.find((e) => e.type === 'retrying')).toMatchObject({ attempt: 1, waitMs: 2000, reason: 'rate_limited' });
+    expect(events.find((e) => e.type === 'retrying')).toMatchObject({
+      attempt: 1,
+      waitMs: 2000,
+      reason: 'rate_limited',
+    });
     expect(events.at(-1)).toEqual({ type: 'end', attempts: 2, status: 200 });
   });
 
@@ -114,7 +118,9 @@ describe('rule 3: no call waits longer than maxRetryAfter for anything the serve
     expect(second).toBeInstanceOf(RateLimitError);
     expect(second.retryAfterMs).toBe(119_000);
     expect(second.requestId).toBeUndefined();
-    expect(second.message).toMatch(/was not sent: .*Retry-After.*119000 ms is longer than rateLimit\.maxRetryAfter \(60000 ms\)/);
+    expect(second.message).toMatch(
+      /was not sent: .*Retry-After.*119000 ms is longer than rateLimit\.maxRetryAfter \(60000 ms\)/,
+    );
     expect(server.received).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
   });
@@ -122,7 +128,9 @@ describe('rule 3: no call waits longer than maxRetryAfter for anything the serve
   it('a 503 with Retry-After of a day under maxRetryAfter 1000 fails at once as InternalServerError with retryAfterMs', async () => {
     const clock = steppingClock();
     server.script({ status: 503, headers: { 'retry-after': '86400' }, body: '' });
-    const error = (await get(client({ clock, rateLimit: { maxRetryAfter: 1000 } })).catch((e: unknown) => e)) as InternalServerError;
+    const error = (await get(client({ clock, rateLimit: { maxRetryAfter: 1000 } })).catch(
+      (e: unknown) => e,
+    )) as InternalServerError;
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).toMatchObject({ status: 503, retryAfterMs: 86_400_000, attempts: 1 });
     expect(server.received).toHaveLength(1);
@@ -143,7 +151,10 @@ describe('rule 3: no call waits longer than maxRetryAfter for anything the serve
 
   it.each([
     ['a reset of 1e300', { 'ratelimit-remaining': '0', 'ratelimit-limit': '5', 'ratelimit-reset': '1e300' }],
-    ['a reset of 9999999999 (epoch, year 2286)', { 'ratelimit-remaining': '0', 'ratelimit-limit': '5', 'ratelimit-reset': '9999999999' }],
+    [
+      'a reset of 9999999999 (epoch, year 2286)',
+      { 'ratelimit-remaining': '0', 'ratelimit-limit': '5', 'ratelimit-reset': '9999999999' },
+    ],
     ['a limit of 0 for a day', { 'ratelimit-remaining': '0', 'ratelimit-limit': '0', 'ratelimit-reset': '86400' }],
     ['400 nines of Retry-After on a 200', { 'retry-after': '9'.repeat(400) }],
     ['Retry-After in the year 9999', { 'retry-after': 'Fri, 31 Dec 9999 23:59:59 GMT' }],

@@ -12,12 +12,22 @@ const { server, client } = useScriptedServer(KEY, { maxRetries: 1, rateLimit: fa
 
 const BATCH = JSON.stringify({ batch_id: 'b-2', status: 'approved', creators: [], created_at: '2026-11-23T12:00:00Z' });
 const serviceError = (code: string) => JSON.stringify({ error: { code, message: `${code} (ref 7F3A9C21)` } });
-const proxyPage = (status: number) => `<html><head><title>${status}</title></head><body><center><h1>${status}</h1></center><hr><center>nginx</center></body></html>`;
+const proxyPage = (status: number) =>
+  `<html><head><title>${status}</title></head><body><center><h1>${status}</h1></center><hr><center>nginx</center></body></html>`;
 
 const CALLS = {
-  'client.request POST without retrySafe': { safe: false, send: (c: PartnerClient) => c.request({ method: 'POST', path: '/things/t-1/act', body: { n: 1 } }) },
-  'client.request POST with retrySafe: true': { safe: true, send: (c: PartnerClient) => c.request({ method: 'POST', path: '/things/t-1/act', body: { n: 1 }, retrySafe: true }) },
-  'creators.decideSamples': { safe: false, send: (c: PartnerClient) => c.creators.decideSamples('store-1', 'b-1', 'new_batch') },
+  'client.request POST without retrySafe': {
+    safe: false,
+    send: (c: PartnerClient) => c.request({ method: 'POST', path: '/things/t-1/act', body: { n: 1 } }),
+  },
+  'client.request POST with retrySafe: true': {
+    safe: true,
+    send: (c: PartnerClient) => c.request({ method: 'POST', path: '/things/t-1/act', body: { n: 1 }, retrySafe: true }),
+  },
+  'creators.decideSamples': {
+    safe: false,
+    send: (c: PartnerClient) => c.creators.decideSamples('store-1', 'b-1', 'new_batch'),
+  },
 } as const;
 
 type Failure = [what: string, answer: Scripted, repeatedWhenUnsafe: boolean, timeout?: number];

@@ -169,7 +169,11 @@ export class Gate {
   }
 
   /** A grant: at once (undefined), or a promise that resolves when it comes and rejects when it will not. */
-  #acquire(call: object, signal: AbortSignal | undefined, waited: ((reason: WaitReason, ms: number) => void) | undefined): Promise<void> | undefined {
+  #acquire(
+    call: object,
+    signal: AbortSignal | undefined,
+    waited: ((reason: WaitReason, ms: number) => void) | undefined,
+  ): Promise<void> | undefined {
     if (this.#closed) return Promise.reject(new GateClosed('closed'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.#now();

@@ -47,7 +47,11 @@ const DEFAULT_WINDOW_SECONDS = 60;
 
 /** The fields as the server sent them, or undefined when there are none (or all are malformed). */
 export function readRateLimitFields(headers: Headers): RateLimitReading | undefined {
-  const reading: RateLimitReading = { policies: readPolicies(headers.get('ratelimit-policy')), remaining: {}, resetSeconds: {} };
+  const reading: RateLimitReading = {
+    policies: readPolicies(headers.get('ratelimit-policy')),
+    remaining: {},
+    resetSeconds: {},
+  };
   const combined = headers.get('ratelimit');
   if (combined !== null) readCombined(combined, reading);
   else readSeparate(headers, reading);
@@ -59,7 +63,9 @@ export function readRateLimitFields(headers: Headers): RateLimitReading | undefi
 export function budgetOf(reading: RateLimitReading, now: number): RateLimitState | undefined {
   let best: RateLimitState | undefined;
   for (const [name, remaining] of Object.entries(reading.remaining)) {
-    const policy = reading.policies.find((p) => (p.name ?? '') === name) ?? (reading.policies.length === 1 ? reading.policies[0] : undefined);
+    const policy =
+      reading.policies.find((p) => (p.name ?? '') === name) ??
+      (reading.policies.length === 1 ? reading.policies[0] : undefined);
     if (policy?.unit !== undefined && policy.unit !== 'requests') continue;
     const windowSeconds = policy?.window;
     const reset = reading.resetSeconds[name];
@@ -161,14 +167,23 @@ function readSeparate(headers: Headers, reading: RateLimitReading): void {
 }
 
 /** One unnamed policy's figures: undefined when not sent, NaN when malformed (then all are ignored). */
-function readUnnamed(reading: RateLimitReading, remaining: number | undefined, limit: number | undefined, reset: number | undefined): void {
+function readUnnamed(
+  reading: RateLimitReading,
+  remaining: number | undefined,
+  limit: number | undefined,
+  reset: number | undefined,
+): void {
   if (!valid(remaining, limit, reset)) return;
   if (reading.policies.length === 0 && limit !== undefined) reading.policies.push({ quota: limit });
   reading.remaining[''] = remaining;
   if (reset !== undefined) reading.resetSeconds[''] = reset;
 }
 
-function valid(remaining: number | undefined, limit: number | undefined, reset: number | undefined): remaining is number {
+function valid(
+  remaining: number | undefined,
+  limit: number | undefined,
+  reset: number | undefined,
+): remaining is number {
   return remaining !== undefined && !Number.isNaN(remaining) && !Number.isNaN(limit) && !Number.isNaN(reset);
 }
 

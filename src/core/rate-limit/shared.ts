@@ -92,7 +92,8 @@ export function startSharedBudget(budget: SharedBudget, context: SharedBudgetCon
 
 /** A refused option's kind, without echoing it (a Redis URL may carry a password). */
 export function kindWithoutValue(value: unknown): string {
-  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') {
     const name = (value as { constructor?: { name?: unknown } }).constructor?.name;

@@ -17,7 +17,8 @@ export interface Item {
  * Byte Sequence (base64 between colons), a Boolean, an Integer (at most 15 digits) or Decimal (at
  * most 3 decimals), or a Token. A number running on into another digit or dot is malformed.
  */
-const BARE = /"((?:[ !#-[\]-~]|\\["\\])*)"|:([A-Za-z0-9+/=]*):|\?([01])|(-?\d{1,15}(?:\.\d{1,3})?)(?![\d.])|([A-Za-z*][!#$%&'*+\-.^_`|~\w:/]*)/y;
+const BARE =
+  /"((?:[ !#-[\]-~]|\\["\\])*)"|:([A-Za-z0-9+/=]*):|\?([01])|(-?\d{1,15}(?:\.\d{1,3})?)(?![\d.])|([A-Za-z*][!#$%&'*+\-.^_`|~\w:/]*)/y;
 const KEY = /[a-z*][a-z0-9_\-.*]*/y;
 const PARAM = /;[ ]*/y;
 const EQUALS = /=/y;

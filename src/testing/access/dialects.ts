@@ -7,10 +7,25 @@
 import type { RateLimit } from './rate-limiter.js';
 
 /** The dialects `createSandbox({ dialect })` and `crp-sandbox --dialect` speak. */
-export type DialectName = 'contract' | 'draft10' | 'epoch-reset' | 'two-policies' | 'burst' | 'unavailable' | 'slow-pages';
+export type DialectName =
+  | 'contract'
+  | 'draft10'
+  | 'epoch-reset'
+  | 'two-policies'
+  | 'burst'
+  | 'unavailable'
+  | 'slow-pages';
 
 /** Every dialect's name, the default first. */
-export const DIALECT_NAMES: readonly DialectName[] = ['contract', 'draft10', 'epoch-reset', 'two-policies', 'burst', 'unavailable', 'slow-pages'];
+export const DIALECT_NAMES: readonly DialectName[] = [
+  'contract',
+  'draft10',
+  'epoch-reset',
+  'two-policies',
+  'burst',
+  'unavailable',
+  'slow-pages',
+];
 
 /** One advertised window's state after a request. */
 export interface WindowView extends RateLimit {
@@ -45,7 +60,9 @@ export const SLOW_PAGE_MS = 300;
 const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 /** The window closest to refusing: least remaining, then the later reset. */
 const binding = (windows: WindowView[]): WindowView =>
-  windows.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetMs > a.resetMs) ? b : a));
+  windows.reduce((a, b) =>
+    b.remaining < a.remaining || (b.remaining === a.remaining && b.resetMs > a.resetMs) ? b : a,
+  );
 
 /** The contract's form: RateLimit-Limit/-Remaining/-Reset (delta seconds) for the binding window, every window in RateLimit-Policy. */
 function contractHeaders(windows: WindowView[]): Record<string, string> {
@@ -98,7 +115,13 @@ const DIALECTS: Record<DialectName, Dialect> = {
   // fast callers meet the short one, steady ones the long one.
   'two-policies': contractLike('two-policies', {
     windows: (policy) => ({
-      advertised: [{ limit: Math.max(1, Math.ceil(policy.limit / 10)), windowMs: Math.max(1_000, Math.round(policy.windowMs / 60)) }, policy],
+      advertised: [
+        {
+          limit: Math.max(1, Math.ceil(policy.limit / 10)),
+          windowMs: Math.max(1_000, Math.round(policy.windowMs / 60)),
+        },
+        policy,
+      ],
       hidden: [],
     }),
   }),

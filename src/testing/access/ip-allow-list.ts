@@ -17,7 +17,9 @@ export interface AllowList {
 /** Parse an allow-list; throws a RangeError naming the first bad entry. */
 export function parseAllowList(entries: readonly string[]): AllowList {
   if (entries.length > MAX_ALLOW_LIST_ENTRIES) {
-    throw new RangeError(`allowIps has ${entries.length} entries; a key may list at most ${MAX_ALLOW_LIST_ENTRIES} addresses or CIDR ranges`);
+    throw new RangeError(
+      `allowIps has ${entries.length} entries; a key may list at most ${MAX_ALLOW_LIST_ENTRIES} addresses or CIDR ranges`,
+    );
   }
   const ranges = entries.map(parseRange);
   return {

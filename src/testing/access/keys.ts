@@ -33,7 +33,14 @@ export class KeyRing {
    * `as` issues that exact key instead (crp-sandbox's start-up key, again after a reset); a key is
    * drawn all the same, so a seeded ring goes on giving the keys it gave before.
    */
-  issue(account: Account | (() => Account), allowIps: readonly string[] | undefined, rateLimit: RateLimit, dialect: Dialect, clock: () => number, as?: string): string {
+  issue(
+    account: Account | (() => Account),
+    allowIps: readonly string[] | undefined,
+    rateLimit: RateLimit,
+    dialect: Dialect,
+    clock: () => number,
+    as?: string,
+  ): string {
     const allowList = allowIps ? parseAllowList(allowIps) : null;
     if (!Number.isInteger(rateLimit.limit) || rateLimit.limit < 1 || !(rateLimit.windowMs > 0)) {
       throw new RangeError('rateLimit needs a whole limit of 1 or more and a windowMs above 0');

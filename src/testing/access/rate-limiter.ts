@@ -46,7 +46,12 @@ class FixedWindow {
   }
 
   view(now: number): WindowView {
-    return { ...this.policy, remaining: this.policy.limit - this.#used, resetMs: this.#start + this.policy.windowMs - now, resetAt: this.#start + this.policy.windowMs };
+    return {
+      ...this.policy,
+      remaining: this.policy.limit - this.#used,
+      resetMs: this.#start + this.policy.windowMs - now,
+      resetAt: this.#start + this.policy.windowMs,
+    };
   }
 }
 

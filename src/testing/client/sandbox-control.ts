@@ -112,7 +112,8 @@ export class SandboxControl {
      * await control.faults.next({ status: 503, times: 2, path: '/partner/v1/reservations' });
      * await control.faults.next({ status: 500, when: 'after', pathPattern: '/partner/v1/locations/*' });
      */
-    next: async (spec: RemoteFaultSpec): Promise<number> => (await this.#call<{ pending: number }>('POST', '/faults', { body: withPath(spec) })).pending,
+    next: async (spec: RemoteFaultSpec): Promise<number> =>
+      (await this.#call<{ pending: number }>('POST', '/faults', { body: withPath(spec) })).pending,
     /**
      * Random faults on every matching request from now on.
      * @example await control.faults.random({ rate: 0.1, kinds: ['unavailable', 'reset'], seed: 7 });
@@ -171,11 +172,19 @@ export class SandboxControl {
     return this.#page<LoggedRequest>('/requests', options);
   }
 
-  async #page<T>(path: string, options: { after?: number; limit?: number }, key?: string): Promise<{ items: T[]; nextAfter: number | null }> {
+  async #page<T>(
+    path: string,
+    options: { after?: number; limit?: number },
+    key?: string,
+  ): Promise<{ items: T[]; nextAfter: number | null }> {
     const query = new URLSearchParams();
     if (options.after !== undefined) query.set('after', String(options.after));
     if (options.limit !== undefined) query.set('limit', String(options.limit));
-    const page = await this.#call<{ items: T[]; next_after: number | null }>('GET', `${path}${query.size ? `?${query}` : ''}`, key === undefined ? {} : { key });
+    const page = await this.#call<{ items: T[]; next_after: number | null }>(
+      'GET',
+      `${path}${query.size ? `?${query}` : ''}`,
+      key === undefined ? {} : { key },
+    );
     return { items: page.items, nextAfter: page.next_after };
   }
 
@@ -221,7 +230,9 @@ export class SandboxControl {
 /** The sandbox takes no RegExp from outside (one could block it for seconds): a pattern travels as a glob, `pathPattern`. */
 function withPath<T extends { path?: unknown; kinds?: ReadonlyArray<string | FaultShape> }>(spec: T): T {
   if (spec.path instanceof RegExp) {
-    throw new TypeError(`SandboxControl: path ${String(spec.path)} is a RegExp, which the control API does not take; give pathPattern, a glob where * is any run of characters (e.g. '/partner/v1/locations/*'), or an exact path. Nothing was sent.`);
+    throw new TypeError(
+      `SandboxControl: path ${String(spec.path)} is a RegExp, which the control API does not take; give pathPattern, a glob where * is any run of characters (e.g. '/partner/v1/locations/*'), or an exact path. Nothing was sent.`,
+    );
   }
   return spec;
 }

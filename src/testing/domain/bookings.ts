@@ -1,6 +1,15 @@
 import { CHANGED_ACK, CHANGED_STATUS } from '../model/change-log.js';
 import { DomainError } from '../model/domain-error.js';
-import type { Account, AcknowledgedKind, Booking, BookingStatus, CreatorProfile, MonthCounts, Store, Video } from '../model/model.js';
+import type {
+  Account,
+  AcknowledgedKind,
+  Booking,
+  BookingStatus,
+  CreatorProfile,
+  MonthCounts,
+  Store,
+  Video,
+} from '../model/model.js';
 import { World } from '../model/world.js';
 
 export function findBooking(account: Account, id: string): Booking {
@@ -83,11 +92,26 @@ class StoredVideo implements Video {
  * `logAt` is when the change log says it appeared (default `createdAt`): populate backdates
  * `created_at` but logs the booking at the simulated time it was made.
  */
-export function addBooking(world: World, store: Store, createdAt: number, fields: Partial<Pick<Booking, 'status' | 'visitAt'>> = {}, logAt?: number): Booking {
+export function addBooking(
+  world: World,
+  store: Store,
+  createdAt: number,
+  fields: Partial<Pick<Booking, 'status' | 'visitAt'>> = {},
+  logAt?: number,
+): Booking {
   // The random draws come before the seq, in this order, so a seed gives the bookings it always gave.
   const partySize = store.rng.int(1, 3);
   const creator = world.creators.invite(store.rng, store.rules);
-  const booking = new StoredBooking(world.nextSeq(), store, fields.status ?? 'pending', fields.visitAt ?? null, store.timeZone, partySize, creator, createdAt);
+  const booking = new StoredBooking(
+    world.nextSeq(),
+    store,
+    fields.status ?? 'pending',
+    fields.visitAt ?? null,
+    store.timeZone,
+    partySize,
+    creator,
+    createdAt,
+  );
   store.bookings.push(booking);
   store.account.bookingList.push(booking);
   store.counts[booking.status]++;

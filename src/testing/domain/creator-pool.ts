@@ -3,7 +3,28 @@ import type { CreatorProfile } from '../model/model.js';
 import { matchesRules } from './creator-rules.js';
 import { createRng, hashString, type Rng } from '../model/random.js';
 
-const FIRST = ['sam', 'lena', 'kai', 'maya', 'theo', 'zoe', 'ravi', 'mei', 'omar', 'ivy', 'noah', 'ana', 'jun', 'lucy', 'dev', 'nia', 'leo', 'yuki', 'eli', 'rosa'];
+const FIRST = [
+  'sam',
+  'lena',
+  'kai',
+  'maya',
+  'theo',
+  'zoe',
+  'ravi',
+  'mei',
+  'omar',
+  'ivy',
+  'noah',
+  'ana',
+  'jun',
+  'lucy',
+  'dev',
+  'nia',
+  'leo',
+  'yuki',
+  'eli',
+  'rosa',
+];
 const TOPIC = ['eats', 'bites', 'foodie', 'tastes', 'noms', 'dines', 'plates', 'cravings', 'munches', 'spoons'];
 /**
  * Handles are the creators' own text: one begins with `=`, which a spreadsheet runs as a formula,

@@ -8,7 +8,9 @@ import { createRng, hashString } from '../model/random.js';
  */
 export function lookUpHours(address: Address): WeeklyHours | null {
   if (address.postal_code.trim().endsWith('0')) return null;
-  const rng = createRng(hashString(JSON.stringify([address.line1, address.city, address.state, address.postal_code, address.country])));
+  const rng = createRng(
+    hashString(JSON.stringify([address.line1, address.city, address.state, address.postal_code, address.country])),
+  );
   const closedDay = rng.chance(0.5) ? rng.pick(WEEKDAYS) : undefined;
   const split = rng.chance(0.5);
   const weekly: WeeklyHours = {};

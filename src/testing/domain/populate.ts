@@ -50,7 +50,13 @@ export function populate(world: World, account: Account, options: PopulateOption
     const { store } = enroll(world, account, {
       partner_location_id: id,
       name: storeName(i),
-      address: { line1: `${i} Market St`, city: 'San Francisco', state: 'CA', postal_code: `9410${(i % 9) + 1}`, country: 'US' },
+      address: {
+        line1: `${i} Market St`,
+        city: 'San Francisco',
+        state: 'CA',
+        postal_code: `9410${(i % 9) + 1}`,
+        country: 'US',
+      },
     });
     locationIds.push(store.id);
     const rng = store.rng;

@@ -7,7 +7,11 @@ const BATCH_SIZE = 5;
 
 export function usesSampleReview(world: World, store: Store): boolean {
   const record = storeRecord(store);
-  return world.options.sampleReview({ partner_location_id: record.partner_location_id, plan: record.plan ?? null, address: record.address });
+  return world.options.sampleReview({
+    partner_location_id: record.partner_location_id,
+    plan: record.plan ?? null,
+    address: record.address,
+  });
 }
 
 /** A new batch awaiting the merchant's decision: creators the operator proposes. */
@@ -22,7 +26,13 @@ export function newBatch(world: World, store: Store): SampleBatch {
     creators.push({ seq: world.nextSeq(), creator, acceptedAt: now });
   }
   const seq = world.nextSeq();
-  const batch: SampleBatch = { seq, id: world.newId('bat', seq), status: 'awaiting_decision', creators, createdAt: now };
+  const batch: SampleBatch = {
+    seq,
+    id: world.newId('bat', seq),
+    status: 'awaiting_decision',
+    creators,
+    createdAt: now,
+  };
   store.batches.push(batch);
   return batch;
 }
@@ -41,7 +51,12 @@ export function decide(world: World, store: Store, batchId: string, decision: 'a
   const batch = store.batches.find((b) => b.id === batchId);
   if (!batch) throw new DomainError({ kind: 'batch_not_found', storeId: store.id, batchId });
   if (batch !== current || batch.status !== 'awaiting_decision') {
-    throw new DomainError({ kind: 'batch_not_awaiting', storeId: store.id, batchId, state: batch === current ? (batch.status as 'approved' | 'replaced') : 'not_current' });
+    throw new DomainError({
+      kind: 'batch_not_awaiting',
+      storeId: store.id,
+      batchId,
+      state: batch === current ? (batch.status as 'approved' | 'replaced') : 'not_current',
+    });
   }
   if (decision === 'approve') {
     batch.status = 'approved';

@@ -20,7 +20,8 @@ export function findStore(account: Account, id: string): Store {
 export function enroll(world: World, account: Account, body: StoreInput): { store: Store; created: boolean } {
   const existing = account.stores.get(body.partner_location_id);
   if (existing) {
-    if (existing.name === body.name && sameAddress(existing.address, body.address)) return { store: existing, created: false };
+    if (existing.name === body.name && sameAddress(existing.address, body.address))
+      return { store: existing, created: false };
     throw new DomainError({ kind: 'store_enrolled_differently', storeId: body.partner_location_id });
   }
   const now = world.clock.nowMs();
@@ -94,5 +95,11 @@ export function changeStatus(world: World, store: Store, action: Lifecycle): voi
 }
 
 function sameAddress(a: Store['address'], b: Store['address']): boolean {
-  return a.line1 === b.line1 && a.city === b.city && a.state === b.state && a.postal_code === b.postal_code && a.country === b.country;
+  return (
+    a.line1 === b.line1 &&
+    a.city === b.city &&
+    a.state === b.state &&
+    a.postal_code === b.postal_code &&
+    a.country === b.country
+  );
 }

@@ -14,13 +14,21 @@ const CODES: Record<number, [code: string, message: string]> = {
   504: ['gateway_timeout', 'An upstream service timed out (injected fault). Retry later.'],
 };
 
-const REASONS: Record<number, string> = { 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout', 429: 'Too Many Requests' };
+const REASONS: Record<number, string> = {
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+  429: 'Too Many Requests',
+};
 
 /** The answer of a status fault: the contract's JSON error body, a proxy-style HTML page, or no body. */
 export function statusFaultResponse(fault: FaultShape & { status: number }, ref: string): Response {
   const status = fault.status;
   // Header names are case-insensitive: lower-case them so a caller's 'Retry-After' replaces the default.
-  const given = Object.fromEntries(Object.entries(fault.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const given = Object.fromEntries(
+    Object.entries(fault.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   const extra: Record<string, string> = { ...(status === 429 ? { 'retry-after': '1' } : {}), ...given };
   switch (fault.body ?? 'json') {
     case 'html': {
@@ -31,7 +39,10 @@ export function statusFaultResponse(fault: FaultShape & { status: number }, ref:
     case 'empty':
       return new Response(null, { status, headers: extra });
     case 'json': {
-      const [code, message] = status >= 500 && !CODES[status] ? ['internal_error', internalErrorMessage(ref)] : (CODES[status] ?? ['error', `The request failed with status ${status} (injected fault).`]);
+      const [code, message] =
+        status >= 500 && !CODES[status]
+          ? ['internal_error', internalErrorMessage(ref)]
+          : (CODES[status] ?? ['error', `The request failed with status ${status} (injected fault).`]);
       return jsonResponse(status, { error: { code, message } }, extra);
     }
   }
@@ -39,6 +50,11 @@ export function statusFaultResponse(fault: FaultShape & { status: number }, ref:
 
 /** 200 with a JSON body cut off halfway: the original answer's, or a small list page. */
 export async function malformedResponse(original: Response | undefined): Promise<Response> {
-  const text = original ? await original.text() : '{"items":[{"reservation_id":"res_000001","status":"pending"}],"next_cursor":null}';
-  return new Response(text.slice(0, Math.max(1, Math.floor(text.length / 2))), { status: 200, headers: { 'content-type': 'application/json' } });
+  const text = original
+    ? await original.text()
+    : '{"items":[{"reservation_id":"res_000001","status":"pending"}],"next_cursor":null}';
+  return new Response(text.slice(0, Math.max(1, Math.floor(text.length / 2))), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
 }

@@ -41,10 +41,33 @@ export interface FaultSpec extends FaultShape {
 }
 
 /** Shorthand names for `faults.random({ kinds })`. */
-export type FaultKind = 'internal_error' | 'bad_gateway' | 'unavailable' | 'gateway_timeout' | 'rate_limited' | 'html' | 'empty' | 'reset' | 'hang' | 'malformed' | 'delay';
+export type FaultKind =
+  | 'internal_error'
+  | 'bad_gateway'
+  | 'unavailable'
+  | 'gateway_timeout'
+  | 'rate_limited'
+  | 'html'
+  | 'empty'
+  | 'reset'
+  | 'hang'
+  | 'malformed'
+  | 'delay';
 
 /** Every shorthand name `faults.random({ kinds })` takes. */
-export const FAULT_KINDS: readonly FaultKind[] = ['internal_error', 'bad_gateway', 'unavailable', 'gateway_timeout', 'rate_limited', 'html', 'empty', 'reset', 'hang', 'malformed', 'delay'];
+export const FAULT_KINDS: readonly FaultKind[] = [
+  'internal_error',
+  'bad_gateway',
+  'unavailable',
+  'gateway_timeout',
+  'rate_limited',
+  'html',
+  'empty',
+  'reset',
+  'hang',
+  'malformed',
+  'delay',
+];
 
 const KINDS: Record<FaultKind, FaultShape> = {
   internal_error: { status: 500 },
@@ -104,16 +127,24 @@ export class Faults {
   /** Apply a fault to the next matching request (or the next `times` of them). */
   next(spec: FaultSpec): void {
     const times = spec.times ?? 1;
-    if (!Number.isInteger(times) || times < 1) throw new RangeError('faults.next: times must be a whole number of 1 or more');
+    if (!Number.isInteger(times) || times < 1)
+      throw new RangeError('faults.next: times must be a whole number of 1 or more');
     this.#queue.push({ spec, filter: filterOf(spec, 'faults.next'), remaining: times });
   }
 
   /** Random faults on every matching request from now on, until `clear()`. */
   random(options: RandomFaultOptions): void {
     if (!(options.rate >= 0 && options.rate <= 1)) throw new RangeError('faults.random: rate must be between 0 and 1');
-    const kinds = (options.kinds ?? ['internal_error', 'unavailable', 'reset']).map((k) => (typeof k === 'string' ? KINDS[k] : k));
+    const kinds = (options.kinds ?? ['internal_error', 'unavailable', 'reset']).map((k) =>
+      typeof k === 'string' ? KINDS[k] : k,
+    );
     if (kinds.length === 0) throw new RangeError('faults.random: kinds must not be empty');
-    this.#random = { options, filter: filterOf(options, 'faults.random'), kinds, rng: createRng(options.seed ?? this.seed) };
+    this.#random = {
+      options,
+      filter: filterOf(options, 'faults.random'),
+      kinds,
+      rng: createRng(options.seed ?? this.seed),
+    };
   }
 
   /** Remove every queued and random fault. */
@@ -145,7 +176,8 @@ export class Faults {
 }
 
 function filterOf(spec: { path?: string | RegExp; pathPattern?: string; method?: string }, where: string): Filter {
-  if (spec.path !== undefined && spec.pathPattern !== undefined) throw new RangeError(`${where}: give path or pathPattern, not both`);
+  if (spec.path !== undefined && spec.pathPattern !== undefined)
+    throw new RangeError(`${where}: give path or pathPattern, not both`);
   return { method: spec.method, path: spec.pathPattern === undefined ? spec.path : new PathGlob(spec.pathPattern) };
 }
 

@@ -17,7 +17,8 @@ export class PathGlob {
   readonly source: string;
 
   constructor(pattern: string) {
-    if (pattern.length === 0 || pattern.length > MAX_GLOB_LENGTH) throw new RangeError(`pathPattern must be 1 to ${MAX_GLOB_LENGTH} characters`);
+    if (pattern.length === 0 || pattern.length > MAX_GLOB_LENGTH)
+      throw new RangeError(`pathPattern must be 1 to ${MAX_GLOB_LENGTH} characters`);
     this.source = pattern;
   }
 

@@ -49,7 +49,9 @@ export class ApiError extends Error {
   }
 
   body(): { error: { code: string; message: string; field?: string } } {
-    return { error: { code: this.code, message: this.message, ...(this.field === undefined ? {} : { field: this.field }) } };
+    return {
+      error: { code: this.code, message: this.message, ...(this.field === undefined ? {} : { field: this.field }) },
+    };
   }
 }
 

@@ -23,11 +23,22 @@ export function decodeCursor(cursor: string, list: string, filters: string): num
   } catch {
     decoded = undefined;
   }
-  if (!Array.isArray(decoded) || decoded.length !== 3 || typeof decoded[2] !== 'number' || !Number.isInteger(decoded[2])) {
-    throw validation('cursor', 'cursor is not a cursor this service issued. Pass next_cursor from the previous page unchanged.');
+  if (
+    !Array.isArray(decoded) ||
+    decoded.length !== 3 ||
+    typeof decoded[2] !== 'number' ||
+    !Number.isInteger(decoded[2])
+  ) {
+    throw validation(
+      'cursor',
+      'cursor is not a cursor this service issued. Pass next_cursor from the previous page unchanged.',
+    );
   }
   if (decoded[0] !== list || decoded[1] !== filters) {
-    throw validation('cursor', 'cursor belongs to a different list or different filters. Repeat the same filters as the page it came from, or start again without a cursor.');
+    throw validation(
+      'cursor',
+      'cursor belongs to a different list or different filters. Repeat the same filters as the page it came from, or start again without a cursor.',
+    );
   }
   return decoded[2];
 }

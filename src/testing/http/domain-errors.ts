@@ -17,15 +17,24 @@ export function apiErrorFor(problem: DomainProblem): ApiError {
         'partner_location_id',
       );
     case 'store_terminated':
-      return new ApiError('invalid_state', `Store ${JSON.stringify(problem.storeId)} is terminated, which is final: it cannot be ${problem.action}d. Enroll a new store instead.`);
+      return new ApiError(
+        'invalid_state',
+        `Store ${JSON.stringify(problem.storeId)} is terminated, which is final: it cannot be ${problem.action}d. Enroll a new store instead.`,
+      );
     case 'no_sample_review':
-      return new ApiError('not_found', `Store ${JSON.stringify(problem.storeId)} does not use creator sample review, so it has no sample batch.`);
+      return new ApiError(
+        'not_found',
+        `Store ${JSON.stringify(problem.storeId)} does not use creator sample review, so it has no sample batch.`,
+      );
     case 'batch_not_awaiting':
       return new ApiError(
         'invalid_state',
         `Sample batch ${problem.batchId} is ${problem.state === 'not_current' ? 'no longer the current batch' : problem.state}; only the current batch awaiting a decision can be decided. Read GET /locations/${problem.storeId}/creator-samples for the current one.`,
       );
     case 'unknown_plan':
-      return validation('plan', `plan ${JSON.stringify(problem.plan)} is not a plan this service sells. Use one of: ${problem.plans.join(', ')}.`);
+      return validation(
+        'plan',
+        `plan ${JSON.stringify(problem.plan)} is not a plan this service sells. Use one of: ${problem.plans.join(', ')}.`,
+      );
   }
 }

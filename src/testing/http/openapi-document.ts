@@ -19,13 +19,29 @@ const MAX_ORIGINS = 16;
 export function documentResponse(request: Request, origin: string): Response {
   const method = request.method.toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') {
-    return jsonResponse(405, { error: { code: 'method_not_allowed', message: `${method} is not supported on ${DOCUMENT_PATH}. Use GET.` } }, { Allow: 'GET, HEAD' });
+    return jsonResponse(
+      405,
+      { error: { code: 'method_not_allowed', message: `${method} is not supported on ${DOCUMENT_PATH}. Use GET.` } },
+      { Allow: 'GET, HEAD' },
+    );
   }
   let text = texts.get(origin);
   if (text === undefined) {
-    text = JSON.stringify({ ...document, servers: [{ url: origin, description: 'This sandbox, at the address this document was fetched from (production\'s base address comes with access).' }] });
+    text = JSON.stringify({
+      ...document,
+      servers: [
+        {
+          url: origin,
+          description:
+            "This sandbox, at the address this document was fetched from (production's base address comes with access).",
+        },
+      ],
+    });
     if (texts.size >= MAX_ORIGINS) texts.delete(texts.keys().next().value as string);
     texts.set(origin, text);
   }
-  return new Response(method === 'HEAD' ? null : text, { status: 200, headers: { 'content-type': 'application/json' } });
+  return new Response(method === 'HEAD' ? null : text, {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
 }

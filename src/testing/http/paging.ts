@@ -36,7 +36,10 @@ export function pageOf<R extends { seq: number }, T>(
   }
   while (i < records.length && !matches(records[i] as R)) i++;
   const more = i < records.length;
-  return { items, next_cursor: more ? encodeCursor({ list: request.list, filters: request.filters, after: lastSeq }) : null };
+  return {
+    items,
+    next_cursor: more ? encodeCursor({ list: request.list, filters: request.filters, after: lastSeq }) : null,
+  };
 }
 
 function firstAfter(records: readonly { seq: number }[], seq: number): number {

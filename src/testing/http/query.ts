@@ -6,7 +6,9 @@ import { validation } from './api-error.js';
  */
 export type QueryRule<T> = ((text: string, name: string) => T) & { commaSeparated?: true };
 
-type Values<R extends Record<string, QueryRule<unknown>>, Req extends keyof R> = { [K in Req]: ReturnType<R[K]> } & { [K in Exclude<keyof R, Req>]?: ReturnType<R[K]> };
+type Values<R extends Record<string, QueryRule<unknown>>, Req extends keyof R> = { [K in Req]: ReturnType<R[K]> } & {
+  [K in Exclude<keyof R, Req>]?: ReturnType<R[K]>;
+};
 
 /**
  * Read query parameters: an unknown or repeated parameter is a 400 naming it (never silently
@@ -22,7 +24,10 @@ export function readQuery<R extends Record<string, QueryRule<unknown>>, Req exte
     const rule = Object.hasOwn(rules, name) ? rules[name] : undefined;
     if (rule === undefined) {
       const known = Object.keys(rules);
-      throw validation(name, `${JSON.stringify(name)} is not a recognised query parameter here. ${known.length ? `Accepted: ${known.join(', ')}.` : 'This endpoint takes none.'}`);
+      throw validation(
+        name,
+        `${JSON.stringify(name)} is not a recognised query parameter here. ${known.length ? `Accepted: ${known.join(', ')}.` : 'This endpoint takes none.'}`,
+      );
     }
     const values = params.getAll(name);
     if (values.length > 1) throw validation(name, repeated(name, values, rule.commaSeparated === true));

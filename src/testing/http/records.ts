@@ -24,7 +24,13 @@ export function storeRecord(store: Store) {
 export function storeDetailRecord(store: Store, now: number) {
   let next: Booking | undefined;
   for (const b of store.bookings) {
-    if (b.status === 'confirmed' && b.visitAt !== null && b.visitAt >= now && (!next || b.visitAt < (next.visitAt ?? Infinity))) next = b;
+    if (
+      b.status === 'confirmed' &&
+      b.visitAt !== null &&
+      b.visitAt >= now &&
+      (!next || b.visitAt < (next.visitAt ?? Infinity))
+    )
+      next = b;
   }
   return {
     ...storeRecord(store),
@@ -33,7 +39,10 @@ export function storeDetailRecord(store: Store, now: number) {
       visits_completed: store.counts.completed,
       videos_published: store.videos.length,
     },
-    next_visit: next && next.visitAt !== null ? { reservation_id: next.id, visit_at: formatZoned(next.visitAt, next.timeZone) } : null,
+    next_visit:
+      next && next.visitAt !== null
+        ? { reservation_id: next.id, visit_at: formatZoned(next.visitAt, next.timeZone) }
+        : null,
   };
 }
 
@@ -52,7 +61,13 @@ export function bookingRecord(b: Booking) {
 }
 
 export function videoRecord(v: Video) {
-  return { video_id: v.id, reservation_id: v.booking.id, url: videoUrl(v.platform, v.booking.creator.handle, v.id), platform: v.platform, posted_at: formatUtc(v.postedAt) };
+  return {
+    video_id: v.id,
+    reservation_id: v.booking.id,
+    url: videoUrl(v.platform, v.booking.creator.handle, v.id),
+    platform: v.platform,
+    posted_at: formatUtc(v.postedAt),
+  };
 }
 
 export function creatorRecord(c: AcceptedCreator) {
@@ -66,7 +81,12 @@ export function creatorRecord(c: AcceptedCreator) {
 }
 
 export function batchRecord(batch: SampleBatch) {
-  return { batch_id: batch.id, status: batch.status, creators: batch.creators.map(creatorRecord), created_at: formatUtc(batch.createdAt) };
+  return {
+    batch_id: batch.id,
+    status: batch.status,
+    creators: batch.creators.map(creatorRecord),
+    created_at: formatUtc(batch.createdAt),
+  };
 }
 
 /** Where a creator's video lives, by platform (built when read: a million stored URLs would cost ~100 MB). */

@@ -17,9 +17,16 @@ export async function readJson(request: Request): Promise<unknown> {
   try {
     body = JSON.parse(text) as unknown;
   } catch {
-    throw validation(BODY, 'The request body is not valid JSON. Send a JSON object with content-type application/json.');
+    throw validation(
+      BODY,
+      'The request body is not valid JSON. Send a JSON object with content-type application/json.',
+    );
   }
-  if (depthOver(body, MAX_BODY_DEPTH)) throw validation(BODY, `The request body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep; no endpoint takes that.`);
+  if (depthOver(body, MAX_BODY_DEPTH))
+    throw validation(
+      BODY,
+      `The request body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep; no endpoint takes that.`,
+    );
   return body;
 }
 
@@ -41,7 +48,10 @@ export async function expectNoBody(request: Request): Promise<void> {
 }
 
 function tooLarge(): ApiError {
-  return new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB, the most any endpoint takes. Send less.`);
+  return new ApiError(
+    'payload_too_large',
+    `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB, the most any endpoint takes. Send less.`,
+  );
 }
 
 async function readCapped(request: Request): Promise<string> {
@@ -71,7 +81,8 @@ function depthOver(value: unknown, limit: number): boolean {
     const [v, depth] = stack.pop() as [unknown, number];
     if (typeof v !== 'object' || v === null) continue;
     if (depth >= limit) return true;
-    for (const inner of Object.values(v)) if (typeof inner === 'object' && inner !== null) stack.push([inner, depth + 1]);
+    for (const inner of Object.values(v))
+      if (typeof inner === 'object' && inner !== null) stack.push([inner, depth + 1]);
   }
   return false;
 }

@@ -113,8 +113,10 @@ export class RequestLog {
 
 function matches(entry: LoggedRequest, f: RequestFilter): boolean {
   if (f.method !== undefined && entry.method !== f.method.toUpperCase()) return false;
-  if (f.path !== undefined && (typeof f.path === 'string' ? entry.path !== f.path : !f.path.test(entry.path))) return false;
-  if (f.status !== undefined && (typeof f.status === 'number' ? entry.status !== f.status : !f.status(entry.status))) return false;
+  if (f.path !== undefined && (typeof f.path === 'string' ? entry.path !== f.path : !f.path.test(entry.path)))
+    return false;
+  if (f.status !== undefined && (typeof f.status === 'number' ? entry.status !== f.status : !f.status(entry.status)))
+    return false;
   if (f.effective !== undefined) {
     const effective = entry.serviceStatus !== undefined && entry.serviceStatus >= 200 && entry.serviceStatus < 300;
     if (effective !== f.effective) return false;

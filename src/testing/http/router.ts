@@ -34,7 +34,10 @@ export type RouteMatch =
 
 export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch {
   if (!path.startsWith(`${PREFIX}/`)) return { kind: 'none' };
-  const segments = path.slice(PREFIX.length + 1).replace(/\/$/, '').split('/');
+  const segments = path
+    .slice(PREFIX.length + 1)
+    .replace(/\/$/, '')
+    .split('/');
   const allowed: string[] = [];
   for (const route of routes) {
     const params = matchPattern(route.pattern, segments);

@@ -90,7 +90,8 @@ export class ChangeLog {
     const booking = type === 2 ? (subject as Video).booking : (subject as Booking);
     this.#seq[i] = this.sequence.next();
     this.#at[i] = at;
-    this.#packed[i] = type | (changed << 2) | (STATUSES.indexOf(booking.status) << 4) | (KINDS.indexOf(booking.acknowledgedKind) << 8);
+    this.#packed[i] =
+      type | (changed << 2) | (STATUSES.indexOf(booking.status) << 4) | (KINDS.indexOf(booking.acknowledgedKind) << 8);
     this.#subject.push(subject);
   }
 
@@ -122,7 +123,13 @@ export class ChangeLog {
     const base = { seq: this.#seq[i] as number, at: formatUtc(this.#at[i] as number) };
     if (type === 'video.published') {
       const video = this.#subject[i] as Video;
-      return { ...base, partner_location_id: video.booking.store.id, type, reservation_id: video.booking.id, video_id: video.id };
+      return {
+        ...base,
+        partner_location_id: video.booking.store.id,
+        type,
+        reservation_id: video.booking.id,
+        video_id: video.id,
+      };
     }
     const booking = this.#subject[i] as Booking;
     const changed = (packed >> 2) & 3;
@@ -132,7 +139,12 @@ export class ChangeLog {
       type,
       reservation_id: booking.id,
       ...(type === 'reservation.updated'
-        ? { changed: [...(changed & CHANGED_STATUS ? ['status' as const] : []), ...(changed & CHANGED_ACK ? ['acknowledged_kind' as const] : [])] }
+        ? {
+            changed: [
+              ...(changed & CHANGED_STATUS ? ['status' as const] : []),
+              ...(changed & CHANGED_ACK ? ['acknowledged_kind' as const] : []),
+            ],
+          }
         : {}),
       status: STATUSES[(packed >> 4) & 15] as string,
       acknowledged_kind: KINDS[(packed >> 8) & 3] ?? null,

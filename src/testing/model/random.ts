@@ -59,7 +59,6 @@ export function createRng(seed: number): Rng {
   };
 }
 
-
 /** Tokens no one can predict (crypto randomness), for keys when no seed was asked for. */
 export const unpredictable: Pick<Rng, 'token'> = {
   token: (length) => {

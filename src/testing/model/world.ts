@@ -47,7 +47,12 @@ export class World {
 
   /** The sequence number inside an id made by `newId(prefix)`, or undefined when it is not one. */
   static seqOf(prefix: string, id: string): number | undefined {
-    if (!id.startsWith(`${prefix}_`) || id.length < prefix.length + 11 || !/^[0-9a-z]+$/.test(id.slice(prefix.length + 1))) return undefined;
+    if (
+      !id.startsWith(`${prefix}_`) ||
+      id.length < prefix.length + 11 ||
+      !/^[0-9a-z]+$/.test(id.slice(prefix.length + 1))
+    )
+      return undefined;
     const seq = Number.parseInt(id.slice(prefix.length + 1, -4), 36);
     return Number.isSafeInteger(seq) ? seq : undefined;
   }

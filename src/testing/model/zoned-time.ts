@@ -43,7 +43,14 @@ export function offsetMinutes(timeZone: string, ms: number): number {
   for (const p of formatterFor(timeZone).formatToParts(at)) {
     if (p.type !== 'literal') parts[p.type] = Number(p.value);
   }
-  const asUtc = Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
+  const asUtc = Date.UTC(
+    parts.year ?? 1970,
+    (parts.month ?? 1) - 1,
+    parts.day ?? 1,
+    parts.hour ?? 0,
+    parts.minute ?? 0,
+    parts.second ?? 0,
+  );
   const offset = Math.round((asUtc - at) / MINUTE);
   if (zone.size > 100_000) zone.clear();
   zone.set(bucket, offset);

@@ -51,7 +51,8 @@ export function startArrivals(world: World, store: Store): void {
 /** Scheduled steps of a booking: one function each, the booking as the event's subject. */
 const decideStep = (booking: Booking): void => decide(booking.store.account.world, booking);
 const visitStep = (booking: Booking): void => visit(booking.store.account.world, booking);
-export const publishStep = (booking: Booking, at: number): void => publishVideo(booking.store.account.world, booking, at);
+export const publishStep = (booking: Booking, at: number): void =>
+  publishVideo(booking.store.account.world, booking, at);
 
 function decide(world: World, booking: Booking): void {
   if (booking.status !== 'pending') return;

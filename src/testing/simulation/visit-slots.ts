@@ -43,7 +43,9 @@ export class VisitSlots {
       return slotIn(this.store.timeZone, day.date, open, close, rng);
     };
     for (let attempt = 0; attempt < 8; attempt++) {
-      const found = tryDay(this.#days[rng.int(this.minDays, this.minDays + this.#days.length - 1) - this.minDays] as Day);
+      const found = tryDay(
+        this.#days[rng.int(this.minDays, this.minDays + this.#days.length - 1) - this.minDays] as Day,
+      );
       if (found !== null) return found;
     }
     for (const day of this.#days) {

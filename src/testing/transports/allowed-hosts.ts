@@ -15,12 +15,19 @@ export interface HostRule {
   refusal(host: string | undefined): string | undefined;
 }
 
-export function hostRule(options: { boundHost: string; address: string; port: number; allowedHosts: readonly string[] }): HostRule {
+export function hostRule(options: {
+  boundHost: string;
+  address: string;
+  port: number;
+  allowedHosts: readonly string[];
+}): HostRule {
   const local = new Set(['localhost', '127.0.0.1', '::1', bare(options.boundHost), bare(options.address)]);
   const wildcard = options.address === '0.0.0.0' || options.address === '::';
   // createSandbox checked each entry's form, so every one parses.
   const allowed = options.allowedHosts.map(parseHost).filter((a) => a !== undefined);
-  const known = [...local].filter((name) => name !== '0.0.0.0' && name !== '::').map((name) => (name.includes(':') ? `[${name}]` : name));
+  const known = [...local]
+    .filter((name) => name !== '0.0.0.0' && name !== '::')
+    .map((name) => (name.includes(':') ? `[${name}]` : name));
   const names = [...known, ...options.allowedHosts];
 
   return {
@@ -28,9 +35,11 @@ export function hostRule(options: { boundHost: string; address: string; port: nu
       const given = header === undefined ? undefined : parseHost(header);
       if (given !== undefined) {
         if (local.has(given.name) || (wildcard && interfaceAddresses().has(given.name))) return undefined;
-        if (allowed.some((a) => a.name === given.name && (a.port === undefined || a.port === (given.port ?? 80)))) return undefined;
+        if (allowed.some((a) => a.name === given.name && (a.port === undefined || a.port === (given.port ?? 80))))
+          return undefined;
       }
-      const what = header === undefined ? 'A request without a Host header' : `Host ${JSON.stringify(header.slice(0, 100))}`;
+      const what =
+        header === undefined ? 'A request without a Host header' : `Host ${JSON.stringify(header.slice(0, 100))}`;
       return `${what} is not an address of this sandbox, which answers to ${names.join(', ')}. Requests under another name are refused: a web page could otherwise reach it by pointing its own name at this machine (DNS rebinding). To serve it under another name (docker compose, a proxy), start it with --allow-host NAME (createSandbox({ allowedHosts: ['NAME'] })).`;
     },
   };
@@ -47,12 +56,16 @@ function parseHost(text: string): { name: string; port: number | undefined } | u
 }
 
 function bare(host: string): string {
-  return host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }
 
 /** Looked up on each request that needs it: interfaces come and go (a VPN, a container network). */
 function interfaceAddresses(): Set<string> {
   const found = new Set<string>();
-  for (const list of Object.values(networkInterfaces())) for (const entry of list ?? []) found.add(entry.address.toLowerCase());
+  for (const list of Object.values(networkInterfaces()))
+    for (const entry of list ?? []) found.add(entry.address.toLowerCase());
   return found;
 }

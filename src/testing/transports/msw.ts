@@ -21,7 +21,9 @@ function loadMsw(): Msw {
   try {
     msw = createRequire(import.meta.url)('msw') as Msw;
   } catch (error) {
-    throw new Error('sandbox.mswHandlers() needs msw, an optional peer dependency: npm install --save-dev msw@^2.15', { cause: error });
+    throw new Error('sandbox.mswHandlers() needs msw, an optional peer dependency: npm install --save-dev msw@^2.15', {
+      cause: error,
+    });
   }
   return msw;
 }

@@ -17,7 +17,16 @@ export interface ListeningSandbox {
 }
 
 /** Headers a Request must not be built with (they describe the connection, not the request). */
-const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'content-length', 'proxy-connection']);
+const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+  'content-length',
+  'proxy-connection',
+]);
 /**
  * Requests are routed from their path alone: the URL handed to the dispatcher always has this
  * origin, whatever the Host header says (a Host of `x/partner/v1/settings#` must not change the
@@ -31,7 +40,12 @@ const ORIGIN = 'http://sandbox.invalid';
  * remote address, and writes the outcome ('reset' destroys the socket, 'hang' leaves it open
  * until the client closes it). A request it cannot make sense of gets 400, never a reset.
  */
-export function listen(dispatch: Dispatcher, port = 0, host = '127.0.0.1', allowedHosts: readonly string[] = []): Promise<ListeningSandbox> {
+export function listen(
+  dispatch: Dispatcher,
+  port = 0,
+  host = '127.0.0.1',
+  allowedHosts: readonly string[] = [],
+): Promise<ListeningSandbox> {
   let hosts: HostRule | undefined;
   const server = createServer({ keepAlive: true }, (req, res) => {
     void respond(dispatch, hosts as HostRule, req, res).catch(() => {
@@ -69,14 +83,30 @@ function urlHost(address: AddressInfo): string {
   return address.family === 'IPv6' ? `[${address.address}]` : address.address;
 }
 
-async function respond(dispatch: Dispatcher, hosts: HostRule, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function respond(
+  dispatch: Dispatcher,
+  hosts: HostRule,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const controller = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) controller.abort(new DOMException('The client closed the connection', 'AbortError'));
   });
   const request = toRequest(req, controller.signal);
   if (!request) {
-    writeJson(res, 400, { error: { code: 'validation_error', message: 'The request could not be read as HTTP: check the request line, the path and the method.', field: '(request)' } }, true);
+    writeJson(
+      res,
+      400,
+      {
+        error: {
+          code: 'validation_error',
+          message: 'The request could not be read as HTTP: check the request line, the path and the method.',
+          field: '(request)',
+        },
+      },
+      true,
+    );
     return;
   }
   // Every route, not only the control API: a rebinding page could otherwise read data with a (seeded, guessable) key.
@@ -87,7 +117,11 @@ async function respond(dispatch: Dispatcher, hosts: HostRule, req: IncomingMessa
   }
   // The Host rule let this Host through, so it names this server; the URL's origin is a placeholder.
   const origin = `http://${req.headers.host}`;
-  const outcome = await dispatch(request, { remoteAddress: req.socket.remoteAddress ?? '', signal: controller.signal, origin });
+  const outcome = await dispatch(request, {
+    remoteAddress: req.socket.remoteAddress ?? '',
+    signal: controller.signal,
+    origin,
+  });
   switch (outcome.type) {
     case 'reset':
       req.socket.destroy();
@@ -126,7 +160,8 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request | undefin
       headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     const withBody = method !== 'GET' && method !== 'HEAD' && hasBody(req);
-    if (withBody && req.headers['content-length'] !== undefined) headers.set('content-length', req.headers['content-length']);
+    if (withBody && req.headers['content-length'] !== undefined)
+      headers.set('content-length', req.headers['content-length']);
     return new Request(`${ORIGIN}${target}`, {
       method,
       headers,
@@ -152,7 +187,11 @@ function pathOf(target: string): string | undefined {
 
 function writeJson(res: ServerResponse, status: number, body: unknown, close: boolean): void {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...(close ? { connection: 'close' } : {}) });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(payload),
+    ...(close ? { connection: 'close' } : {}),
+  });
   res.end(payload);
 }
 
@@ -161,6 +200,10 @@ function badRequestOnSocket(socket: Socket): void {
     socket.destroy();
     return;
   }
-  const payload = JSON.stringify({ error: { code: 'validation_error', message: 'The request is not valid HTTP/1.1.', field: '(request)' } });
-  socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`);
+  const payload = JSON.stringify({
+    error: { code: 'validation_error', message: 'The request is not valid HTTP/1.1.', field: '(request)' },
+  });
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`,
+  );
 }

@@ -4,7 +4,13 @@
  */
 import { setupServer } from 'msw/node';
 import { afterEach } from 'vitest';
-import { createSandbox, DEFAULT_MSW_BASE_URL, type IssueKeyOptions, type Sandbox, type SandboxOptions } from '../../../src/testing/index.js';
+import {
+  createSandbox,
+  DEFAULT_MSW_BASE_URL,
+  type IssueKeyOptions,
+  type Sandbox,
+  type SandboxOptions,
+} from '../../../src/testing/index.js';
 
 export const TRANSPORTS = ['msw', 'http'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
@@ -70,7 +76,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-export async function openSandbox(transport: Transport, options: SandboxOptions = {}, keyOptions: IssueKeyOptions = {}): Promise<Harness> {
+export async function openSandbox(
+  transport: Transport,
+  options: SandboxOptions = {},
+  keyOptions: IssueKeyOptions = {},
+): Promise<Harness> {
   const sandbox = createSandbox(options);
   let baseUrl: string;
   if (transport === 'msw') {
@@ -90,7 +100,10 @@ export async function openSandbox(transport: Transport, options: SandboxOptions 
   const key = sandbox.issueKey(keyOptions);
   const call = (method: string, path: string, o: CallOptions = {}): Promise<Reply> => {
     const bearer = o.key === undefined ? key : o.key;
-    return send(method, `${baseUrl}/partner/v1${path}`, { ...o, headers: { ...(bearer === null ? {} : { authorization: `Bearer ${bearer}` }), ...o.headers } });
+    return send(method, `${baseUrl}/partner/v1${path}`, {
+      ...o,
+      headers: { ...(bearer === null ? {} : { authorization: `Bearer ${bearer}` }), ...o.headers },
+    });
   };
   return {
     transport,
@@ -108,7 +121,14 @@ export async function openSandbox(transport: Transport, options: SandboxOptions 
 
 /** A US address in California; postal codes ending in 0 have no hours in the sandbox. */
 export function address(overrides: Record<string, string> = {}) {
-  return { line1: '500 Howard St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', ...overrides };
+  return {
+    line1: '500 Howard St',
+    city: 'San Francisco',
+    state: 'CA',
+    postal_code: '94105',
+    country: 'US',
+    ...overrides,
+  };
 }
 
 /** Every item of a list, page by page; asserts each page's size stays within `limit`. */

@@ -36,20 +36,26 @@ export class ResponseChecker {
   /** What is wrong with `answer` by the document; empty when nothing is. */
   problems(answer: Recorded): string[] {
     const where = `${answer.method} ${answer.template} → ${answer.status}`;
-    const operation = (this.#document.paths as Record<string, Record<string, Json> | undefined>)[answer.template]?.[answer.method.toLowerCase()];
+    const operation = (this.#document.paths as Record<string, Record<string, Json> | undefined>)[answer.template]?.[
+      answer.method.toLowerCase()
+    ];
     if (!operation) return [`${where}: the document has no such operation`];
     const listed = (operation.responses as Record<string, Json>)[String(answer.status)];
     if (!listed) return [`${where}: the document does not list this status for the operation`];
     const response = this.#resolve(listed);
     const problems: string[] = [];
     for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
-      if (this.#resolve(header).required === true && answer.headers.get(name) === null) problems.push(`${where}: header ${name} missing`);
+      if (this.#resolve(header).required === true && answer.headers.get(name) === null)
+        problems.push(`${where}: header ${name} missing`);
     }
-    const schema = ((response.content as Record<string, Json> | undefined)?.['application/json'] as Json | undefined)?.schema;
+    const schema = ((response.content as Record<string, Json> | undefined)?.['application/json'] as Json | undefined)
+      ?.schema;
     if (!schema) return [...problems, `${where}: the document gives no JSON body`];
     const validate = this.#validator(JSON.stringify(schema));
     if (!validate(answer.body)) {
-      problems.push(`${where}: ${this.#ajv.errorsText(validate.errors, { separator: '; ' })}\n  body: ${JSON.stringify(answer.body).slice(0, 600)}`);
+      problems.push(
+        `${where}: ${this.#ajv.errorsText(validate.errors, { separator: '; ' })}\n  body: ${JSON.stringify(answer.body).slice(0, 600)}`,
+      );
     }
     return problems;
   }
@@ -58,7 +64,9 @@ export class ResponseChecker {
     const ref = node.$ref as string | undefined;
     if (!ref) return node;
     const [, kind, name] = /^#\/components\/(\w+)\/(.+)$/.exec(ref) ?? [];
-    return this.#resolve(((this.#document.components as Record<string, Json>)[kind as string] as Json)[name as string] as Json);
+    return this.#resolve(
+      ((this.#document.components as Record<string, Json>)[kind as string] as Json)[name as string] as Json,
+    );
   }
 
   #validator(schemaText: string): ValidateFunction {
@@ -82,8 +90,14 @@ function closed(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const out: Json = {};
   for (const [key, inner] of Object.entries(value)) {
-    const open = key === 'additionalProperties' && (inner === true || (typeof inner === 'object' && inner !== null && Object.keys(inner).length === 0));
-    out[key] = open ? false : key === 'properties' || key === '$defs' ? Object.fromEntries(Object.entries(inner as Json).map(([k, v]) => [k, closed(v)])) : closed(inner);
+    const open =
+      key === 'additionalProperties' &&
+      (inner === true || (typeof inner === 'object' && inner !== null && Object.keys(inner).length === 0));
+    out[key] = open
+      ? false
+      : key === 'properties' || key === '$defs'
+        ? Object.fromEntries(Object.entries(inner as Json).map(([k, v]) => [k, closed(v)]))
+        : closed(inner);
   }
   return out;
 }

@@ -7,4 +7,6 @@ import * as events from '@crp/partner-sdk/events';
 import * as bulk from '@crp/partner-sdk/bulk';
 import { sdkChecks } from './checks.cjs';
 
-await sdkChecks('esm', { sdk, testing, redis, events, bulk }, () => (process.env.WITH_MSW === '1' ? import('msw/node') : null));
+await sdkChecks('esm', { sdk, testing, redis, events, bulk }, () =>
+  process.env.WITH_MSW === '1' ? import('msw/node') : null,
+);

@@ -25,15 +25,23 @@ const client = new PartnerClient({ apiKey: 'crp_test_x', baseUrl: 'http://127.0.
 const address = { line1: '1 Main St', city: 'Seattle', state: 'WA', postal_code: '98101', country: 'US' };
 
 export async function everyNamespace(): Promise<void> {
-  const { data, response } = await client.locations.enroll({ partner_location_id: 'store-1', name: 'Noodle Bar', address }).withResponse();
+  const { data, response } = await client.locations
+    .enroll({ partner_location_id: 'store-1', name: 'Noodle Bar', address })
+    .withResponse();
   const created: boolean = response.status === 201;
   const store: Location = data;
-  const updated: Location = await client.locations.update('store-1', { preferred_language: 'zh', rules: { platforms: ['instagram'] } });
+  const updated: Location = await client.locations.update('store-1', {
+    preferred_language: 'zh',
+    rules: { platforms: ['instagram'] },
+  });
   await client.locations.pause('store-1');
   await client.locations.resume('store-1');
   await client.locations.terminate('store-1');
   const token: DashboardToken = await client.locations.createDashboardToken('store-1');
-  const firstPage: Promise<Page<Reservation>> = client.reservations.list({ status: ['confirmed'], acknowledged: false });
+  const firstPage: Promise<Page<Reservation>> = client.reservations.list({
+    status: ['confirmed'],
+    acknowledged: false,
+  });
   const page = await firstPage.finally(() => undefined);
   const listed = await client.reservations.listForLocation('store-1').withResponse();
   for await (const booking of client.reservations.list()) {
@@ -50,7 +58,17 @@ export async function everyNamespace(): Promise<void> {
   const settings: Settings = await client.settings.update({ surcharge_per_video_cents: 250 });
   const quote: PriceQuote = await client.pricing.quote({ plan: 'growth', videos_per_month: 8, country: 'US' });
   const extra: unknown = unknownField(store, 'tip_cents');
-  void [created, updated, token, page.nextCursor, listed.response.requestId, summary.reservations.unacknowledged, settings, quote.total_cents, extra];
+  void [
+    created,
+    updated,
+    token,
+    page.nextCursor,
+    listed.response.requestId,
+    summary.reservations.unacknowledged,
+    settings,
+    quote.total_cents,
+    extra,
+  ];
 }
 
 export async function enrollStores(rows: AsyncIterable<EnrollLocationBody>, signal: AbortSignal): Promise<number> {

@@ -11,8 +11,14 @@ export function refuseBrowserPages(request: Request): void {
   const origin = request.headers.get('origin');
   const site = request.headers.get('sec-fetch-site');
   if (origin === null && (site === null || site === 'none')) return;
-  const from = origin !== null ? `Origin ${JSON.stringify(origin.slice(0, 100))}` : `Sec-Fetch-Site ${JSON.stringify(site?.slice(0, 20))}`;
-  throw new ApiError('forbidden_origin', `The control API does not take calls from web pages (this one came with ${from}): a page you visit could otherwise reset the sandbox, inject faults or issue keys. Call it from a test, a script or curl, which send no Origin.`);
+  const from =
+    origin !== null
+      ? `Origin ${JSON.stringify(origin.slice(0, 100))}`
+      : `Sec-Fetch-Site ${JSON.stringify(site?.slice(0, 20))}`;
+  throw new ApiError(
+    'forbidden_origin',
+    `The control API does not take calls from web pages (this one came with ${from}): a page you visit could otherwise reset the sandbox, inject faults or issue keys. Call it from a test, a script or curl, which send no Origin.`,
+  );
 }
 
 /**

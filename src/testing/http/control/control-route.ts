@@ -39,21 +39,31 @@ export interface ControlRoute {
 export async function readObject(request: Request): Promise<Record<string, unknown>> {
   const body = await readJson(request);
   if (body === undefined) return {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw validation('(body)', 'The request body must be a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw validation('(body)', 'The request body must be a JSON object.');
   return body as Record<string, unknown>;
 }
 
 export function noParams(query: URLSearchParams): void {
   const first = [...query.keys()][0];
-  if (first !== undefined) throw validation(first, `${JSON.stringify(first)} is not a recognised query parameter: this endpoint takes none.`);
+  if (first !== undefined)
+    throw validation(first, `${JSON.stringify(first)} is not a recognised query parameter: this endpoint takes none.`);
 }
 
 /** The key in `Authorization: Bearer …`, which names the account a data call is about. */
 export function bearerKey(world: World, request: Request, purpose: string): { key: string; account: Account } {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '');
-  if (!match) throw new ApiError('unauthorized', `Say whose data to ${purpose}: send Authorization: Bearer <crp_test_ key> of the account.`);
+  if (!match)
+    throw new ApiError(
+      'unauthorized',
+      `Say whose data to ${purpose}: send Authorization: Bearer <crp_test_ key> of the account.`,
+    );
   const key = match[1] as string;
   const found = world.keys.find(key);
-  if (!found) throw new ApiError('unauthorized', 'The API key is not valid for this sandbox. Send a crp_test_ key this sandbox issued.');
+  if (!found)
+    throw new ApiError(
+      'unauthorized',
+      'The API key is not valid for this sandbox. Send a crp_test_ key this sandbox issued.',
+    );
   return { key, account: found.account };
 }

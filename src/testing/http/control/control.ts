@@ -30,7 +30,11 @@ export function createControl(deps: ControlDeps): (request: Request) => Promise<
     method: 'GET',
     path: '/',
     summary: 'this list',
-    handler: () => ({ body: { endpoints: routes.map((r) => `${r.method} ${CONTROL_PREFIX}${r.path === '/' ? '' : r.path}  ${r.summary}`) } }),
+    handler: () => ({
+      body: {
+        endpoints: routes.map((r) => `${r.method} ${CONTROL_PREFIX}${r.path === '/' ? '' : r.path}  ${r.summary}`),
+      },
+    }),
   };
   routes.unshift(index);
 
@@ -45,8 +49,17 @@ export function createControl(deps: ControlDeps): (request: Request) => Promise<
       const route = routes.find((r) => r.path === path && r.method === method);
       if (!route) {
         const allowed = routes.filter((r) => r.path === path).map((r) => r.method);
-        if (allowed.length > 0) throw new ApiError('method_not_allowed', `${method} is not supported on ${url.pathname}. Use ${allowed.join(' or ')}.`, undefined, { Allow: allowed.join(', ') });
-        throw new ApiError('not_found', `There is no control endpoint at ${url.pathname}. GET ${CONTROL_PREFIX} lists them; docs/sandbox.md describes them.`);
+        if (allowed.length > 0)
+          throw new ApiError(
+            'method_not_allowed',
+            `${method} is not supported on ${url.pathname}. Use ${allowed.join(' or ')}.`,
+            undefined,
+            { Allow: allowed.join(', ') },
+          );
+        throw new ApiError(
+          'not_found',
+          `There is no control endpoint at ${url.pathname}. GET ${CONTROL_PREFIX} lists them; docs/sandbox.md describes them.`,
+        );
       }
       const reply = await route.handler({ deps, world: deps.world(), query: url.searchParams, request });
       return jsonResponse(reply.status ?? 200, reply.body);
@@ -62,11 +75,17 @@ function checkAdmin(expected: string | undefined, request: Request): void {
   if (expected === undefined) return;
   const given = request.headers.get(ADMIN_TOKEN_HEADER);
   if (given === null) {
-    throw new ApiError('unauthorized', 'This sandbox’s control API needs its admin token: send the header X-Sandbox-Admin-Token: <token> (the --admin-token it was started with). A crp_test_ key does not open it.');
+    throw new ApiError(
+      'unauthorized',
+      'This sandbox’s control API needs its admin token: send the header X-Sandbox-Admin-Token: <token> (the --admin-token it was started with). A crp_test_ key does not open it.',
+    );
   }
   // Compare digests: equal lengths for timingSafeEqual, and no early exit on the first wrong byte.
   const digest = (text: string) => createHash('sha256').update(text).digest();
   if (!timingSafeEqual(digest(given), digest(expected))) {
-    throw new ApiError('unauthorized', 'X-Sandbox-Admin-Token does not match the admin token this sandbox was started with.');
+    throw new ApiError(
+      'unauthorized',
+      'X-Sandbox-Admin-Token does not match the admin token this sandbox was started with.',
+    );
   }
 }

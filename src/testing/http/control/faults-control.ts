@@ -1,7 +1,19 @@
 import { FAULT_KINDS, type FaultShape, type FaultSpec } from '../../faults/faults.js';
 import { MAX_GLOB_LENGTH } from '../../faults/path-glob.js';
 import { validation } from '../api-error.js';
-import { arrayOf, boolean, either, integer, number, object, oneOf, optional, recordOf, string, type Rule } from '../validation/rules.js';
+import {
+  arrayOf,
+  boolean,
+  either,
+  integer,
+  number,
+  object,
+  oneOf,
+  optional,
+  recordOf,
+  string,
+  type Rule,
+} from '../validation/rules.js';
 import { type ControlRoute, noParams, readObject } from './control-route.js';
 
 /** `hang`, `reset` and `malformed` are switches: true, or left out. */
@@ -40,8 +52,13 @@ const randomFaults = object({
 /** The fields as sent, refusing what the sandbox no longer takes with a message that says what to send instead. */
 async function readWhere(request: Request): Promise<Record<string, unknown>> {
   const body = await readObject(request);
-  if (body.pathFlags !== undefined) throw validation('pathFlags', 'pathFlags is no longer taken: pathPattern is a glob now, not a RegExp. Write it with * for any run of characters, e.g. "/partner/v1/locations/*" (matching is case-sensitive).');
-  if (body.path !== undefined && body.pathPattern !== undefined) throw validation('pathPattern', 'Send path (exact) or pathPattern (a glob with *), not both.');
+  if (body.pathFlags !== undefined)
+    throw validation(
+      'pathFlags',
+      'pathFlags is no longer taken: pathPattern is a glob now, not a RegExp. Write it with * for any run of characters, e.g. "/partner/v1/locations/*" (matching is case-sensitive).',
+    );
+  if (body.path !== undefined && body.pathPattern !== undefined)
+    throw validation('pathPattern', 'Send path (exact) or pathPattern (a glob with *), not both.');
   return body;
 }
 
@@ -72,7 +89,10 @@ export const faultRoutes: ControlRoute[] = [
     handler: async ({ deps, query, request }) => {
       noParams(query);
       const options = randomFaults(await readWhere(request), '');
-      deps.faults.random({ ...options, ...(options.kinds ? { kinds: options.kinds as Array<(typeof FAULT_KINDS)[number] | FaultShape> } : {}) });
+      deps.faults.random({
+        ...options,
+        ...(options.kinds ? { kinds: options.kinds as Array<(typeof FAULT_KINDS)[number] | FaultShape> } : {}),
+      });
       return { body: { random: true, pending: deps.faults.pending } };
     },
   },

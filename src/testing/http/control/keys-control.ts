@@ -23,7 +23,8 @@ export const keyRoutes: ControlRoute[] = [
       try {
         key = deps.issueKey(options);
       } catch (error) {
-        if (error instanceof RangeError) throw validation(/allowIps/.test(error.message) ? 'allowIps' : 'rateLimit', `${error.message}.`);
+        if (error instanceof RangeError)
+          throw validation(/allowIps/.test(error.message) ? 'allowIps' : 'rateLimit', `${error.message}.`);
         throw error;
       }
       return { status: 201, body: { key, account_id: world.keys.find(key)?.account.id } };

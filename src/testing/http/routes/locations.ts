@@ -74,7 +74,10 @@ export const locationRoutes: Route[] = [
     pattern: '/locations/:id/dashboard-token',
     handler: async ({ world, account, params, query, request }) => {
       if (!world.options.dashboardToken) {
-        throw new ApiError('feature_not_enabled', 'Dashboard tokens are built but not switched on yet for this account. Ask the service operator to enable them.');
+        throw new ApiError(
+          'feature_not_enabled',
+          'Dashboard tokens are built but not switched on yet for this account. Ask the service operator to enable them.',
+        );
       }
       noQuery(query);
       await expectNoBody(request);

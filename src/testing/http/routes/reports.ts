@@ -62,7 +62,12 @@ export const reportRoutes: Route[] = [
       const key = year * 100 + month;
       return {
         status: 200,
-        body: pageOf(account.storeList, pageRequest('billing/monthly', query, q), (s) => billingRow(s, key), (s) => s.createdAt < monthEnd),
+        body: pageOf(
+          account.storeList,
+          pageRequest('billing/monthly', query, q),
+          (s) => billingRow(s, key),
+          (s) => s.createdAt < monthEnd,
+        ),
       };
     },
   },
@@ -70,7 +75,10 @@ export const reportRoutes: Route[] = [
     method: 'GET',
     pattern: '/pricing/quote',
     handler: ({ account, query }) => {
-      const q = readQuery(query, { plan: nonEmpty, videos_per_month: wholeNumber(1, 100), country }, ['plan', 'videos_per_month']);
+      const q = readQuery(query, { plan: nonEmpty, videos_per_month: wholeNumber(1, 100), country }, [
+        'plan',
+        'videos_per_month',
+      ]);
       return { status: 200, body: quote(q.plan, q.videos_per_month, q.country, account.surchargePerVideoCents) };
     },
   },

@@ -16,7 +16,14 @@ export const reservationRoutes: Route[] = [
     method: 'GET',
     pattern: '/reservations',
     handler: ({ account, query }) => {
-      const q = readQuery(query, { ...PAGE, status: statusList, acknowledged: trueOrFalse, from: calendarDate, to: calendarDate, partner_location_id: locationId });
+      const q = readQuery(query, {
+        ...PAGE,
+        status: statusList,
+        acknowledged: trueOrFalse,
+        from: calendarDate,
+        to: calendarDate,
+        partner_location_id: locationId,
+      });
       const matches = (b: Booking): boolean => {
         if (q.status && !q.status.has(b.status)) return false;
         if (q.acknowledged !== undefined && (b.acknowledgedKind !== null) !== q.acknowledged) return false;
@@ -29,7 +36,10 @@ export const reservationRoutes: Route[] = [
         }
         return true;
       };
-      const source = q.partner_location_id === undefined ? account.bookingList : (account.stores.get(q.partner_location_id)?.bookings ?? []);
+      const source =
+        q.partner_location_id === undefined
+          ? account.bookingList
+          : (account.stores.get(q.partner_location_id)?.bookings ?? []);
       return { status: 200, body: pageOf(source, pageRequest('reservations', query, q), bookingRecord, matches) };
     },
   },
@@ -39,7 +49,10 @@ export const reservationRoutes: Route[] = [
     handler: ({ account, params, query }) => {
       const store = findStore(account, params.id ?? '');
       const q = readQuery(query, PAGE);
-      return { status: 200, body: pageOf(store.bookings, pageRequest(`locations/${store.id}/reservations`, query, q), bookingRecord) };
+      return {
+        status: 200,
+        body: pageOf(store.bookings, pageRequest(`locations/${store.id}/reservations`, query, q), bookingRecord),
+      };
     },
   },
   {

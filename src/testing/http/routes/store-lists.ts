@@ -17,7 +17,10 @@ export const storeListRoutes: Route[] = [
     handler: ({ account, params, query }) => {
       const store = findStore(account, params.id ?? '');
       const q = readQuery(query, PAGE);
-      return { status: 200, body: pageOf(store.videos, pageRequest(`locations/${store.id}/content`, query, q), videoRecord) };
+      return {
+        status: 200,
+        body: pageOf(store.videos, pageRequest(`locations/${store.id}/content`, query, q), videoRecord),
+      };
     },
   },
   {
@@ -26,7 +29,10 @@ export const storeListRoutes: Route[] = [
     handler: ({ account, params, query }) => {
       const store = findStore(account, params.id ?? '');
       const q = readQuery(query, PAGE);
-      return { status: 200, body: pageOf(store.creators, pageRequest(`locations/${store.id}/creators`, query, q), creatorRecord) };
+      return {
+        status: 200,
+        body: pageOf(store.creators, pageRequest(`locations/${store.id}/creators`, query, q), creatorRecord),
+      };
     },
   },
   {

@@ -3,7 +3,18 @@
  * depth. The walk uses its own stack, not recursion, so no nesting can overflow it (the body's
  * depth is capped before this runs anyway).
  */
-const WORDS = new Set(['ethnic', 'ethnicity', 'ethnicities', 'race', 'races', 'age', 'ages', 'gender', 'genders', 'sex']);
+const WORDS = new Set([
+  'ethnic',
+  'ethnicity',
+  'ethnicities',
+  'race',
+  'races',
+  'age',
+  'ages',
+  'gender',
+  'genders',
+  'sex',
+]);
 
 /** The dotted path of the first key naming a prohibited attribute under `rules`, if any. */
 export function findProhibitedRule(rules: unknown): string | undefined {
@@ -27,7 +38,5 @@ export function findProhibitedRule(rules: unknown): string | undefined {
 
 /** Whole words only (`min_age`, `ageRange`, `gender`), so `page` or `storage` do not match. */
 function isProhibited(key: string): boolean {
-  return key
-    .split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/)
-    .some((word) => WORDS.has(word.toLowerCase()));
+  return key.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/).some((word) => WORDS.has(word.toLowerCase()));
 }

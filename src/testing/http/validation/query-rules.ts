@@ -27,7 +27,8 @@ export const nonEmpty: QueryRule<string> = (text, name) => {
 };
 
 export const trueOrFalse: QueryRule<boolean> = (text, name) => {
-  if (text !== 'true' && text !== 'false') throw validation(name, `${name} must be true or false, got ${JSON.stringify(text)}.`);
+  if (text !== 'true' && text !== 'false')
+    throw validation(name, `${name} must be true or false, got ${JSON.stringify(text)}.`);
   return text === 'true';
 };
 
@@ -36,7 +37,11 @@ export const statusList: QueryRule<Set<string>> = Object.assign(
   (text: string, name: string) => {
     const statuses = text.split(',');
     const bad = statuses.find((s) => !STATUSES.includes(s));
-    if (bad !== undefined) throw validation(name, `${name} must be one of ${STATUSES.join(', ')} (comma-separated), got ${JSON.stringify(bad)}.`);
+    if (bad !== undefined)
+      throw validation(
+        name,
+        `${name} must be one of ${STATUSES.join(', ')} (comma-separated), got ${JSON.stringify(bad)}.`,
+      );
     return new Set(statuses);
   },
   { commaSeparated: true as const },
@@ -59,7 +64,8 @@ function onCalendar(form: string, what: 'date' | 'month'): QueryRule<string> {
   return (text, name) => {
     const [, y, m, d] = pattern.exec(inForm(text, name)) as RegExpExecArray;
     const month = Number(m);
-    const refuse = (why: string) => validation(name, `${name} is not a real ${what} (${why}), got ${JSON.stringify(text)}.`);
+    const refuse = (why: string) =>
+      validation(name, `${name} is not a real ${what} (${why}), got ${JSON.stringify(text)}.`);
     if (month < 1 || month > 12) throw refuse(`months are 01 to 12`);
     if (d !== undefined) {
       const last = daysIn(Number(y), month);

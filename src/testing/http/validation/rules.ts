@@ -23,29 +23,40 @@ function fail(path: string, message: string): never {
   throw validation(path || BODY, `${path || 'The request body'} ${message}.`);
 }
 
-const describe = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
+const describe = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 
-export function string(checks: { min?: number; max?: number; pattern?: RegExp; says?: string; test?: (s: string) => boolean } = {}): Rule<string> {
+export function string(
+  checks: { min?: number; max?: number; pattern?: RegExp; says?: string; test?: (s: string) => boolean } = {},
+): Rule<string> {
   return (value, path) => {
     if (typeof value !== 'string') fail(path, `must be a string, not ${describe(value)}`);
-    if (checks.min !== undefined && value.length < checks.min) fail(path, checks.min === 1 ? 'must not be empty' : `must be at least ${checks.min} characters`);
+    if (checks.min !== undefined && value.length < checks.min)
+      fail(path, checks.min === 1 ? 'must not be empty' : `must be at least ${checks.min} characters`);
     if (checks.max !== undefined && value.length > checks.max) fail(path, `must be at most ${checks.max} characters`);
-    if ((checks.pattern && !checks.pattern.test(value)) || (checks.test && !checks.test(value))) fail(path, checks.says ?? 'is not in the expected form');
+    if ((checks.pattern && !checks.pattern.test(value)) || (checks.test && !checks.test(value)))
+      fail(path, checks.says ?? 'is not in the expected form');
     return value;
   };
 }
 
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER, says?: string): Rule<number> {
   return (value, path) => {
-    if (typeof value !== 'number' || !Number.isInteger(value)) fail(path, `must be a whole number, not ${describe(value)}`);
-    if (value < min || value > max) fail(path, says ?? (max === Number.MAX_SAFE_INTEGER ? `must be ${min} or more` : `must be between ${min} and ${max}`));
+    if (typeof value !== 'number' || !Number.isInteger(value))
+      fail(path, `must be a whole number, not ${describe(value)}`);
+    if (value < min || value > max)
+      fail(
+        path,
+        says ?? (max === Number.MAX_SAFE_INTEGER ? `must be ${min} or more` : `must be between ${min} and ${max}`),
+      );
     return value;
   };
 }
 
 export function oneOf<const T extends readonly string[]>(values: T): Rule<T[number]> {
   return (value, path) => {
-    if (typeof value !== 'string' || !values.includes(value)) fail(path, `must be ${values.map((v) => JSON.stringify(v)).join(' or ')}`);
+    if (typeof value !== 'string' || !values.includes(value))
+      fail(path, `must be ${values.map((v) => JSON.stringify(v)).join(' or ')}`);
     return value as T[number];
   };
 }
@@ -58,7 +69,8 @@ export function arrayOf<T>(item: Rule<T>): Rule<T[]> {
 }
 
 function plainObject(value: unknown, path: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, `must be an object, not ${describe(value)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    fail(path, `must be an object, not ${describe(value)}`);
   return value as Record<string, unknown>;
 }
 
@@ -76,7 +88,11 @@ export function object<S extends Shape>(shape: S): Rule<Out<S>> {
   return (value, path) => {
     const input = plainObject(value, path);
     for (const key of Object.keys(input)) {
-      if (!Object.hasOwn(shape, key)) throw validation(join(path, key), `${JSON.stringify(key)} is not a recognised field${path ? ` of ${path}` : ''}.`);
+      if (!Object.hasOwn(shape, key))
+        throw validation(
+          join(path, key),
+          `${JSON.stringify(key)} is not a recognised field${path ? ` of ${path}` : ''}.`,
+        );
     }
     const out: Record<string, unknown> = {};
     for (const [key, rule] of Object.entries(shape)) {
@@ -92,7 +108,9 @@ export function object<S extends Shape>(shape: S): Rule<Out<S>> {
 }
 
 export function optional<T>(rule: Rule<T>): OptionalRule<T> {
-  return Object.assign((value: unknown, path: string) => (value === undefined ? undefined : rule(value, path)), { optional: true as const });
+  return Object.assign((value: unknown, path: string) => (value === undefined ? undefined : rule(value, path)), {
+    optional: true as const,
+  });
 }
 
 function join(path: string, key: string): string {

@@ -42,7 +42,11 @@ const changeable = {
   plan: optional(object({ name: text(200), videos_per_month: integer(1, 100) })),
   dishes: optional(arrayOf(string({ min: 1 }))),
   contact: optional(
-    object({ name: optional(string()), email: optional(string({ pattern: /^[^@\s]+@[^@\s]+$/, says: 'must be an email address' })), phone: optional(string()) }),
+    object({
+      name: optional(string()),
+      email: optional(string({ pattern: /^[^@\s]+@[^@\s]+$/, says: 'must be an email address' })),
+      phone: optional(string()),
+    }),
   ),
   rules: optional(
     object({
