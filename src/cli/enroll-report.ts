@@ -63,7 +63,9 @@ export function recordOf(outcome: EnrollOutcome, run: RunLines): ReportRecord {
     }
     if (outcome.confirmedAfter) {
       record.confirmed_after = outcome.confirmedAfter.code;
-      record.message = `Its call failed (${outcome.confirmedAfter.message}), after the service had acted: reading the store found it enrolled with this line's name and address.`;
+      record.message =
+        `Its call failed (${outcome.confirmedAfter.message}), after the service had acted: ` +
+        `reading the store found it enrolled with this line's name and address.`;
     }
     return record;
   }
@@ -92,10 +94,16 @@ export function recordOf(outcome: EnrollOutcome, run: RunLines): ReportRecord {
 /** A conflict told as what to do with the file and `crp` (the SDK's own message names an SDK call). */
 function conflictMessage(outcome: EnrollConflict, line: number, run: RunLines): string {
   const id = outcome.partner_location_id ?? '';
-  const fix = `make line ${line} match it or give the line its own partner_location_id in ${run.file}, then run crp enroll again (it never changes an enrolled store)`;
+  const fix =
+    `make line ${line} match it or give the line its own partner_location_id in ${run.file}, then ` +
+    `run crp enroll again (it never changes an enrolled store)`;
   if (outcome.conflictsWith !== undefined) {
     const first = run.lineOf(outcome.conflictsWith);
-    return `line ${line} has the partner_location_id ${id} of line ${first} with other content, so it was not sent: the first line of an id decides. Fix or delete line ${line} or line ${first} in ${run.file}, then run crp enroll again.`;
+    return (
+      `line ${line} has the partner_location_id ${id} of line ${first} with other content, so it was ` +
+      `not sent: the first line of an id decides. Fix or delete line ${line} or line ${first} in ` +
+      `${run.file}, then run crp enroll again.`
+    );
   }
   if (outcome.earlierRun)
     return `${id} was enrolled with other content by the run that ${run.resume ?? 'the --resume report'} reports, so line ${line} was not sent: ${fix}.`;

@@ -80,7 +80,8 @@ async function run(args: string[], io: Io): Promise<number> {
   if (resume) {
     const onTornLine = (line: number) =>
       io.stderr.write(
-        `crp: --resume ${resume}: its last line (line ${line}) was cut short, as by a run that crashed while writing it. The ${line - 1} lines before it are used; the row of that line is sent again.\n`,
+        `crp: --resume ${resume}: its last line (line ${line}) was cut short, as by a run that crashed while ` +
+          `writing it. The ${line - 1} lines before it are used; the row of that line is sent again.\n`,
       );
     for await (const _ of readResume(resume, { cwd: io.cwd, onTornLine }));
   }
@@ -183,7 +184,7 @@ async function run(args: string[], io: Io): Promise<number> {
     );
     if (goOn)
       io.stdout.write(
-        `${goOn.resumes ? 'To go on where it stopped' : 'To go on (no .jsonl report to resume from: rows already enrolled are sent again and answer already enrolled)'}:\n  ${goOn.command}\n`,
+        `${goOn.resumes ? 'To go on where it stopped' : 'To go on (no .jsonl report to resume from: rows already enrolled ' + 'are sent again and answer already enrolled)'}:\n  ${goOn.command}\n`,
       );
   }
   return notDone > 0 ? EXIT.someFailed : EXIT.ok;
@@ -196,11 +197,14 @@ function describe(t: Tally, notDone: number, aborted: boolean, problems: ReportR
   ];
   if (t.not_attempted)
     out.push(
-      `  ${t.not_attempted} not attempted: the stop came before ${t.not_attempted === 1 ? 'this row was' : 'these rows were'} sent (or answered); enrolling them again is safe`,
+      `  ${t.not_attempted} not attempted: the stop came before ` +
+        `${t.not_attempted === 1 ? 'this row was' : 'these rows were'} sent (or answered); enrolling them ` +
+        `again is safe`,
     );
   if (t.confirmed)
     out.push(
-      `  ${t.confirmed} already enrolled ${t.confirmed === 1 ? 'row was' : 'rows were'} confirmed by reading the store: the call failed after the service had acted (confirmed_after in the .jsonl report)`,
+      `  ${t.confirmed} already enrolled ${t.confirmed === 1 ? 'row was' : 'rows were'} confirmed by reading ` +
+        `the store: the call failed after the service had acted (confirmed_after in the .jsonl report)`,
     );
   for (const p of problems)
     out.push(

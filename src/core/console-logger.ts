@@ -72,7 +72,9 @@ function envLevelOf(value: string | undefined, write: Write): LogLevel {
   if (!warnedEnvValues.has(shown)) {
     warnedEnvValues.add(shown);
     try {
-      const message = `PARTNER_SDK_LOG is ${JSON.stringify(shown)}, not one of ${LEVELS.join(', ')}; the SDK goes on without logging. Set one of those levels to see its events.`;
+      const message =
+        `PARTNER_SDK_LOG is ${JSON.stringify(shown)}, not one of ${LEVELS.join(', ')}; the SDK ` +
+        `goes on without logging. Set one of those levels to see its events.`;
       write(formatLine(new Date(), 'warn', message));
     } catch {
       // A closed stderr must not stop the client either.

@@ -262,7 +262,10 @@ export class RateLimitError extends PartnerApiError {
  * plain `PartnerApiError` (its `status` still says 5xx).
  */
 export class InternalServerError extends PartnerApiError {
-  /** `internal_error` (500), `bad_gateway` (502), `unavailable` (503) or `gateway_timeout` (504): the service's code, or the status's own when the body has none (an HTML page from a proxy). */
+  /**
+   * `internal_error` (500), `bad_gateway` (502), `unavailable` (503) or `gateway_timeout` (504): the
+   * service's code, or the status's own when the body has none (an HTML page from a proxy).
+   */
   declare readonly code: ServerErrorCode;
   /** Support reference quoted by the service, e.g. `7F3A9C21`. */
   readonly reference: string | undefined;

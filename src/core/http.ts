@@ -198,7 +198,8 @@ export class Http {
     if (error instanceof BodyTooLarge) {
       const size = error.declared === undefined ? 'more than' : `${error.declared} bytes, over`;
       return new ResponseTooLargeError(
-        `The response to ${where} (${status}) was ${size} the limit of ${this.#maxBytes} bytes, so it was not read. Raise maxResponseBytes if that is expected.`,
+        `The response to ${where} (${status}) was ${size} the limit of ${this.#maxBytes} bytes, so it was ` +
+          `not read. Raise maxResponseBytes if that is expected.`,
         { status, requestId, limitBytes: this.#maxBytes, request },
       );
     }

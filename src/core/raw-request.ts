@@ -42,7 +42,8 @@ export function rawCall(raw: RawRequest): { operation: Operation; input: CallInp
   // `/%2e%2e/_sandbox/reset` would leave /partner/v1 with the API key on it: the URL parser climbs `%2e%2e` too.
   if (hasDotSegment(raw.path)) {
     throw new ConfigurationError(
-      "client.request(): path must not hold a '.' or '..' segment in any spelling (%2e, %252e, ..;x, %2f.., %5c..): a URL parser or server would climb out of /partner/v1. Nothing was sent.",
+      "client.request(): path must not hold a '.' or '..' segment in any spelling (%2e, %252e, ..;x, %2f.., " +
+        '%5c..): a URL parser or server would climb out of /partner/v1. Nothing was sent.',
     );
   }
   const safe = raw.method === 'GET' || raw.retrySafe === true;

@@ -137,7 +137,8 @@ function lockedError(lockPath: string, holder: LockOwner | undefined, here: bool
     : `process ${holder?.pid ?? '?'} on ${holder?.host ?? 'an unknown host'} (since ${holder?.at ?? '?'})`;
   return new CheckpointLockedError(
     `The checkpoint is in use by ${who} (lock file ${lockPath}). Two watchers on one checkpoint would deliver every event twice: ` +
-      'stop the other watcher, or give this one its own checkpoint. If no watcher is running (for example it ran on another host that is gone), delete the lock file.',
+      'stop the other watcher, or give this one its own checkpoint. If no watcher is running (for example it ' +
+      'ran on another host that is gone), delete the lock file.',
     holder?.pid,
   );
 }

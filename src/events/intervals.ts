@@ -39,7 +39,9 @@ export function intervalsOf(o: Pick<WatchOptions, 'maxLag' | 'minInterval' | 'ma
   if (clashes.size > 0) {
     const named = ORDER.filter((name) => clashes.has(name)).map((name) => `${name} ${given[name]}`);
     throw new ConfigurationError(
-      `The options you gave contradict each other: ${named.join(', ')} (milliseconds); they must keep minInterval <= maxInterval <= maxLag. Change one of them, or leave one out: an option left out is derived from the ones given.`,
+      `The options you gave contradict each other: ${named.join(', ')} (milliseconds); they must keep ` +
+        `minInterval <= maxInterval <= maxLag. Change one of them, or leave one out: an option left out is ` +
+        `derived from the ones given.`,
     );
   }
   const maxLag = given.maxLag ?? Math.max(DEFAULT_INTERVALS.maxLag, given.maxInterval ?? 0, given.minInterval ?? 0);

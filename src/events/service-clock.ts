@@ -140,7 +140,8 @@ export class ServiceClock {
     if (!usableServiceTime(at)) {
       this.#warn(
         `range:${source}`,
-        `partner-sdk: event stream: refusing the service's ${source} ${JSON.stringify(value.slice(0, 64))}: before 2000 or after 9999-11, a time the SDK cannot work with (a proxy or a server clock is wrong)`,
+        `partner-sdk: event stream: refusing the service's ${source} ${JSON.stringify(value.slice(0, 64))}: ` +
+          `before 2000 or after 9999-11, a time the SDK cannot work with (a proxy or a server clock is wrong)`,
       );
       this.#reports.onOutlier?.();
       return undefined;
@@ -192,7 +193,9 @@ export class ServiceClock {
       const years = ((reading.offset - offset) / (365.25 * 86_400_000)).toFixed(1);
       this.#warn(
         'far',
-        `partner-sdk: event stream: refusing a service time ${years} years from the one its other answers agree on (servers behind a balancer whose clocks differ, or a proxy); the stream goes on by the agreed time`,
+        `partner-sdk: event stream: refusing a service time ${years} years from the one its other answers ` +
+          `agree on (servers behind a balancer whose clocks differ, or a proxy); the stream goes on by the ` +
+          `agreed time`,
       );
     }
     const last = this.#against.at(-1);

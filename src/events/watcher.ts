@@ -277,7 +277,8 @@ function settingsOf(options: WatchOptions): Settings {
   }
   if (o.standby && typeof checkpoint.lock !== 'function') {
     throw new ConfigurationError(
-      "The option standby waits for the checkpoint's lock, and this checkpoint has none: use redisCheckpoint() (@crp/partner-sdk/redis), fileCheckpoint() or a checkpoint with lock().",
+      "The option standby waits for the checkpoint's lock, and this checkpoint has none: use " +
+        'redisCheckpoint() (@crp/partner-sdk/redis), fileCheckpoint() or a checkpoint with lock().',
     );
   }
   if (o.startFrom !== undefined && o.startFrom !== 'beginning' && o.startFrom !== 'now') {
@@ -288,7 +289,9 @@ function settingsOf(options: WatchOptions): Settings {
   const previousKeys = o.previousKeys ?? [];
   if (!Array.isArray(previousKeys) || !previousKeys.every((k) => typeof k === 'string' && /^[0-9a-f]{16}$/.test(k))) {
     throw new ConfigurationError(
-      `The option previousKeys lists key fingerprints (16 hex digits, client.keyFingerprint of a client with that key; never the key itself); got ${Array.isArray(previousKeys) ? `${previousKeys.length} item(s), not all fingerprints` : typeof previousKeys}.`,
+      `The option previousKeys lists key fingerprints (16 hex digits, client.keyFingerprint of a client with ` +
+        `that key; never the key itself); got ` +
+        `${Array.isArray(previousKeys) ? `${previousKeys.length} item(s), not all fingerprints` : typeof previousKeys}.`,
     );
   }
   const budgetShare = o.budgetShare ?? 0.5;

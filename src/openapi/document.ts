@@ -86,14 +86,18 @@ const PATH_PARAMS: Record<string, { schema: z.ZodMiniType; description: string }
   batch_id: { schema: batchId, description: "The sample batch's id, as the service gave it." },
 };
 
-const DESCRIPTION = `The Partner Interface for Restaurant Platforms (\`${API_PREFIX}\`), and the control API of its sandbox (\`crp-sandbox\`, tag "${SANDBOX_TAG.name}").
+const DESCRIPTION =
+  `The Partner Interface for Restaurant Platforms (\`${API_PREFIX}\`), ` +
+  `and the control API of its sandbox (\`crp-sandbox\`, tag "${SANDBOX_TAG.name}").
 
-Generated from the schemas the TypeScript SDK (\`@crp/partner-sdk\`) checks requests and responses with, so it says what the SDK sends and accepts. docs/http.md walks through it with curl and Python.
+Generated from the schemas the TypeScript SDK (\`@crp/partner-sdk\`) checks requests and responses with, ` +
+  `so it says what the SDK sends and accepts. docs/http.md walks through it with curl and Python.
 
 - **Auth**: \`Authorization: Bearer <key>\` on every service call (\`crp_test_\` keys on the sandbox, \`crp_live_\` in production).
 - **JSON** in and out. Responses may carry fields not listed here: keep them, never fail on them; an enum value you do not know (a new status) may arrive.
 - **Errors**: \`{ "error": { "code", "message", "field"? } }\`; branch on \`code\`.
-- **Lists**: \`{ items, next_cursor }\`; pass \`next_cursor\` back as \`cursor\` for the next page; null, empty or missing means the last page. \`limit\` 1..200, default 50.
+- **Lists**: \`{ items, next_cursor }\`; pass \`next_cursor\` back as \`cursor\` for the next page; ` +
+  `null, empty or missing means the last page. \`limit\` 1..200, default 50.
 - **Rate limit**: 600 requests a minute per key by default; \`RateLimit-*\` headers on every answer after the key is accepted; 429 with \`Retry-After\`.
 - **Retry safety**: each operation's \`x-retry-safe\` says whether repeating it is safe (every operation but the sample decision).`;
 

@@ -5,7 +5,9 @@ import { SCHEMA_REF } from './components.js';
 export const ERROR_CODES = {
   validation_error: {
     status: 400,
-    says: 'Invalid input: a malformed value, a missing field, or a field or query parameter the API does not recognise (never silently ignored). `field` names it, e.g. `address.state`.',
+    says:
+      'Invalid input: a malformed value, a missing field, or a field or query parameter the API does not ' +
+      'recognise (never silently ignored). `field` names it, e.g. `address.state`.',
   },
   unauthorized: {
     status: 401,
@@ -63,7 +65,8 @@ const BEFORE_RATE_LIMIT = new Set([401, 403, 500, 503]);
 export const errorBodySchema: JsonSchema = {
   type: 'object',
   description:
-    "Every error: branch on `error.code`. A client must also handle a code or status it does not know, and bodies that are not JSON (a proxy's HTML page, an empty body).",
+    'Every error: branch on `error.code`. A client must also handle a code or status it does not know, and ' +
+    "bodies that are not JSON (a proxy's HTML page, an empty body).",
   properties: {
     error: {
       type: 'object',

@@ -12,7 +12,12 @@ import type { JsonSchema } from './json-schema.js';
 export const SANDBOX_TAG = {
   name: 'Sandbox control',
   description:
-    "The sandbox's own control API under `/_sandbox` (clock, faults, keys, populate, change and request logs, reset), and this document. Not part of the service: production has none of it. Over a port, a `Host` other than the sandbox's own address (or an allowed name) gets 403 `forbidden_host`; a control call from a web page (`Origin`, or `Sec-Fetch-Site` other than `none`) gets 403 `forbidden_origin`; a control POST without `Content-Type: application/json` gets 415 `unsupported_media_type`. See docs/sandbox.md.",
+    "The sandbox's own control API under `/_sandbox` (clock, faults, keys, populate, change and request " +
+    'logs, reset), and this document. Not part of the service: production has none of it. Over a port, a ' +
+    "`Host` other than the sandbox's own address (or an allowed name) gets 403 `forbidden_host`; a control " +
+    'call from a web page (`Origin`, or `Sec-Fetch-Site` other than `none`) gets 403 `forbidden_origin`; a ' +
+    'control POST without `Content-Type: application/json` gets 415 `unsupported_media_type`. See ' +
+    'docs/sandbox.md.',
 };
 
 /** A control call as the document states it; method, path and one-line summary come from the sandbox's route table. */
@@ -42,7 +47,8 @@ const pathMatch = {
     minLength: 1,
     maxLength: MAX_GLOB_LENGTH,
     description:
-      'Or: a glob the whole path must match, `*` standing for any run of characters (`/` included), e.g. `/partner/v1/locations/*`. Case-sensitive; not a RegExp. Not together with `path`.',
+      'Or: a glob the whole path must match, `*` standing for any run of characters (`/` included), e.g. ' +
+      '`/partner/v1/locations/*`. Case-sensitive; not a RegExp. Not together with `path`.',
   },
   method: { type: 'string', minLength: 1, description: 'Apply only to this method.' },
   when: {
@@ -95,7 +101,8 @@ const DOCS: Record<string, ControlDoc> = {
   'POST /clock/advance': {
     body: {
       description:
-        'One of three forms: `{ "by_ms": n }`; any of `days`, `hours`, `minutes`, `ms` (they add up, e.g. `{ "days": 1 }`); or `{ "to": ISO }`. Forward only, at most 366 days a call.',
+        'One of three forms: `{ "by_ms": n }`; any of `days`, `hours`, `minutes`, `ms` (they add up, ' +
+        'e.g. `{ "days": 1 }`); or `{ "to": ISO }`. Forward only, at most 366 days a call.',
       oneOf: [
         object({ by_ms: { type: 'number', minimum: 0, description: 'Milliseconds to move on (86400000 is a day).' } }),
         {

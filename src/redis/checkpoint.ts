@@ -126,7 +126,8 @@ export class RedisCheckpoint implements Checkpoint {
     while (this.#held) {
       if (!wait)
         throw new CheckpointLockedError(
-          `This redisCheckpoint() (key ${this.#options.key}) is in use by another watcher in this process. Stop that watcher first, or give each watcher its own checkpoint.`,
+          `This redisCheckpoint() (key ${this.#options.key}) is in use by another watcher in this process. ` +
+            `Stop that watcher first, or give each watcher its own checkpoint.`,
         );
       await realClock.sleep(this.#pollMs, signal);
     }
@@ -166,7 +167,8 @@ export class RedisCheckpoint implements Checkpoint {
         if (!wait) {
           throw new CheckpointLockedError(
             `The checkpoint ${this.#options.key} in Redis is in use by another watcher (${answer[1]}; its lease runs ${answer[2]} ms more unless renewed). ` +
-              'Two watchers on one checkpoint would deliver every event twice: stop the other one, run this one with standby: true to take over when the other stops, or give it its own key.',
+              'Two watchers on one checkpoint would deliver every event twice: stop the other one, run this ' +
+              'one with standby: true to take over when the other stops, or give it its own key.',
           );
         }
         if (!checked) {
@@ -268,7 +270,8 @@ export class RedisCheckpoint implements Checkpoint {
     if (held.status === 'unreachable' || held.status === 'lost') return;
     this.#setStatus(held, 'unreachable');
     this.#logger.warn?.(
-      `partner-sdk: event checkpoint: Redis does not answer; the watcher delivers nothing until it does, then goes on from the checkpoint if its lease is still its own (key ${this.#options.key})`,
+      `partner-sdk: event checkpoint: Redis does not answer; the watcher delivers nothing until it does, ` +
+        `then goes on from the checkpoint if its lease is still its own (key ${this.#options.key})`,
       { error: error instanceof Error ? error.message : String(error) },
     );
   }
@@ -296,8 +299,10 @@ export class RedisCheckpoint implements Checkpoint {
         : [];
     });
     return new ConfigurationError(
-      `The checkpoint's keys in Redis hold another program's data: ${wrong.length > 0 ? wrong.join('; ') : `a key under ${this.#options.key} holds another type than a checkpoint's`}. ` +
-        `The watcher stopped without writing there. Give redisCheckpoint() a key of its own (it uses ${names.map((name) => this.#keys[name]).join(', ')}), or remove those keys if they are left over.`,
+      `The checkpoint's keys in Redis hold another program's data: ` +
+        `${wrong.length > 0 ? wrong.join('; ') : `a key under ${this.#options.key} holds another type than a checkpoint's`}. ` +
+        `The watcher stopped without writing there. Give redisCheckpoint() a key of its own (it uses ` +
+        `${names.map((name) => this.#keys[name]).join(', ')}), or remove those keys if they are left over.`,
       { cause: error },
     );
   }
@@ -305,8 +310,11 @@ export class RedisCheckpoint implements Checkpoint {
   #lost(held: Held): CheckpointLockedError {
     this.#setStatus(held, 'lost');
     return new CheckpointLockedError(
-      `This watcher lost its lease on the checkpoint ${this.#options.key} in Redis (it could not renew it for ${this.#leaseMs} ms: the process was paused or cut off from Redis) and another watcher took over, ` +
-        'or Redis lost the lease record (FLUSHALL, a restart without persistence, a deleted key). It stopped so as not to deliver beside the new holder; start it again (as a standby) if it should stay a replica.',
+      `This watcher lost its lease on the checkpoint ${this.#options.key} in Redis (it could not renew it ` +
+        `for ${this.#leaseMs} ms: the process was paused or cut off from Redis) and another watcher took over, ` +
+        'or Redis lost the lease record (FLUSHALL, a restart without persistence, a deleted key). It stopped ' +
+        'so as not to deliver beside the new holder; start it again (as a standby) if it should stay a ' +
+        'replica.',
     );
   }
 

@@ -1,7 +1,7 @@
 /**
  * `@crp/partner-sdk/redis`: a key's rate budget shared by every process using the key, and a
- * watcher's checkpoint with a lease (replicas of the event stream), through Redis. A separate import path, so that applications which do not share a budget do not carry
- * this code.
+ * watcher's checkpoint with a lease (replicas of the event stream), through Redis. A separate
+ * import path, so that applications which do not share a budget do not carry this code.
  *
  * @module
  */
@@ -128,7 +128,9 @@ function checkOptions(options: RedisBudgetOptions): void {
         : Number.isFinite(value) && value > 0 && value <= 60_000;
     if (value !== undefined && !ok) {
       throw new ConfigurationError(
-        `redisBudget() option ${name} must be ${name === 'assumeSharers' ? 'a whole number from 1 to 1000' : 'a number of milliseconds from 1 to 60000'}; got ${String(value)}.`,
+        `redisBudget() option ${name} must be ` +
+          `${name === 'assumeSharers' ? 'a whole number from 1 to 1000' : 'a number of milliseconds from 1 to 60000'}; ` +
+          `got ${String(value)}.`,
       );
     }
   }

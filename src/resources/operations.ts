@@ -38,7 +38,10 @@ export const OPERATIONS = {
       tag: 'Stores',
       summary: 'Enroll a store',
       description:
-        'Idempotent on `partner_location_id`: the first enrollment answers 201; the same id, name and address again answer 200 with the same store, so a retried enrollment never creates two. The same id with another name or address: 409 `conflict` (change a store with PATCH). Hours left out are looked up; `hours.state` is `missing` (the store on hold) until they are known.',
+        'Idempotent on `partner_location_id`: the first enrollment answers 201; the same id, name and ' +
+        'address again answer 200 with the same store, so a retried enrollment never creates two. The same ' +
+        'id with another name or address: 409 `conflict` (change a store with PATCH). Hours left out are ' +
+        'looked up; `hours.state` is `missing` (the store on hold) until they are known.',
       errors: ['conflict', 'payload_too_large', 'prohibited_rule'],
       created: 'The store, enrolled now.',
     },
@@ -225,7 +228,11 @@ export const OPERATIONS = {
       tag: 'Creators',
       summary: 'Approve a sample batch, or ask for a new one',
       description:
-        'Answers the approved batch, or the new batch. NOT safe to repeat blindly: a repeated `new_batch` asks for two batches. Retry only when the service certainly did not act: a 429, the service’s own 500 or 503 (its JSON error body), a connection refused before sending; never after a 502 or 504 (a gateway may have passed it on), a proxy’s error page, a timeout or a connection lost mid-request. A batch that is not awaiting a decision: 409 `invalid_state`.',
+        'Answers the approved batch, or the new batch. NOT safe to repeat blindly: a repeated `new_batch` ' +
+        'asks for two batches. Retry only when the service certainly did not act: a 429, the service’s own ' +
+        '500 or 503 (its JSON error body), a connection refused before sending; never after a 502 or 504 ' +
+        '(a gateway may have passed it on), a proxy’s error page, a timeout or a connection lost ' +
+        'mid-request. A batch that is not awaiting a decision: 409 `invalid_state`.',
       errors: ['not_found', 'invalid_state', 'payload_too_large'],
     },
   },

@@ -35,7 +35,10 @@ export const enrollAdvice: ErrorAdvice = {
         ? (body as { partner_location_id?: unknown }).partner_location_id
         : undefined;
     const id = typeof partnerLocationId === 'string' ? `'${partnerLocationId}'` : 'partnerLocationId';
-    return `To change an enrolled store's name or address, call client.locations.update(${id}, { name, address }); to enroll another store, use another partner_location_id.`;
+    return (
+      `To change an enrolled store's name or address, ` +
+      `call client.locations.update(${id}, { name, address }); to enroll another store, use another partner_location_id.`
+    );
   },
 };
 

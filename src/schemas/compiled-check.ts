@@ -50,7 +50,10 @@ class Generator {
         lines.push(`v = o[${JSON.stringify(key)}]; if (!(${this.test(field, 'v')})) return false;`);
       body = `${lines.join('\n')}\nreturn true;`;
     } else if (def.type === 'array') {
-      body = `if (!Array.isArray(o)) return false;\nfor (let i = 0; i < o.length; i++) { const v = o[i]; if (!(${this.test(def.element as SchemaNode, 'v')})) return false; }\nreturn true;`;
+      body =
+        `if (!Array.isArray(o)) return false;\n` +
+        `for (let i = 0; i < o.length; i++) { const v = o[i]; if (!(${this.test(def.element as SchemaNode, 'v')})) return false; }\n` +
+        `return true;`;
     } else if (def.type === 'record') {
       const key = def.keyType?._zod.def;
       if (key?.type !== 'string' || key.checks?.length)

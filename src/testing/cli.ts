@@ -83,7 +83,8 @@ async function main(): Promise<void> {
   console.log(
     [
       `crp-sandbox listening on ${server.host}:${server.port}  (API at ${server.url}/partner/v1)`,
-      `  control API  ${control}  ${options.adminToken === undefined ? '(no token: reachable from this machine only)' : '(every call needs X-Sandbox-Admin-Token)'}`,
+      `  control API  ${control}  ` +
+        `${options.adminToken === undefined ? '(no token: reachable from this machine only)' : '(every call needs X-Sandbox-Admin-Token)'}`,
       `  dialect      ${options.dialect}`,
       `  seed         ${options.seed === undefined ? 'none: the key below is random; data follows seed 1' : `${options.seed} (same seed, same key and data)`}`,
       `  demo stores  ${options.stores === 0 ? 'none (--stores N adds some)' : `${options.stores} (demo-000001 …), with bookings`}`,

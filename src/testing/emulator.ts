@@ -140,7 +140,8 @@ export function createEmulator(
     listen: async (port, host = '127.0.0.1') => {
       if (!isLoopback(host) && resolved.adminToken === undefined) {
         throw new Error(
-          `sandbox.listen: serving on ${host} (not loopback) needs an admin token: createSandbox({ adminToken }) (crp-sandbox --admin-token), so that only you can drive its control API.`,
+          `sandbox.listen: serving on ${host} (not loopback) needs an admin token: ` +
+            `createSandbox({ adminToken }) (crp-sandbox --admin-token), so that only you can drive its control API.`,
         );
       }
       return listen(dispatch, port, host, resolved.allowedHosts);

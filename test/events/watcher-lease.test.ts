@@ -43,11 +43,14 @@ describe('the watcher loop', () => {
       })(),
     ).rejects.toBeInstanceOf(CheckpointLockedError);
     expect(events).toHaveLength(4);
-    // Each event comes right after a confirm; each pass's summary too.
+    // Each event comes right after a confirm; each pass's summary too. A summary read again at once
+    // (the service's time not confirmed by one answer) is the same pass's.
+    const again = (i: number) => log[i] === 'summary' && log[i - 1] === 'summary';
     log.forEach((entry, i) => {
-      if (entry === 'event' || entry === 'summary') expect(log[i - 1], `${entry} at ${i}`).toBe('confirm');
+      if (entry === 'event' || (entry === 'summary' && !again(i))) expect(log[i - 1], `${entry} at ${i}`).toBe('confirm');
     });
-    expect(log.filter((e) => e === 'confirm')).toHaveLength(log.filter((e) => e !== 'confirm').length + 1);
+    const confirmed = log.filter((e, i) => e !== 'confirm' && !again(i));
+    expect(log.filter((e) => e === 'confirm')).toHaveLength(confirmed.length + 1);
   });
 
   it('stops in the middle of a pass (the call in progress ends it) without an error, and while a failed pass waits', async () => {

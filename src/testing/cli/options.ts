@@ -47,7 +47,11 @@ const OPTIONS: Option[] = [
   {
     name: 'allow-host',
     value: 'NAMES',
-    help: 'Other Host names to answer to, comma-separated: NAME (any port) or NAME:PORT. By default only localhost, 127.0.0.1, [::1] and the bound address with its port; any other Host gets 403, so a web page cannot reach the sandbox under its own name (DNS rebinding). Also read from CRP_SANDBOX_ALLOW_HOSTS.',
+    help:
+      'Other Host names to answer to, comma-separated: NAME (any port) or NAME:PORT. By default only ' +
+      'localhost, 127.0.0.1, [::1] and the bound address with its port; any other Host gets 403, so a web ' +
+      'page cannot reach the sandbox under its own name (DNS rebinding). Also read from ' +
+      'CRP_SANDBOX_ALLOW_HOSTS.',
     example: '--host 0.0.0.0 --admin-token "$TOKEN" --allow-host sandbox,sandbox:8080',
   },
   {

@@ -231,7 +231,9 @@ export class SandboxControl {
 function withPath<T extends { path?: unknown; kinds?: ReadonlyArray<string | FaultShape> }>(spec: T): T {
   if (spec.path instanceof RegExp) {
     throw new TypeError(
-      `SandboxControl: path ${String(spec.path)} is a RegExp, which the control API does not take; give pathPattern, a glob where * is any run of characters (e.g. '/partner/v1/locations/*'), or an exact path. Nothing was sent.`,
+      `SandboxControl: path ${String(spec.path)} is a RegExp, which the control API does not take; give ` +
+        `pathPattern, a glob where * is any run of characters (e.g. '/partner/v1/locations/*'), or an exact ` +
+        `path. Nothing was sent.`,
     );
   }
   return spec;

@@ -33,7 +33,9 @@ export function statusFaultResponse(fault: FaultShape & { status: number }, ref:
   switch (fault.body ?? 'json') {
     case 'html': {
       const reason = REASONS[status] ?? 'Error';
-      const page = `<html>\r\n<head><title>${status} ${reason}</title></head>\r\n<body>\r\n<center><h1>${status} ${reason}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+      const page =
+        `<html>\r\n<head><title>${status} ${reason}</title></head>\r\n<body>\r\n` +
+        `<center><h1>${status} ${reason}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
       return new Response(page, { status, headers: { 'content-type': 'text/html', ...extra } });
     }
     case 'empty':

@@ -29,7 +29,10 @@ export function apiErrorFor(problem: DomainProblem): ApiError {
     case 'batch_not_awaiting':
       return new ApiError(
         'invalid_state',
-        `Sample batch ${problem.batchId} is ${problem.state === 'not_current' ? 'no longer the current batch' : problem.state}; only the current batch awaiting a decision can be decided. Read GET /locations/${problem.storeId}/creator-samples for the current one.`,
+        `Sample batch ${problem.batchId} is ` +
+          `${problem.state === 'not_current' ? 'no longer the current batch' : problem.state}; only the ` +
+          `current batch awaiting a decision can be decided. Read GET ` +
+          `/locations/${problem.storeId}/creator-samples for the current one.`,
       );
     case 'unknown_plan':
       return validation(

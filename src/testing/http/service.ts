@@ -46,7 +46,8 @@ export async function serve(
     if (match.kind === 'none') {
       throw new ApiError(
         'not_found',
-        `There is no endpoint at ${url.pathname}. Paths start with /partner/v1; GET /openapi.json lists every endpoint (docs/http.md in @crp/partner-sdk walks through them).`,
+        `There is no endpoint at ${url.pathname}. Paths start with /partner/v1; GET /openapi.json lists ` +
+          `every endpoint (docs/http.md in @crp/partner-sdk walks through them).`,
       );
     }
     if (match.kind === 'wrong_method') {

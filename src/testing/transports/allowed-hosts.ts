@@ -40,7 +40,12 @@ export function hostRule(options: {
       }
       const what =
         header === undefined ? 'A request without a Host header' : `Host ${JSON.stringify(header.slice(0, 100))}`;
-      return `${what} is not an address of this sandbox, which answers to ${names.join(', ')}. Requests under another name are refused: a web page could otherwise reach it by pointing its own name at this machine (DNS rebinding). To serve it under another name (docker compose, a proxy), start it with --allow-host NAME (createSandbox({ allowedHosts: ['NAME'] })).`;
+      return (
+        `${what} is not an address of this sandbox, which answers to ${names.join(', ')}. Requests ` +
+        `under another name are refused: a web page could otherwise reach it by pointing its own name at ` +
+        `this machine (DNS rebinding). To serve it under another name (docker compose, a proxy), start it ` +
+        `with --allow-host NAME (createSandbox({ allowedHosts: ['NAME'] })).`
+      );
     },
   };
 }

@@ -17,7 +17,9 @@ export function refuseBrowserPages(request: Request): void {
       : `Sec-Fetch-Site ${JSON.stringify(site?.slice(0, 20))}`;
   throw new ApiError(
     'forbidden_origin',
-    `The control API does not take calls from web pages (this one came with ${from}): a page you visit could otherwise reset the sandbox, inject faults or issue keys. Call it from a test, a script or curl, which send no Origin.`,
+    `The control API does not take calls from web pages (this one came with ${from}): a page you visit could ` +
+      `otherwise reset the sandbox, inject faults or issue keys. Call it from a test, a script or curl, ` +
+      `which send no Origin.`,
   );
 }
 
@@ -32,7 +34,9 @@ export function requireJsonPost(request: Request, method: string): void {
   if (type !== null && type.split(';')[0]?.trim().toLowerCase() === 'application/json') return;
   throw new ApiError(
     'unsupported_media_type',
-    `A control POST must carry Content-Type: application/json, even without a body (${type === null ? 'none was sent' : `got ${JSON.stringify(type.slice(0, 100))}`}). With curl: -H 'content-type: application/json'.`,
+    `A control POST must carry Content-Type: application/json, even without a body ` +
+      `(${type === null ? 'none was sent' : `got ${JSON.stringify(type.slice(0, 100))}`}). ` +
+      `With curl: -H 'content-type: application/json'.`,
     'content-type',
   );
 }

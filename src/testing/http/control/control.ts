@@ -77,7 +77,8 @@ function checkAdmin(expected: string | undefined, request: Request): void {
   if (given === null) {
     throw new ApiError(
       'unauthorized',
-      'This sandbox’s control API needs its admin token: send the header X-Sandbox-Admin-Token: <token> (the --admin-token it was started with). A crp_test_ key does not open it.',
+      'This sandbox’s control API needs its admin token: send the header X-Sandbox-Admin-Token: <token> (the ' +
+        '--admin-token it was started with). A crp_test_ key does not open it.',
     );
   }
   // Compare digests: equal lengths for timingSafeEqual, and no early exit on the first wrong byte.

@@ -87,7 +87,8 @@ export const dataRoutes: ControlRoute[] = [
     path: '/reset',
     // crp-sandbox's afterReset hook issues its banner's key again: the summary says so, since that key is the one people hold.
     summary:
-      'forget keys, accounts, faults and the request log and go back to the start time; crp-sandbox then issues the key its banner printed again, for a new empty account with its demo stores → { now }',
+      'forget keys, accounts, faults and the request log and go back to the start time; crp-sandbox then ' +
+      'issues the key its banner printed again, for a new empty account with its demo stores → { now }',
     handler: async ({ deps, query, request }) => {
       noParams(query);
       const body = await readObject(request);

@@ -55,7 +55,8 @@ async function readWhere(request: Request): Promise<Record<string, unknown>> {
   if (body.pathFlags !== undefined)
     throw validation(
       'pathFlags',
-      'pathFlags is no longer taken: pathPattern is a glob now, not a RegExp. Write it with * for any run of characters, e.g. "/partner/v1/locations/*" (matching is case-sensitive).',
+      'pathFlags is no longer taken: pathPattern is a glob now, not a RegExp. Write it with * for any run of ' +
+        'characters, e.g. "/partner/v1/locations/*" (matching is case-sensitive).',
     );
   if (body.path !== undefined && body.pathPattern !== undefined)
     throw validation('pathPattern', 'Send path (exact) or pathPattern (a glob with *), not both.');
