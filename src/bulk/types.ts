@@ -15,7 +15,8 @@ import type {
  * - `created`: enrolled now (201);
  * - `already_enrolled`: the same store was already there (200, same id, name and address), or an
  *   earlier identical row of this run had enrolled it (`sameAs`, nothing sent), or the enrollment
- *   failed in a way that leaves open whether the service acted and a read of the store found it there with the row's name and address (`confirmedAfter` holds that failure);
+ *   failed in a way that leaves open whether the service acted and a read of the store found it there
+ *   with the row's name and address (`confirmedAfter` holds that failure);
  * - `skipped`: an earlier run's outcomes (`resume`) say it is enrolled; nothing was sent;
  * - `invalid`: refused for its content, before sending or by the service (`ValidationError`,
  *   `ProhibitedRuleError`, with `field`);

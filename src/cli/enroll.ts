@@ -182,10 +182,12 @@ async function run(args: string[], io: Io): Promise<number> {
         reports.map((r) => r.path),
       ),
     );
-    if (goOn)
-      io.stdout.write(
-        `${goOn.resumes ? 'To go on where it stopped' : 'To go on (no .jsonl report to resume from: rows already enrolled ' + 'are sent again and answer already enrolled)'}:\n  ${goOn.command}\n`,
-      );
+    if (goOn) {
+      const how = goOn.resumes
+        ? 'To go on where it stopped'
+        : 'To go on (no .jsonl report to resume from: rows already enrolled are sent again and answer already enrolled)';
+      io.stdout.write(`${how}:\n  ${goOn.command}\n`);
+    }
   }
   return notDone > 0 ? EXIT.someFailed : EXIT.ok;
 }
