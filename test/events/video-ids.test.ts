@@ -95,12 +95,10 @@ describe('a watcher on a checkpoint that counted videos', () => {
     env.sandbox.clock.advance({ ms: 20 * DAY });
     const client = env.client();
     const lists = await Promise.all(
-      env.sandbox.inspect
-        .stores(env.key)
-        .map(async (s) => ({
-          id: s.partner_location_id,
-          listed: (await client.content.list(s.partner_location_id, { limit: 200 })).items.map((v) => v.video_id),
-        })),
+      env.sandbox.inspect.stores(env.key).map(async (s) => ({
+        id: s.partner_location_id,
+        listed: (await client.content.list(s.partner_location_id, { limit: 200 })).items.map((v) => v.video_id),
+      })),
     );
     const { id: storeId, listed } = lists.sort((a, b) => b.listed.length - a.listed.length)[0] as {
       id: string;

@@ -47,7 +47,8 @@ describe('the watcher loop', () => {
     // (the service's time not confirmed by one answer) is the same pass's.
     const again = (i: number) => log[i] === 'summary' && log[i - 1] === 'summary';
     log.forEach((entry, i) => {
-      if (entry === 'event' || (entry === 'summary' && !again(i))) expect(log[i - 1], `${entry} at ${i}`).toBe('confirm');
+      if (entry === 'event' || (entry === 'summary' && !again(i)))
+        expect(log[i - 1], `${entry} at ${i}`).toBe('confirm');
     });
     const confirmed = log.filter((e, i) => e !== 'confirm' && !again(i));
     expect(log.filter((e) => e === 'confirm')).toHaveLength(confirmed.length + 1);
