@@ -55,9 +55,9 @@ export function mayHaveActed(error: unknown): boolean {
 
 /**
  * Whether a failed call leaves its effect in doubt, for a caller who can settle the doubt with one
- * read: wider than {@link mayHaveActed} (which decides whether a write may be repeated), it also
- * doubts a 503 (a proxy's page looks the same) and an answer that could not be read. There, a
- * report that says "failed" of a change that was made costs an operator much more than the read.
+ * read: wider than the transport's rule for repeating a write, it also doubts a 503 (a proxy's page
+ * looks the same) and an answer that could not be read. There, a report that says "failed" of a
+ * change that was made costs an operator much more than the read.
  */
 export function effectInDoubt(error: PartnerError): boolean {
   if (error instanceof PartnerApiError) return error.status >= 500;
