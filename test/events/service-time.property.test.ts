@@ -5,6 +5,7 @@
  * mix, the watcher delivers every change in the sandbox's ground-truth log, never resets a history
  * that did not go back (so nothing comes twice), and stays within 1.5 x the calls of a clean run.
  */
+import { fastCheckRuns } from '../helpers/fast-check-runs.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryCheckpoint, watchEvents, type PartnerEvent, type Watcher } from '../../src/events/index.js';
@@ -142,7 +143,7 @@ describe("the service's time drawn per answer", () => {
           }
         },
       ),
-      { numRuns: 10 },
+      fastCheckRuns(10),
     );
   });
 });
