@@ -18,7 +18,16 @@ import {
   type ReconciliationWanted,
 } from './finder.js';
 import { REWOUND } from './history.js';
-import { id, type Check, type RecordCodec, type StateRecord } from './records.js';
+import {
+  decodableParts,
+  id,
+  invert,
+  packValue,
+  unpackValue,
+  type Check,
+  type RecordCodec,
+  type StateRecord,
+} from './records.js';
 
 export type BookingRecord = ['b', string, string];
 
@@ -32,16 +41,8 @@ export interface BookingEntry {
 
 const STATUS = { pending: 'p', confirmed: 'c', rejected: 'r', cancelled: 'x', completed: 'd', no_show: 'n' } as const;
 const ACK = { forwarded_to_manager: 'f', acknowledged_self: 's' } as const;
-const invert = (o: Record<string, string>) =>
-  Object.fromEntries(Object.entries(o).map(([k, v]) => [v, k])) as Record<string, string>;
 const STATUS_OF = invert(STATUS);
 const ACK_OF = invert(ACK);
-
-// Known values pack to one letter; a value this version does not know is kept whole (escaped).
-const packValue = (value: string, codes: Record<string, string>): string =>
-  codes[value] ?? `~${encodeURIComponent(value)}`;
-const unpackValue = (packed: string, names: Record<string, string>): string =>
-  packed.startsWith('~') ? decodeURIComponent(packed.slice(1)) : (names[packed] ?? packed);
 
 export function packBooking(e: BookingEntry): string {
   const ack = e.ack === null ? '' : packValue(e.ack, ACK);
@@ -58,20 +59,9 @@ export function unpackBooking(packed: string): BookingEntry {
   };
 }
 
-const decodable = (text: string): boolean => {
-  try {
-    decodeURIComponent(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
 /** `store|status|ack|visit`: base-36 numbers, a known value's letter or `~` and the escaped value. */
 const PACKED_BOOKING = /^[0-9a-z]+\|([a-z]|~[^|]*)\|([a-z]|~[^|]*)?\|(-?[0-9a-z]+)?$/;
-export const isPackedBooking: Check = (v) =>
-  typeof v === 'string' &&
-  PACKED_BOOKING.test(v) &&
-  v.split('|').every((part) => !part.startsWith('~') || decodable(part.slice(1)));
+export const isPackedBooking: Check = (v) => typeof v === 'string' && PACKED_BOOKING.test(v) && decodableParts(v);
 
 export const bookingRecords: RecordCodec<BookingRecord> = { kind: 'b', checks: [id, isPackedBooking] };
 

@@ -9,6 +9,7 @@ import { CheckpointInvalidError } from '../index.js';
 import { bookingRecords, isPackedBooking } from './bookings.js';
 import { count, id, type Check, type RecordCodec, type StateRecord } from './records.js';
 import { isPackedVideos, videoRecords } from './videos.js';
+import { isPackedStore, storeRecords } from './stores.js';
 import { MAX_DEPTH, parseShallow, TooDeepError } from './shallow-json.js';
 
 export const FORMAT = 'crp-events/1';
@@ -24,6 +25,8 @@ export interface Snapshot {
   videos: Record<string, string>;
   /** Per store number, the ids of its videos delivered; missing in older ones (they counted). */
   videoIds?: Record<string, string[]>;
+  /** Per store number, its record as last read (the store family); missing when none was read. */
+  locations?: Record<string, string>;
   /** The fingerprint of the API key the watcher ran with (never the key). */
   key?: string;
   /** The service's base URL (origin and path). */
@@ -57,6 +60,7 @@ const RECORDS = Object.fromEntries(
     stateRecord('r', time),
     bookingRecords,
     videoRecords,
+    storeRecords,
   ].map((codec) => [codec.kind, codec as RecordCodec<StateRecord>]),
 ) as Record<StateRecord[0], RecordCodec<StateRecord>>;
 
@@ -85,6 +89,13 @@ const SNAPSHOT: Record<keyof Snapshot, { check: Check; optional?: boolean }> = {
   },
   videoIds: {
     check: (v) => isObject(v) && every(Object.values(v), (ids) => Array.isArray(ids) && every(ids, id)),
+    optional: true,
+  },
+  locations: {
+    check: (v) =>
+      isObject(v) &&
+      every(Object.keys(v), (k) => /^(0|[1-9]\d*)$/.test(k as string)) &&
+      every(Object.values(v), isPackedStore),
     optional: true,
   },
   key: { check: (v) => typeof v === 'string' && /^[0-9a-f]{16}$/.test(v), optional: true },

@@ -1,5 +1,6 @@
 /**
- * Finding changes: the scheduler of the finders (one per family: bookings.ts, videos.ts), under
+ * Finding changes: the scheduler of the finders (one per family: bookings.ts, videos.ts, and
+ * stores.ts for a watcher started with `stores`), under
  * one call budget. Each pass opens with the summary (one call, and the service's time to decide
  * by), then is either a poll, where each finder looks only where the summary says its family
  * moved, or a full reconciliation, where each reads everything of its family. Each change becomes
@@ -24,6 +25,7 @@ import { Lists, type Finder, type Found } from './finder.js';
 import { clockWentBack, REWOUND } from './history.js';
 import type { ServiceClock } from './service-clock.js';
 import type { WatchState } from './state.js';
+import { StoreFinder } from './stores.js';
 import { VideoFinder } from './videos.js';
 
 export type { Found } from './finder.js';
@@ -42,6 +44,8 @@ export interface DetectorContext {
   videoScanSpacing: number;
   /** Longest time a change may stay undelivered (ms). */
   maxLag: number;
+  /** Read store records too (the store family), each again at least every `refreshMs`. */
+  stores?: { refreshMs: number; budgetShare: number };
 }
 
 /** Why a pass is a poll or a full reconciliation (`watcher.stats.lastPass`). */
@@ -55,8 +59,11 @@ export interface Pass {
 export class Detector {
   readonly #context: DetectorContext;
   readonly #bookings: BookingFinder;
-  /** Every finder, in the order a pass runs them: bookings first (videos follow visits). */
+  /** Every finder, in the order a pass runs them: bookings first (videos follow visits), stores last (they read the stores the others moved). */
   readonly #finders: Finder[];
+  /** The store family, when asked for, and the stores whose bookings or videos moved since it read them. */
+  readonly storeFinder: StoreFinder | undefined;
+  readonly #touched = new Set<string>();
   /** Why the service's history went back under the checkpoint, once seen: the next pass starts again from nothing. */
   rewound: string | undefined;
 
@@ -75,6 +82,14 @@ export class Detector {
     };
     this.#bookings = new BookingFinder(finderContext);
     this.#finders = [this.#bookings, new VideoFinder(finderContext, { scanSpacing: context.videoScanSpacing })];
+    if (context.stores) {
+      this.storeFinder = new StoreFinder(finderContext, {
+        ...context.stores,
+        scanSpacing: context.videoScanSpacing,
+        touched: this.#touched,
+      });
+      this.#finders.push(this.storeFinder);
+    }
     this.#lists = lists;
   }
 
@@ -129,7 +144,7 @@ export class Detector {
   async *poll(summary: Summary): AsyncGenerator<Found> {
     yield* this.#newMonth();
     for (const finder of this.#finders) {
-      yield* finder.poll(summary);
+      yield* this.#noting(finder.poll(summary));
       // Nothing later in this pass is worth reading against a list position that is refused or a history gone back.
       if (this.rewound !== undefined || finder.wants === 'position refused') return;
     }
@@ -153,11 +168,21 @@ export class Detector {
       earliestMonth: state.month,
       storesWithCompletedVisits: new Set<string>(),
       bookingMonths: new BookingMonths(),
+      storesBilled: new Set<string>(),
     };
-    for (const finder of this.#finders) yield* finder.reconcile(pass);
+    for (const finder of this.#finders) yield* this.#noting(finder.reconcile(pass));
     const done: Found = { records: [] };
     state.record(['f', startedAt], done.records);
     yield done;
+  }
+
+  /** What a finder found, the stores of its events noted for the store family (a store's own events aside). */
+  async *#noting(found: AsyncGenerator<Found>): AsyncGenerator<Found> {
+    for await (const item of found) {
+      if (this.storeFinder && item.event && item.event.type !== 'location.updated')
+        this.#touched.add(item.event.partner_location_id);
+      yield item;
+    }
   }
 
   async *#newMonth(): AsyncGenerator<Found> {

@@ -1,7 +1,7 @@
 /**
  * What every finder shares: the context it reads the service through, what it yields, and the
  * page walk every list goes through inside the watcher's budget. A finder is one family of
- * changes (bookings.ts, videos.ts): its poll, which looks only where the summary says the family
+ * changes (bookings.ts, videos.ts, stores.ts): its poll, which looks only where the summary says the family
  * moved, its full reconciliation, and its record codec. The detector schedules them.
  */
 import type { Page, PagePromise, PartnerClient, RequestOptions, Summary } from '../index.js';
@@ -9,12 +9,12 @@ import type { CallBudget } from './call-budget.js';
 import type { StateRecord } from './records.js';
 import type { ServiceClock } from './service-clock.js';
 import type { WatchState } from './state.js';
-import type { PartnerEvent } from './types.js';
+import type { PartnerEventWithStores } from './types.js';
 import type { BookingMonths } from './month-bounds.js';
 
 /** An event to deliver (or none, for bookkeeping) and the records that confirm it. */
 export interface Found {
-  event?: PartnerEvent;
+  event?: PartnerEventWithStores;
   records: StateRecord[];
 }
 
@@ -43,6 +43,8 @@ export interface Reconciliation {
   storesWithCompletedVisits: Set<string>;
   /** The months the bookings listed reach: billing's history is read no further. */
   bookingMonths: BookingMonths;
+  /** Every store billing listed in the pass (it lists each store enrolled, zeros included). */
+  storesBilled: Set<string>;
 }
 
 /** Why a finder asks for a full reconciliation before it is due. */

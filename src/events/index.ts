@@ -3,7 +3,7 @@
  * only (`../index.js`, kept external in the build), so the error classes are the main entry's own.
  */
 import { ConfigurationError, type PartnerClient } from '../index.js';
-import type { WatchOptions } from './types.js';
+import type { PartnerEvent, PartnerEventWithStores, WatchOptions, WatchOptionsWithStores } from './types.js';
 import { Watcher } from './watcher.js';
 
 export { Watcher } from './watcher.js';
@@ -20,10 +20,14 @@ export type {
   PartnerEvent,
   PartnerEventBase,
   PartnerEventType,
+  LocationUpdatedEvent,
+  PartnerEventWithStores,
   ReservationCreatedEvent,
   ReservationUpdatedEvent,
   VideoPublishedEvent,
+  StoreWatchOptions,
   WatchOptions,
+  WatchOptionsWithStores,
   WatchStats,
 } from './types.js';
 
@@ -34,6 +38,10 @@ export type {
  * delivers what already exists (or nothing, with `startFrom: 'now'`). Uses at most `budgetShare`
  * of the key's budget and waits by the client's `clock`; stops with `signal`, `watcher.stop()` or
  * `client.close()`. See docs/events.md.
+ *
+ * With `stores: true` (or `{ refreshMs }`), store records too, as `location.updated` events: the
+ * watcher's events are then `PartnerEventWithStores`, and a `switch` over `PartnerEvent` elsewhere
+ * stays exhaustive.
  *
  * @throws ConfigurationError when `client` is not a client or an option is wrong.
  *
@@ -52,7 +60,12 @@ export type {
  * }
  * ```
  */
-export function watchEvents(client: PartnerClient, options: WatchOptions): Watcher {
+export function watchEvents(client: PartnerClient, options: WatchOptionsWithStores): Watcher<PartnerEventWithStores>;
+export function watchEvents(client: PartnerClient, options: WatchOptions): Watcher<PartnerEvent>;
+export function watchEvents(
+  client: PartnerClient,
+  options: WatchOptions | WatchOptionsWithStores,
+): Watcher<PartnerEventWithStores> {
   if (!isClient(client)) {
     throw new ConfigurationError(
       'watchEvents(client, options) takes the PartnerClient to watch through as its first argument.',

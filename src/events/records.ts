@@ -1,16 +1,18 @@
 /**
  * The records a checkpoint's journal holds, each the new value of one thing. A family's own
- * records are written and checked by its finder's codec (bookings.ts, videos.ts); the rest are the
+ * records are written and checked by its finder's codec (bookings.ts, videos.ts, stores.ts); the rest are the
  * state's: `s` a store (numbered in the order added), `t` the end of the booking list, `f` when
  * the last full reconciliation started, `m` the billing month, `r` the service's history went back.
  */
 import type { BookingRecord } from './bookings.js';
+import type { StoreRecord } from './stores.js';
 import type { VideoRecord } from './videos.js';
 
 export type StateRecord =
   | ['s', string]
   | BookingRecord
   | VideoRecord
+  | StoreRecord
   | ['t', string | null, number]
   | ['f', number]
   | ['m', string]
@@ -31,3 +33,22 @@ export interface RecordCodec<R extends StateRecord> {
 
 export const id: Check = (v) => typeof v === 'string' && v !== '';
 export const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
+
+// A known value packs to one letter; a value this version does not know is kept whole (escaped).
+export const packValue = (value: string, codes: Record<string, string>): string =>
+  codes[value] ?? `~${encodeURIComponent(value)}`;
+export const unpackValue = (packed: string, names: Record<string, string>): string =>
+  packed.startsWith('~') ? decodeURIComponent(packed.slice(1)) : (names[packed] ?? packed);
+export const invert = (o: Record<string, string>) =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [v, k])) as Record<string, string>;
+/** Every `~`-escaped part of `packed` (split on `|`) decodes. */
+export const decodableParts = (packed: string): boolean =>
+  packed.split('|').every((part) => {
+    if (!part.startsWith('~')) return true;
+    try {
+      decodeURIComponent(part.slice(1));
+      return true;
+    } catch {
+      return false;
+    }
+  });

@@ -1,6 +1,6 @@
 /**
  * What a watcher remembers between runs, and how it is written to a checkpoint. The values of a
- * family's records are packed and checked by its finder (bookings.ts, videos.ts); here they are
+ * family's records are packed and checked by its finder (bookings.ts, videos.ts, stores.ts); here they are
  * kept, counted and replayed.
  *
  * Every booking seen (its store, status, acknowledged_kind and, while confirmed, the visit time),
@@ -20,6 +20,7 @@ import type { Checkpoint } from './checkpoint.js';
 import { unpackBooking, type BookingEntry } from './bookings.js';
 import { FORMAT, invalid, readLine, type Snapshot } from './checkpoint-format.js';
 import type { StateRecord } from './records.js';
+import { unpackStore } from './stores.js';
 import { unpackVideos, videosInMonth, type VideoEntry } from './videos.js';
 
 export type { StateRecord } from './records.js';
@@ -38,6 +39,15 @@ export interface Counts {
   unacknowledged: number;
 }
 
+/** Of the stores read (the store family), how many are in each status, and with hours missing. */
+export interface StoreCounts {
+  read: number;
+  active: number;
+  paused: number;
+  terminated: number;
+  hours_missing: number;
+}
+
 export class WatchState {
   readonly stores: string[] = [];
   readonly #storeIndex = new Map<string, number>();
@@ -48,6 +58,9 @@ export class WatchState {
   /** Per store, the ids of the videos delivered (none for a store an older version saved by count). */
   readonly #videoIds = new Map<number, Set<string>>();
   readonly counts: Counts = { pending: 0, confirmed: 0, completed: 0, no_show: 0, unacknowledged: 0 };
+  /** Per store, its record as last read (store family). */
+  readonly #storeRecords = new Map<number, string>();
+  readonly storeCounts: StoreCounts = { read: 0, active: 0, paused: 0, terminated: 0, hours_missing: 0 };
   videoTotal = 0;
   month = '';
   tail: { cursor: string | null; seen: number } = { cursor: null, seen: 0 };
@@ -82,6 +95,11 @@ export class WatchState {
    */
   deliveredVideos(store: number): ReadonlySet<string> | undefined {
     return this.#videoIds.get(store);
+  }
+
+  /** The store's record as last read (`status|hash[|m]`), or undefined before its first read. */
+  storeRecord(store: number): string | undefined {
+    return this.#storeRecords.get(store);
   }
 
   storeIndex(id: string): number | undefined {
@@ -130,6 +148,13 @@ export class WatchState {
         this.#videoIds.set(store, ids);
         return;
       }
+      case 'l': {
+        const before = this.#storeRecords.get(record[1]);
+        if (before !== undefined) this.#countStore(before, -1);
+        this.#storeRecords.set(record[1], record[2]);
+        this.#countStore(record[2], 1);
+        return;
+      }
       case 't':
         this.tail = { cursor: record[1], seen: record[2] };
         return;
@@ -157,6 +182,8 @@ export class WatchState {
     this.open.clear();
     this.#videos.clear();
     this.#videoIds.clear();
+    this.#storeRecords.clear();
+    for (const name of Object.keys(this.storeCounts) as Array<keyof StoreCounts>) this.storeCounts[name] = 0;
     for (const name of Object.keys(this.counts) as Array<keyof Counts>) this.counts[name] = 0;
     this.videoTotal = 0;
     this.month = '';
@@ -178,6 +205,14 @@ export class WatchState {
     if (entry.ack === null) this.counts.unacknowledged += delta;
   }
 
+  #countStore(packed: string, delta: 1 | -1): void {
+    const entry = unpackStore(packed);
+    this.storeCounts.read += delta;
+    if (entry.status === 'active' || entry.status === 'paused' || entry.status === 'terminated')
+      this.storeCounts[entry.status] += delta;
+    if (entry.hoursMissing) this.storeCounts.hours_missing += delta;
+  }
+
   // --- on the checkpoint ---
 
   snapshot(): string {
@@ -190,6 +225,7 @@ export class WatchState {
       bookings: Object.fromEntries(this.#bookings),
       videos: Object.fromEntries(this.#videos),
       videoIds: Object.fromEntries([...this.#videoIds].map(([store, ids]) => [store, [...ids]])),
+      ...(this.#storeRecords.size > 0 ? { locations: Object.fromEntries(this.#storeRecords) } : {}),
       ...this.identity,
       seenAt: this.seenAt,
       resets: this.resets,
@@ -232,7 +268,8 @@ export class WatchState {
     const line = readLine(text, index);
     if ('records' in line) {
       for (const record of line.records) {
-        const store = record[0] === 'b' ? unpackBooking(record[2]).store : record[0] === 'v' ? record[1] : -1;
+        const store =
+          record[0] === 'b' ? unpackBooking(record[2]).store : record[0] === 'v' || record[0] === 'l' ? record[1] : -1;
         if (store >= this.stores.length)
           throw invalid(`line ${index + 1} names store number ${store}, which no earlier record added`);
         this.apply(record);
@@ -262,6 +299,11 @@ export class WatchState {
         packed,
         ...(s.videoIds && Object.hasOwn(s.videoIds, store) ? (s.videoIds[store] as string[]) : []),
       ]);
+    }
+    for (const [store, packed] of Object.entries(s.locations ?? {})) {
+      if (Number(store) >= s.stores.length)
+        throw invalid(`the snapshot holds the record of store number ${store}, which it does not list`);
+      this.apply(['l', Number(store), packed]);
     }
     this.#snapshotBytes = text.length;
     this.#snapshotSaved = true;

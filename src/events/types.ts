@@ -1,4 +1,4 @@
-import type { Reservation, Video } from '../index.js';
+import type { Location, Reservation, Video } from '../index.js';
 import type { Checkpoint, LockStatus } from './checkpoint.js';
 
 /** The kinds of event the watcher delivers, named as the coming webhooks will name them. */
@@ -49,6 +49,54 @@ export interface VideoPublishedEvent extends PartnerEventBase {
 
 /** One change, shaped like the webhooks the service plans: switch on `type` to narrow `data`. */
 export type PartnerEvent = ReservationCreatedEvent | ReservationUpdatedEvent | VideoPublishedEvent;
+
+/**
+ * A store record read for the first time, or read again and found changed (any field the service
+ * returns, `progress` and `next_visit` included). Only from a watcher started with `stores`.
+ */
+export interface LocationUpdatedEvent extends PartnerEventBase {
+  /** The kind of event. */
+  type: 'location.updated';
+  /** The store as the service returned it. */
+  data: Location;
+  /**
+   * The store's `status` in the last event delivered for it, when that changed; empty for a store
+   * read for the first time or changed elsewhere.
+   */
+  previous: Partial<Pick<Location, 'status'>>;
+}
+
+/**
+ * What a watcher started with `stores` delivers: every `PartnerEvent` and `location.updated`. A
+ * union of its own, so a `switch` over `PartnerEvent` stays exhaustive for watchers without it.
+ */
+export type PartnerEventWithStores = PartnerEvent | LocationUpdatedEvent;
+
+/** How store records are read (`stores` of `watchEvents()`). */
+export interface StoreWatchOptions {
+  /**
+   * Every store record is read again at least this often (ms), the longest-unread first, unless
+   * that would take more than a tenth of the watcher's share of the budget: then as often as that
+   * tenth allows (docs/events.md). A store whose bookings or videos moved is read at once.
+   * @default 21_600_000 (6 hours)
+   */
+  refreshMs?: number;
+}
+
+/**
+ * Options of `watchEvents()` with store records as a family of their own: `location.updated`
+ * events as well (`PartnerEventWithStores`).
+ *
+ * @example
+ * ```ts
+ * const watcher = watchEvents(client, { checkpoint, stores: true });
+ * for await (const event of watcher) if (event.type === 'location.updated') console.log(event.data.status);
+ * ```
+ */
+export interface WatchOptionsWithStores extends Omit<WatchOptions, 'stores'> {
+  /** Read store records too (`true`: the defaults of `StoreWatchOptions`). */
+  stores: true | StoreWatchOptions;
+}
 
 /**
  * Options of `watchEvents()`. Durations are in milliseconds, like every option of the client.
@@ -119,6 +167,12 @@ export interface WatchOptions {
    * @default []
    */
   previousKeys?: readonly string[];
+  /**
+   * Store records as events (`location.updated`) as well: pass `true` or `StoreWatchOptions`
+   * (`WatchOptionsWithStores`), and the watcher's events are `PartnerEventWithStores`.
+   * @default false
+   */
+  stores?: false;
 }
 
 /** What a watcher has done so far (`watcher.stats`). */

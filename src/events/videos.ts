@@ -110,7 +110,12 @@ export class VideoFinder implements Finder {
       : recent;
     // On a first sync, also every store with a completed visit (videos follow completed visits):
     // billing lists a store only for months it was enrolled in, and its history may be older.
-    yield* this.#scan(months, undefined, pass.firstSync ? pass.storesWithCompletedVisits : undefined);
+    yield* this.#scan(
+      months,
+      undefined,
+      pass.firstSync ? pass.storesWithCompletedVisits : undefined,
+      pass.storesBilled,
+    );
   }
 
   /**
@@ -124,7 +129,12 @@ export class VideoFinder implements Finder {
   }
 
   /** Compare billing's per-store video counts for `months` with the state; read the content of stores that differ. */
-  async *#scan(months: string[], enough: () => boolean = () => false, alsoStores?: Set<string>): AsyncGenerator<Found> {
+  async *#scan(
+    months: string[],
+    enough: () => boolean = () => false,
+    alsoStores?: Set<string>,
+    listed?: Set<string>,
+  ): AsyncGenerator<Found> {
     const state = this.#c.state;
     const stale = new Set<string>(alsoStores);
     /** Billing's counts our own cannot check, per store: kept once the store's content explains them. */
@@ -135,6 +145,7 @@ export class VideoFinder implements Finder {
         this.#c.client.reports.billingMonthly(month, page(c), this.#c.lists.options);
       for await (const current of this.#c.lists.walk(list)) {
         for (const row of current.items) {
+          listed?.add(row.partner_location_id);
           const index = state.storeIndex(row.partner_location_id);
           const entry = index === undefined ? undefined : state.videos(index);
           const have = entry === undefined || known === undefined ? 0 : entry[known];

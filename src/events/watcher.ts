@@ -13,7 +13,15 @@ import { intervalsOf } from './intervals.js';
 import { Pacing } from './pacing.js';
 import { ServiceClock } from './service-clock.js';
 import { WatchState } from './state.js';
-import type { PartnerEvent, WatchOptions, WatchStats } from './types.js';
+import type {
+  PartnerEvent,
+  PartnerEventWithStores,
+  WatchOptions,
+  WatchOptionsWithStores,
+  WatchStats,
+} from './types.js';
+
+import { SHARED_BUDGET, type SharedBudget } from './shared-budget.js';
 
 /** Checkpoints a watcher in this process is using (catches two watchers on one custom checkpoint). */
 const inUse = new WeakSet<Checkpoint>();
@@ -27,6 +35,9 @@ interface Settings {
   maxInterval: number;
   standby: boolean;
   previousKeys: readonly string[];
+  /** Store records as a family (`stores`): how often each is read again (ms). */
+  stores: { refreshMs: number } | undefined;
+  budget: SharedBudget | undefined;
 }
 
 /**
@@ -42,7 +53,7 @@ interface Settings {
  * console.log(watcher.stats.calls);
  * ```
  */
-export class Watcher implements AsyncIterable<PartnerEvent> {
+export class Watcher<E extends PartnerEventWithStores = PartnerEvent> implements AsyncIterable<E> {
   /** What the watcher has done so far: calls, events, polls, reconciliations. */
   readonly stats: WatchStats = {
     calls: 0,
@@ -68,7 +79,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
   #iterated = false;
 
   /** @internal Made by `watchEvents()`. */
-  constructor(client: PartnerClient, options: WatchOptions) {
+  constructor(client: PartnerClient, options: WatchOptions | WatchOptionsWithStores) {
     this.#client = client;
     // The client's own clock, so simulated time in tests paces the watcher and the client's budget alike.
     this.#clock = client.clock;
@@ -84,13 +95,14 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
   }
 
   /** The events, in the order found. One iteration per watcher. */
-  [Symbol.asyncIterator](): AsyncIterator<PartnerEvent> {
+  [Symbol.asyncIterator](): AsyncIterator<E> {
     if (this.#iterated) throw new TypeError('A watcher can be iterated once. Call watchEvents() again for a new loop.');
     this.#iterated = true;
-    return this.#run();
+    // A location.updated comes only from a watcher started with `stores`, whose E includes it.
+    return this.#run() as AsyncIterator<E>;
   }
 
-  async *#run(): AsyncGenerator<PartnerEvent, void, undefined> {
+  async *#run(): AsyncGenerator<PartnerEventWithStores, void, undefined> {
     const { checkpoint } = this.#settings;
     const signal = this.#stop.signal;
     // A standby waits in lock() (required with standby) for the watcher here that holds it.
@@ -123,11 +135,13 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
   }
 
   /** Pass after pass, each followed by its wait, until stopped. */
-  async *#passes(state: WatchState, signal: AbortSignal): AsyncGenerator<PartnerEvent, void, undefined> {
+  async *#passes(state: WatchState, signal: AbortSignal): AsyncGenerator<PartnerEventWithStores, void, undefined> {
     const { maxLag, minInterval, maxInterval } = this.#settings;
     const silentFirstSync = this.#settings.startFrom === 'now' && state.blank;
     const resetsBefore = state.resets;
-    const budget = new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
+    const budget =
+      (this.#settings.budget as CallBudget | undefined) ??
+      new CallBudget(this.#clock, this.#settings.budgetShare, () => this.#client.rateLimit);
     // The state's times (the last full pass, the month) are the service's: so is every comparison with them.
     const service = new ServiceClock(this.#clock, {
       logger: this.#client.logger,
@@ -147,6 +161,9 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
       onCall: () => this.stats.calls++,
       videoScanSpacing: Math.min(60_000, maxInterval),
       maxLag,
+      ...(this.#settings.stores
+        ? { stores: { ...this.#settings.stores, budgetShare: this.#settings.budgetShare } }
+        : {}),
     });
     const pacing = new Pacing(minInterval, maxInterval);
     // How long a reconciliation takes, so the next starts early enough to end within maxLag.
@@ -188,7 +205,7 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
     { silent, reconciliationTakes }: { silent: boolean; reconciliationTakes: number },
     outcome: { found: number },
     signal: AbortSignal,
-  ): AsyncGenerator<PartnerEvent, Pass, undefined> {
+  ): AsyncGenerator<PartnerEventWithStores, Pass, undefined> {
     const { checkpoint } = this.#settings;
     // Once a pass too, so a watcher that lost its lease stops even when nothing changes.
     if (checkpoint.confirm) await checkpoint.confirm(signal);
@@ -247,8 +264,8 @@ export class Watcher implements AsyncIterable<PartnerEvent> {
   }
 }
 
-function settingsOf(options: WatchOptions): Settings {
-  const o = (options ?? {}) as Partial<WatchOptions>;
+function settingsOf(options: WatchOptions | WatchOptionsWithStores): Settings {
+  const o = (options ?? {}) as Partial<WatchOptionsWithStores>;
   const known = new Set([
     'checkpoint',
     'signal',
@@ -259,6 +276,7 @@ function settingsOf(options: WatchOptions): Settings {
     'maxInterval',
     'standby',
     'previousKeys',
+    'stores',
   ]);
   for (const key of Object.keys(o)) {
     if (!known.has(key))
@@ -300,7 +318,10 @@ function settingsOf(options: WatchOptions): Settings {
       `The option budgetShare must be a number above 0 and at most 1 (a share of the key's budget); got ${String(budgetShare)}.`,
     );
   }
-  const { maxLag, minInterval, maxInterval } = intervalsOf(o);
+  const { maxLag, minInterval, maxInterval } = intervalsOf(
+    o as Pick<WatchOptions, 'maxLag' | 'minInterval' | 'maxInterval'>,
+  );
+  const shared = (o as { [SHARED_BUDGET]?: SharedBudget })[SHARED_BUDGET];
   return {
     checkpoint,
     startFrom: o.startFrom ?? 'beginning',
@@ -310,5 +331,23 @@ function settingsOf(options: WatchOptions): Settings {
     maxInterval,
     standby: o.standby ?? false,
     previousKeys,
+    stores: storesOf(o.stores),
+    budget: typeof shared?.take === 'function' ? shared : undefined,
   };
+}
+
+function storesOf(stores: WatchOptionsWithStores['stores'] | false | undefined): { refreshMs: number } | undefined {
+  if (stores === undefined || stores === false) return undefined;
+  const refreshMs = stores === true ? undefined : (stores as { refreshMs?: unknown } | null)?.refreshMs;
+  const valid = stores === true || (typeof stores === 'object' && stores !== null);
+  if (
+    !valid ||
+    (refreshMs !== undefined && !(typeof refreshMs === 'number' && Number.isFinite(refreshMs) && refreshMs >= 1_000))
+  ) {
+    throw new ConfigurationError(
+      'The option stores is true, false or { refreshMs } (how often each store record is read again, ' +
+        `in milliseconds, at least 1000); got ${JSON.stringify(stores)}.`,
+    );
+  }
+  return { refreshMs: (refreshMs as number | undefined) ?? 21_600_000 };
 }

@@ -1,24 +1,25 @@
 /**
- * What the event stream does not carry: store records and monthly billing rows, read through the
- * public client within the sync's own slice of the budget, between the stream's transactions.
- * - A store is read when first seen (in billing's rows or an event), at the next poll after its
- *   bookings or videos moved, and again at the `storeRefreshMs` cadence (the longest-unread first).
- * - Billing: every month from the oldest booking on at the first step of a process (closed months
- *   already mirrored are skipped), then this month and the last every `billingEveryMs`.
+ * What the event stream does not carry: monthly billing rows, read through the public client in
+ * the one budget the sync shares with the stream, between the stream's passes. Every month from
+ * the oldest booking on at the first step of a process (closed months already mirrored are
+ * skipped), then this month and the last every `billingEveryMs`. Store records are the stream's
+ * store family (`location.updated`).
  */
-import { NotFoundError, type BillingRow, type Location, type PartnerClient } from '../index.js';
-import { CallBudget } from '../events/call-budget.js';
+import type { BillingRow, PartnerClient } from '../index.js';
 import type { Queryable } from './database.js';
-import { upsertBilling, upsertStores } from './rows.js';
+import { upsertBilling } from './rows.js';
 
 const PAGE = 200;
-const BATCH = 200;
+
+/** The budget the sync's stream and these reads take their calls from. */
+export interface Budget {
+  take(signal: AbortSignal): Promise<void>;
+}
 
 export interface RefresherOptions {
   client: PartnerClient;
   schemaQuoted: string;
-  budgetShare: number;
-  storeRefreshMs: number;
+  budget: Budget;
   billingEveryMs: number;
   /** Run `work` in one fenced transaction and commit it. */
   write(work: (tx: Queryable) => Promise<void>): Promise<void>;
@@ -45,71 +46,26 @@ function monthsFrom(first: string, last: string): string[] {
 }
 
 export class Refresher {
-  /** Stores to read at the next step: new, or whose bookings or videos moved. */
-  readonly dirty = new Set<string>();
   readonly #o: RefresherOptions;
-  readonly #budget: CallBudget;
   #billedAt: number | undefined;
-  #storesAt: number | undefined;
-  /** Fraction of a store carried from one step to the next by the cadence. */
-  #carry = 0;
-  storeReads = 0;
 
   constructor(options: RefresherOptions) {
     this.#o = options;
-    this.#budget = new CallBudget(options.client.clock, options.budgetShare, () => options.client.rateLimit);
   }
 
   async #call<T>(signal: AbortSignal, call: () => Promise<T>): Promise<T> {
-    await this.#budget.take(signal);
+    await this.#o.budget.take(signal);
     this.#o.onCall();
     return call();
   }
 
-  /** One round: billing when due (or `full`), then the stores marked and those due by the cadence. */
+  /** Billing when due (or `full`). */
   async step(signal: AbortSignal, full = false): Promise<void> {
     const now = this.#o.client.clock.monotonic();
     if (full || this.#billedAt === undefined || now - this.#billedAt >= this.#o.billingEveryMs) {
       await this.#billing(signal, this.#billedAt === undefined);
       this.#billedAt = now;
     }
-    const due = await this.#dueByCadence(now);
-    const ids = [...new Set([...this.dirty, ...due])];
-    for (let i = 0; i < ids.length; i += BATCH) {
-      const batch = ids.slice(i, i + BATCH);
-      const stores: Location[] = [];
-      for (const id of batch) {
-        try {
-          stores.push(await this.#call(signal, () => this.#o.client.locations.get(id, { signal })));
-          this.storeReads++;
-        } catch (error) {
-          if (!(error instanceof NotFoundError)) throw error;
-        }
-      }
-      await this.#o.write((tx) => upsertStores(tx, this.#o.schemaQuoted, stores));
-      for (const id of batch) this.dirty.delete(id);
-    }
-  }
-
-  /** The longest-unread stores, as many as the cadence owes since the last step. */
-  async #dueByCadence(now: number): Promise<string[]> {
-    const last = this.#storesAt;
-    this.#storesAt = now;
-    if (last === undefined) return [];
-    const s = this.#o.schemaQuoted;
-    const count = Number(
-      (await this.#o.read.query<{ n: string }>(`select count(*)::text as n from ${s}.stores`)).rows[0]?.n ?? 0,
-    );
-    const owed = (count * (now - last)) / this.#o.storeRefreshMs + this.#carry;
-    const n = Math.min(count, Math.floor(owed));
-    this.#carry = owed - n;
-    if (n === 0) return [];
-    return (
-      await this.#o.read.query<{ id: string }>(
-        `select partner_location_id as id from ${s}.stores order by synced_at limit $1`,
-        [n],
-      )
-    ).rows.map((r) => r.id);
   }
 
   async #billing(signal: AbortSignal, firstInProcess: boolean): Promise<void> {
@@ -135,9 +91,6 @@ export class Refresher {
         (m) => m >= previous || !have.has(m),
       );
     }
-    const known = new Set(
-      (await read.query<{ id: string }>(`select partner_location_id as id from ${s}.stores`)).rows.map((r) => r.id),
-    );
     for (const month of months) {
       let cursor: string | undefined;
       const seen = new Set<string>();
@@ -147,7 +100,6 @@ export class Refresher {
         );
         const rows: BillingRow[] = page.items;
         await this.#o.write((tx) => upsertBilling(tx, s, month, rows));
-        for (const row of rows) if (!known.has(row.partner_location_id)) this.dirty.add(row.partner_location_id);
         cursor = page.nextCursor ?? undefined;
         if (cursor !== undefined && seen.has(cursor)) break;
         if (cursor !== undefined) seen.add(cursor);

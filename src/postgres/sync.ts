@@ -1,18 +1,26 @@
 /**
- * `syncToPostgres()`: the event stream (`watchEvents`) applied to tables, one transaction per
- * event together with the stream's checkpoint and the partner's `onChange`, plus the store and
- * billing reads the stream does not carry (refresher.ts), under a fenced writer lease.
+ * `syncToPostgres()`: the event stream (`watchEvents`, its store family included) applied to
+ * tables, one transaction per event together with the stream's checkpoint and the partner's
+ * `onChange`, plus the billing reads the stream does not carry (refresher.ts), in one budget,
+ * under a fenced writer lease.
  */
 import type { Pool } from 'pg';
 import { ConfigurationError, type PartnerClient } from '../index.js';
-import { watchEvents, type PartnerEvent, type Watcher } from '../events/index.js';
+import {
+  watchEvents,
+  type PartnerEventWithStores,
+  type Watcher,
+  type WatchOptionsWithStores,
+} from '../events/index.js';
+import { CallBudget } from '../events/call-budget.js';
+import { withSharedBudget } from '../events/shared-budget.js';
 import { PostgresCheckpoint } from './checkpoint.js';
 import { embeddedDatabase, postgresDatabase, type MirrorDatabase, type Queryable, type Session } from './database.js';
 import { databaseError } from './errors.js';
 import { WriterLease } from './lease.js';
 import { migrate, quoted, SCHEMA_NAME } from './migrations.js';
 import { Refresher } from './refresher.js';
-import { applyEvent } from './rows.js';
+import { applyEvent, upsertStores } from './rows.js';
 
 /** Options of `syncToPostgres()`. Durations in milliseconds. */
 export interface SyncOptions {
@@ -33,12 +41,12 @@ export interface SyncOptions {
    * same transaction as the change's rows and the stream's position: exactly once. If it throws,
    * nothing of the change is committed, the sync rejects with that error, and the change comes again.
    */
-  onChange?: (event: PartnerEvent, tx: Queryable) => Promise<void> | void;
+  onChange?: (event: PartnerEventWithStores, tx: Queryable) => Promise<void> | void;
   /** Wait while another process writes this schema, and take over when it stops or dies. @default false */
   standby?: boolean;
   /** How long the writer's lease outlives its last renewal. @default 15_000 */
   leaseMs?: number;
-  /** Share of the key's budget for the whole sync (the stream and the store and billing reads). @default 0.5 */
+  /** Share of the key's budget for the whole sync (the stream, its store reads, and the billing reads). @default 0.5 */
   budgetShare?: number;
   /** `watchEvents`' `maxLag`. @default 900_000 */
   maxLag?: number;
@@ -48,7 +56,10 @@ export interface SyncOptions {
   maxInterval?: number;
   /** `watchEvents`' `previousKeys`, after a key rotation. */
   previousKeys?: readonly string[];
-  /** How often every store record is read again, at most. @default 21_600_000 (6 hours) */
+  /**
+   * How often every store record is read again, at most (the stream's `stores.refreshMs`: within a
+   * tenth of the budget share). @default 21_600_000 (6 hours)
+   */
   storeRefreshMs?: number;
   /** Told after each poll of the stream, and about once a second while changes are applied (progress). */
   onProgress?: (progress: SyncProgress) => void;
@@ -60,7 +71,7 @@ export interface SyncProgress {
   events: number;
   /** API calls of the stream and of the store and billing reads. */
   calls: number;
-  /** Store records read. */
+  /** Store records mirrored: read for the first time, or read again and found changed. */
   storeReads: number;
   /** Full reconciliations completed by the stream. */
   reconciliations: number;
@@ -86,9 +97,6 @@ const KNOWN = new Set([
   'storeRefreshMs',
   'onProgress',
 ]);
-
-/** The stream's part of the sync's budget share; the store and billing reads get the rest. */
-const STREAM_SHARE = 0.8;
 
 function checked(options: SyncOptions): void {
   for (const key of Object.keys(options)) {
@@ -156,14 +164,15 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
   const onOuter = () => stop.abort(outer?.reason);
   if (outer?.aborted) onOuter();
   else outer?.addEventListener('abort', onOuter, { once: true });
-  let watcher: Watcher | undefined;
+  let watcher: Watcher<PartnerEventWithStores> | undefined;
   let checkpoint: PostgresCheckpoint | undefined;
   let refresher: Refresher | undefined;
   let calls = 0;
+  let storeReads = 0;
   const progress = (): SyncProgress => ({
     events: watcher?.stats.events ?? 0,
     calls: (watcher?.stats.calls ?? 0) + calls,
-    storeReads: refresher?.storeReads ?? 0,
+    storeReads,
     reconciliations: watcher?.stats.reconciliations ?? 0,
     database: db.name,
   });
@@ -196,7 +205,7 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
       onConfirm: async (signal) => {
         const w = watcher;
         if (!w || !refresher) return;
-        // Between polls only (not before each event): stores marked during a pass are read once at its end.
+        // Between polls only (not before each event).
         const seen = w.stats.polls + w.stats.errors;
         if (seen === polls) return;
         polls = seen;
@@ -213,15 +222,17 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
         await work(tx);
       } catch (error) {
         await cp.rollback();
-        throw databaseError(error, db.name, 'writing store and billing rows');
+        throw databaseError(error, db.name, 'writing billing rows');
       }
       await cp.commit();
     };
+    // One budget for the stream (stores included) and billing: they take turns, so the first load
+    // runs at the whole share.
+    const budget = new CallBudget(client.clock, budgetShare, () => client.rateLimit);
     refresher = new Refresher({
       client,
       schemaQuoted: s,
-      budgetShare: budgetShare * (1 - STREAM_SHARE),
-      storeRefreshMs: options.storeRefreshMs ?? 21_600_000,
+      budget,
       billingEveryMs: options.maxLag ?? 900_000,
       write,
       read: {
@@ -232,15 +243,17 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
       },
       onCall: () => calls++,
     });
-    watcher = watchEvents(client, {
+    const streamOptions: WatchOptionsWithStores = {
       checkpoint: cp,
       signal: stop.signal,
       standby: options.standby ?? false,
-      budgetShare: budgetShare * STREAM_SHARE,
+      budgetShare,
+      stores: { refreshMs: options.storeRefreshMs ?? 21_600_000 },
       // With once, a full reconciliation at once: "the tables match the service" is what it proves.
       ...(options.once ? { maxLag: 1 } : intervals(options)),
       ...(options.previousKeys ? { previousKeys: options.previousKeys } : {}),
-    });
+    };
+    watcher = watchEvents(client, withSharedBudget(streamOptions, budget));
     let progressAt = performance.now();
     for await (const event of watcher) {
       const open = await cp.begin();
@@ -252,13 +265,15 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
           }),
       };
       try {
-        await applyEvent(tx, s, event);
+        if (event.type === 'location.updated') {
+          await upsertStores(tx, s, [event.data]);
+          storeReads++;
+        } else await applyEvent(tx, s, event);
         if (options.onChange) await options.onChange(event, tx);
       } catch (error) {
         await cp.rollback();
         throw error;
       }
-      refresher.dirty.add(event.partner_location_id);
       // During a long pass (a first load) too, not only between polls: about once a second.
       if (options.onProgress && performance.now() - progressAt >= 1_000) {
         progressAt = performance.now();
