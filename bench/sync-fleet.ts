@@ -173,6 +173,8 @@ async function main(): Promise<void> {
       if (clock.now() >= end) stop.abort();
     },
     onChange: (event) => {
+      // The store family's events are store records, not changes of the sandbox's change log.
+      if (event.type === 'location.updated') return;
       const d = event.data as unknown as DeliveredEvent['data'];
       events.push({
         id: event.id,

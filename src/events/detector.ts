@@ -137,7 +137,7 @@ export class Detector {
   }
 
   run(pass: Pass, summary: Summary): AsyncGenerator<Found> {
-    return pass.kind === 'reconciliation' ? this.reconcile() : this.poll(summary);
+    return pass.kind === 'reconciliation' ? this.reconcile(summary) : this.poll(summary);
   }
 
   /** Each finder looks where the summary says its family moved. */
@@ -151,7 +151,7 @@ export class Detector {
   }
 
   /** Every finder reads everything of its family (every month of videos on a first sync). */
-  async *reconcile(): AsyncGenerator<Found> {
+  async *reconcile(summary?: Summary): AsyncGenerator<Found> {
     const state = this.#context.state;
     const startedAt = this.#serviceNow();
     if (this.rewound) {
@@ -169,6 +169,7 @@ export class Detector {
       storesWithCompletedVisits: new Set<string>(),
       bookingMonths: new BookingMonths(),
       storesBilled: new Set<string>(),
+      ...(summary ? { summary } : {}),
     };
     for (const finder of this.#finders) yield* this.#noting(finder.reconcile(pass));
     const done: Found = { records: [] };

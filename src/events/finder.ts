@@ -45,6 +45,8 @@ export interface Reconciliation {
   bookingMonths: BookingMonths;
   /** Every store billing listed in the pass (it lists each store enrolled, zeros included). */
   storesBilled: Set<string>;
+  /** The summary the pass opened with. */
+  summary?: Summary;
 }
 
 /** Why a finder asks for a full reconciliation before it is due. */

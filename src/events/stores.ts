@@ -13,7 +13,8 @@
  *   tenth of the watcher's share of the budget (`CADENCE_SHARE`);
  * - while the summary's store counts (status, hours missing) differ from those read, up to that
  *   tenth again per pass, in turn, until they agree or every store was read once for that summary.
- * A reconciliation reads every store on a first sync, and otherwise what a poll would.
+ * A reconciliation reads every store on a first sync, and otherwise what a poll would (the stores
+ * the video family's billing rows list added to the state).
  *
  * Each store is one record, `['l', store, 'status|hash[|m]']`: its status (a letter, or `~` and the
  * escaped value), a 64-bit hash of the record as returned, and `m` while its hours are missing.
@@ -121,7 +122,7 @@ export class StoreFinder implements Finder {
     const records: StateRecord[] = [];
     for (const store of pass.storesBilled) this.#c.state.ensureStore(store, records);
     if (records.length > 0) yield { records };
-    yield* this.#read(this.#due(undefined, pass.firstSync));
+    yield* this.#read(this.#due(pass.firstSync ? undefined : pass.summary?.locations, pass.firstSync));
   }
 
   /** Every store this month's billing lists (all enrolled), added to the state. */

@@ -1,0 +1,245 @@
+/**
+ * The store family (`stores` of `watchEvents()`), on the sandbox on simulated time, its calls
+ * pinned from the request log: a first sync reads each store once; a store paused with nothing
+ * else moving is chased from the summary's counts in the next poll; a store renamed is found by
+ * the cadence; a store whose booking moved is read in the same pass; idle passes read no store;
+ * a reconciliation that is due reads no more stores than a poll. Without `stores`, no store is
+ * read and no `location.updated` comes, and the event types say so.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  memoryCheckpoint,
+  watchEvents,
+  type PartnerEvent,
+  type PartnerEventWithStores,
+  type Watcher,
+  type WatchOptions,
+  type WatchOptionsWithStores,
+} from '../../src/events/index.js';
+import { useSimEnv, type SimEnv } from './support.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+interface PassLog {
+  calls: string[];
+  events: string[];
+  /** The store of each event. */
+  stores: string[];
+  pass: string;
+  at: number;
+}
+
+/** A change made by the app (another client: not in the watcher's log) once the service's time reaches `at`. */
+interface Scripted {
+  at: number;
+  run: (env: SimEnv) => Promise<void>;
+  done?: boolean;
+}
+
+async function run(
+  startSimEnv: ReturnType<typeof useSimEnv>,
+  options: Partial<WatchOptionsWithStores> | Partial<WatchOptions>,
+  hours: number,
+  script: Scripted[] = [],
+  visitsPerWeek = 0,
+) {
+  const env = await startSimEnv('msw', { now: '2026-11-10T12:00:00Z', visitsPerWeek });
+  env.sandbox.populate(env.key, { locations: 10, reservationsPerLocation: 3 });
+  const app = env.client();
+  const passes: PassLog[] = [];
+  let watcher: Watcher<PartnerEventWithStores>;
+  const start = env.clock.now();
+  const client = env.client({
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      const path = url.pathname.replace('/partner/v1', '');
+      if (path === '/summary') {
+        if (env.clock.now() >= start + hours * HOUR) watcher.stop();
+        for (const step of script)
+          if (!step.done && env.clock.now() >= start + step.at) {
+            step.done = true;
+            await step.run(env);
+          }
+        const ended = watcher.stats.polls + watcher.stats.errors;
+        if (passes.at(-1)?.at !== ended)
+          passes.push({ calls: [], events: [], stores: [], pass: 'poll (not due)', at: ended });
+      }
+      const current = passes.at(-1) as PassLog;
+      // The pass is chosen after its summary: named from its next call on.
+      if (path !== '/summary' && watcher.stats.lastPass)
+        current.pass = `${watcher.stats.lastPass.kind} (${watcher.stats.lastPass.reason})`;
+      const status = url.searchParams.get('status');
+      current.calls.push(path + (status ? ` status=${status}` : ''));
+      return fetch(request);
+    },
+  });
+  watcher = watchEvents(client, { checkpoint: memoryCheckpoint(), ...options } as WatchOptionsWithStores);
+  const events: Array<{ event: PartnerEventWithStores; at: number }> = [];
+  for await (const event of watcher) {
+    (passes.at(-1) as PassLog).events.push(event.type);
+    (passes.at(-1) as PassLog).stores.push(event.partner_location_id);
+    events.push({ event, at: env.clock.now() });
+  }
+  await app.close?.();
+  return { env, passes, events, stats: watcher.stats, start };
+}
+
+const storeReads = (pass: PassLog) => pass.calls.filter((c) => /^\/locations\/[^/]+$/.test(c));
+const storeIds = (env: SimEnv) => env.sandbox.inspect.stores(env.key).map((s) => s.partner_location_id);
+
+describe('the store family', () => {
+  const startSimEnv = useSimEnv();
+
+  it('a first sync reads each store once; a pause is chased from the summary in the next poll; a rename waits for the cadence', {
+    timeout: 120_000,
+  }, async () => {
+    let paused = '';
+    let renamed = '';
+    let pausedAt = 0;
+    let renamedAt = 0;
+    const { env, passes, events, stats } = await run(startSimEnv, { stores: { refreshMs: 2 * HOUR } }, 5, [
+      {
+        // Between two reconciliations (one every maxLag, 15 minutes): a poll finds it.
+        at: 37 * MINUTE,
+        run: async (e) => {
+          paused = storeIds(e)[3] as string;
+          pausedAt = e.clock.now();
+          await e.client().locations.pause(paused);
+        },
+      },
+      {
+        at: 60 * MINUTE,
+        run: async (e) => {
+          renamed = storeIds(e)[6] as string;
+          renamedAt = e.clock.now();
+          await e.client().locations.update(renamed, { name: 'Renamed by the test' });
+        },
+      },
+    ]);
+    const stores = storeIds(env);
+    if (process.env.DEBUG_STORES)
+      console.log(
+        passes.map((p) => `${p.pass}: ${p.calls.join(',')} => ${p.events.join(',')}`).join('\n'),
+        paused,
+        pausedAt,
+        events.map((e) => `${e.at} ${e.event.type} ${e.event.partner_location_id}`).slice(-20),
+      );
+
+    // First sync: every store read once, each delivered once, with nothing previous.
+    const first = passes[0] as PassLog;
+    expect(first.pass).toBe('reconciliation (first sync)');
+    expect(storeReads(first).sort()).toEqual(stores.map((id) => `/locations/${id}`).sort());
+    const firstReads = events.filter((e) => e.event.type === 'location.updated').slice(0, stores.length);
+    expect(firstReads.map((e) => e.event.partner_location_id).sort()).toEqual([...stores].sort());
+    for (const { event } of firstReads) if (event.type === 'location.updated') expect(event.previous).toEqual({});
+
+    // The pause: the summary's counts differ, so the next poll reads the stores in turn (all 10
+    // fit in a tenth of the budget) and delivers the one that changed, with its previous status.
+    const pause = events.find((e) => e.event.type === 'location.updated' && e.event.partner_location_id === paused);
+    const pausedEvents = events.filter(
+      (e) => e.event.type === 'location.updated' && e.event.partner_location_id === paused && e.at >= pausedAt,
+    );
+    expect(pausedEvents).toHaveLength(1);
+    const pauseEvent = pausedEvents[0]?.event;
+    expect(pauseEvent?.type === 'location.updated' && pauseEvent.previous).toEqual({ status: 'active' });
+    expect(pauseEvent?.type === 'location.updated' && pauseEvent.data.status).toBe('paused');
+    expect(Date.parse(pauseEvent?.created_at ?? '') - pausedAt).toBeLessThanOrEqual(MINUTE);
+    expect(pause).toBeDefined();
+    const chase = passes.filter((p) => p.events.length === 1 && p.events[0] === 'location.updated');
+    const pausePass = chase.find((p) => storeReads(p).includes(`/locations/${paused}`)) as PassLog;
+    expect(pausePass.pass).toBe('poll (not due)');
+    expect(pausePass.calls[0]).toBe('/summary');
+    expect(storeReads(pausePass)).toHaveLength(stores.length);
+    expect(pausePass.calls).toHaveLength(1 + stores.length);
+
+    // The rename moves no count: found by the cadence (every store within refreshMs), one store a read.
+    const rename = events.filter(
+      (e) => e.event.type === 'location.updated' && e.event.partner_location_id === renamed && e.at >= renamedAt,
+    );
+    expect(rename).toHaveLength(1);
+    expect(rename[0]?.event.type === 'location.updated' && rename[0].event.previous).toEqual({});
+    expect(rename[0]?.event.type === 'location.updated' && rename[0].event.data.name).toBe('Renamed by the test');
+    const lag = Date.parse(rename[0]?.event.created_at ?? '') - renamedAt;
+    expect(lag).toBeGreaterThan(0);
+    expect(lag).toBeLessThanOrEqual(2 * HOUR + MINUTE);
+
+    // After the first sync, no pass reads more stores than the cadence owes, but the chase: about
+    // one every refreshMs / 10 = 12 minutes; a reconciliation that is due reads no store more.
+    const later = passes.slice(1).filter((p) => p !== pausePass);
+    for (const pass of later) expect(storeReads(pass).length, pass.pass).toBeLessThanOrEqual(1);
+    const cadenceReads = later.reduce((n, p) => n + storeReads(p).length, 0);
+    const hoursAfterFirst = 5;
+    expect(cadenceReads).toBeGreaterThanOrEqual(Math.floor((hoursAfterFirst / 2) * stores.length) - 2);
+    expect(cadenceReads).toBeLessThanOrEqual(Math.ceil((hoursAfterFirst / 2) * stores.length) + 1);
+    expect(later.some((p) => p.pass === 'reconciliation (due)')).toBe(true);
+    // The stores never ask for a reconciliation: every one after the first is due.
+    expect(new Set(passes.slice(1).map((p) => p.pass))).toEqual(new Set(['poll (not due)', 'reconciliation (due)']));
+    expect(stats.lastPass).not.toBeNull();
+  });
+
+  it('a store whose bookings or videos moved is read in the same pass, and no other but in turn', {
+    timeout: 60_000,
+  }, async () => {
+    const { passes } = await run(startSimEnv, { stores: true }, 24, [], 10);
+    const moved = passes.slice(1).filter((p) => p.events.some((type) => type !== 'location.updated'));
+    expect(moved.length).toBeGreaterThan(5);
+    for (const pass of moved) {
+      const stores = new Set(pass.stores);
+      const reads = storeReads(pass).map((call) => call.replace('/locations/', ''));
+      // Each store that moved, once; at most one more, the cadence's (every 6 hours: one of 10 stores every 36 minutes).
+      expect(reads.filter((id) => stores.has(id)).sort(), pass.calls.join(' | ')).toEqual([...stores].sort());
+      expect(reads.length - stores.size, pass.calls.join(' | ')).toBeLessThanOrEqual(1);
+      // Read after the lists that moved them: the last calls of the pass.
+      expect(pass.calls.slice(-reads.length)).toEqual(storeReads(pass));
+    }
+    const idle = passes.slice(1).filter((p) => p.events.length === 0 && p.pass === 'poll (not due)');
+    expect(idle.filter((p) => p.calls.length > 2)).toEqual([]);
+    const cadence = idle.reduce((n, p) => n + storeReads(p).length, 0);
+    expect(cadence).toBeLessThanOrEqual(40);
+  });
+
+  it('without stores: no store read, no location.updated', { timeout: 60_000 }, async () => {
+    const { env, passes, events } = await run(startSimEnv, {}, 2, [
+      { at: 30 * MINUTE, run: async (e) => void (await e.client().locations.pause(storeIds(e)[0] as string)) },
+    ]);
+    expect(passes.flatMap(storeReads)).toEqual([]);
+    expect(events.filter((e) => e.event.type === 'location.updated')).toEqual([]);
+    const created = events.filter((e) => e.event.type === 'reservation.created');
+    expect(created.length).toBe(env.sandbox.inspect.reservations(env.key).length);
+    for (const { event } of events)
+      expect(['reservation.created', 'reservation.updated', 'video.published']).toContain(event.type);
+  });
+
+  it('the event type includes location.updated only for a watcher started with stores', async () => {
+    const env = await startSimEnv('msw');
+    const client = env.client();
+    const checkpoint = memoryCheckpoint();
+    expectTypeOf(watchEvents(client, { checkpoint })).toEqualTypeOf<Watcher<PartnerEvent>>();
+    expectTypeOf(watchEvents(client, { checkpoint, stores: true })).toEqualTypeOf<Watcher<PartnerEventWithStores>>();
+    expectTypeOf(watchEvents(client, { checkpoint, stores: { refreshMs: HOUR } })).toEqualTypeOf<
+      Watcher<PartnerEventWithStores>
+    >();
+    const maybe = Math.random() > 2;
+    // @ts-expect-error a flag that may be true could bring store events to a loop typed without them
+    watchEvents(client, { checkpoint, stores: maybe });
+    // A switch over PartnerEvent stays exhaustive.
+    const kind = (event: PartnerEvent): string => {
+      switch (event.type) {
+        case 'reservation.created':
+        case 'reservation.updated':
+        case 'video.published':
+          return event.type;
+        default:
+          return event satisfies never;
+      }
+    };
+    expect(kind).toBeTypeOf('function');
+    for (const stores of [0, 'yes', null, { refreshMs: 10 }, { refreshMs: Number.NaN }]) {
+      expect(() => watchEvents(client, { checkpoint, stores } as unknown as WatchOptionsWithStores)).toThrow(
+        /The option stores is true, false or \{ refreshMs \}/,
+      );
+    }
+  });
+});
