@@ -115,14 +115,16 @@ export class StoreFinder implements Finder {
       this.#scanAt = this.#c.local();
       yield* this.#billedStores();
     }
-    yield* this.#read(this.#due(counts, false));
+    yield* this.#read(this.#due(false));
+    yield* this.#read(this.#chased(counts));
   }
 
   async *reconcile(pass: Reconciliation): AsyncGenerator<Found> {
     const records: StateRecord[] = [];
     for (const store of pass.storesBilled) this.#c.state.ensureStore(store, records);
     if (records.length > 0) yield { records };
-    yield* this.#read(this.#due(pass.firstSync ? undefined : pass.summary?.locations, pass.firstSync));
+    yield* this.#read(this.#due(pass.firstSync));
+    if (!pass.firstSync && pass.summary) yield* this.#read(this.#chased(pass.summary.locations));
   }
 
   /** Every store this month's billing lists (all enrolled), added to the state. */
@@ -137,8 +139,8 @@ export class StoreFinder implements Finder {
     }
   }
 
-  /** The stores to read this pass, by number, each once: moved, never read, in turn. */
-  #due(counts: StoreCounts | undefined, everyStore: boolean): Set<number> {
+  /** The stores to read this pass, by number, each once: moved, never read, and the cadence's in turn. */
+  #due(everyStore: boolean): Set<number> {
     const state = this.#c.state;
     const n = state.stores.length;
     const due = new Set<number>();
@@ -149,19 +151,32 @@ export class StoreFinder implements Finder {
     }
     for (; this.#checkedUpTo < n; this.#checkedUpTo++)
       if (state.storeRecord(this.#checkedUpTo) === undefined) due.add(this.#checkedUpTo);
-    let inTurn = this.#cadence(n);
-    if (counts !== undefined && !this.#explained(counts)) {
-      const key = JSON.stringify(counts);
-      if (this.#chase?.key !== key) this.#chase = { key, reads: 0 };
-      const chase = Math.min(this.#perWindow(), n - this.#chase.reads);
-      this.#chase.reads += Math.max(0, chase);
-      inTurn += Math.max(0, chase);
-    }
-    for (let k = 0; k < Math.min(inTurn, n); k++) {
-      due.add(this.#turn % n);
+    this.#inTurn(this.#cadence(n), due);
+    return due;
+  }
+
+  /**
+   * While the summary's store counts differ from those read: the next stores in turn, a tenth of
+   * the share a pass, until every store was read once for these counts.
+   */
+  #chased(counts: StoreCounts): Set<number> {
+    const chased = new Set<number>();
+    if (this.#explained(counts)) return chased;
+    const key = JSON.stringify(counts);
+    if (this.#chase?.key !== key) this.#chase = { key, reads: 0 };
+    const reads = Math.max(0, Math.min(this.#perWindow(), this.#c.state.stores.length - this.#chase.reads));
+    this.#chase.reads += reads;
+    this.#inTurn(reads, chased);
+    return chased;
+  }
+
+  /** The next `count` stores in turn (each at most once). */
+  #inTurn(count: number, into: Set<number>): void {
+    const n = this.#c.state.stores.length;
+    for (let k = 0; k < Math.min(count, n); k++) {
+      into.add(this.#turn % n);
       this.#turn = (this.#turn + 1) % n;
     }
-    return due;
   }
 
   /** How many stores the cadence owes since the last pass: one round per `refreshMs`, within its part of the budget. */

@@ -99,6 +99,7 @@ describe('the store family', () => {
     let renamed = '';
     let pausedAt = 0;
     let renamedAt = 0;
+    let enrolledAt = 0;
     const { env, passes, events, stats } = await run(startSimEnv, { stores: { refreshMs: 2 * HOUR } }, 5, [
       {
         // Between two reconciliations (one every maxLag, 15 minutes): a poll finds it.
@@ -117,15 +118,19 @@ describe('the store family', () => {
           await e.client().locations.update(renamed, { name: 'Renamed by the test' });
         },
       },
+      {
+        at: 97 * MINUTE,
+        run: async (e) => {
+          enrolledAt = e.clock.now();
+          await e.client().locations.enroll({
+            partner_location_id: 'new-store',
+            name: 'New',
+            address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' },
+          });
+        },
+      },
     ]);
-    const stores = storeIds(env);
-    if (process.env.DEBUG_STORES)
-      console.log(
-        passes.map((p) => `${p.pass}: ${p.calls.join(',')} => ${p.events.join(',')}`).join('\n'),
-        paused,
-        pausedAt,
-        events.map((e) => `${e.at} ${e.event.type} ${e.event.partner_location_id}`).slice(-20),
-      );
+    const stores = storeIds(env).filter((id) => id !== 'new-store');
 
     // First sync: every store read once, each delivered once, with nothing previous.
     const first = passes[0] as PassLog;
@@ -165,9 +170,18 @@ describe('the store family', () => {
     expect(lag).toBeGreaterThan(0);
     expect(lag).toBeLessThanOrEqual(2 * HOUR + MINUTE);
 
+    // A new store with nothing yet: this month's billing lists it, then it is read; no chase (the
+    // total is explained by it).
+    const enrolled = events.filter((e) => e.event.partner_location_id === 'new-store');
+    expect(enrolled.map((e) => e.event.type)).toEqual(['location.updated']);
+    expect(Date.parse(enrolled[0]?.event.created_at ?? '') - enrolledAt).toBeLessThanOrEqual(MINUTE);
+    const enrollPass = passes.find((p) => p.stores.includes('new-store')) as PassLog;
+    expect(enrollPass.pass).toBe('poll (not due)');
+    expect(enrollPass.calls).toEqual(['/summary', '/billing/monthly', '/locations/new-store']);
+
     // After the first sync, no pass reads more stores than the cadence owes, but the chase: about
     // one every refreshMs / 10 = 12 minutes; a reconciliation that is due reads no store more.
-    const later = passes.slice(1).filter((p) => p !== pausePass);
+    const later = passes.slice(1).filter((p) => p !== pausePass && p !== enrollPass);
     for (const pass of later) expect(storeReads(pass).length, pass.pass).toBeLessThanOrEqual(1);
     const cadenceReads = later.reduce((n, p) => n + storeReads(p).length, 0);
     const hoursAfterFirst = 5;

@@ -40,16 +40,21 @@ const FEATURE_ON_FEATURE: Exception[] = [
 
 /**
  * The Postgres mirror runs the events entry's watcher (kept external in the build: dist/events is
- * the one copy) and paces its own store and billing reads as the watcher paces its calls.
+ * the one copy) and makes the one budget that the watcher and its billing reads share.
  */
 const POSTGRES_ON_EVENTS: Exception[] = [
   { file: 'postgres/sync.ts', target: 'events/index.ts', why: 'watchEvents() runs the stream the mirror applies' },
   { file: 'postgres/checkpoint.ts', target: 'events/index.ts', why: 'the Checkpoint interface it implements (types)' },
   { file: 'postgres/rows.ts', target: 'events/index.ts', why: 'PartnerEvent (a type)' },
   {
-    file: 'postgres/refresher.ts',
+    file: 'postgres/sync.ts',
     target: 'events/call-budget.ts',
-    why: 'the sliding-window share of the budget, for the store and billing reads',
+    why: 'the sliding-window share of the budget, one for the stream and the billing reads',
+  },
+  {
+    file: 'postgres/sync.ts',
+    target: 'events/shared-budget.ts',
+    why: "the symbol under which the watcher takes that budget (Symbol.for: the same in the events entry's build)",
   },
 ];
 
