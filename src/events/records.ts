@@ -35,10 +35,15 @@ export const id: Check = (v) => typeof v === 'string' && v !== '';
 export const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
 
 // A known value packs to one letter; a value this version does not know is kept whole (escaped).
+// Own keys only: a value named like a member of Object.prototype (`toString`) is not a known one.
 export const packValue = (value: string, codes: Record<string, string>): string =>
-  codes[value] ?? `~${encodeURIComponent(value)}`;
+  Object.hasOwn(codes, value) ? (codes[value] as string) : `~${encodeURIComponent(value)}`;
 export const unpackValue = (packed: string, names: Record<string, string>): string =>
-  packed.startsWith('~') ? decodeURIComponent(packed.slice(1)) : (names[packed] ?? packed);
+  packed.startsWith('~')
+    ? decodeURIComponent(packed.slice(1))
+    : Object.hasOwn(names, packed)
+      ? (names[packed] as string)
+      : packed;
 export const invert = (o: Record<string, string>) =>
   Object.fromEntries(Object.entries(o).map(([k, v]) => [v, k])) as Record<string, string>;
 /** Every `~`-escaped part of `packed` (split on `|`) decodes. */

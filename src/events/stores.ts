@@ -94,6 +94,7 @@ export class StoreFinder implements Finder {
   #owed = 0;
   #owedAt: number | undefined;
   #scanAt = Number.NEGATIVE_INFINITY;
+  #unexplainedTotal: number | undefined;
   /** The summary's store counts being chased, and how many stores were read for them. */
   #chase: { key: string; reads: number } | undefined;
   reads = 0;
@@ -107,13 +108,18 @@ export class StoreFinder implements Finder {
     this.#checkedUpTo = 0;
     this.#turn = 0;
     this.#chase = undefined;
+    this.#unexplainedTotal = undefined;
   }
 
   async *poll(summary: Summary): AsyncGenerator<Found> {
     const counts = summary.locations;
-    if (counts.total > this.#c.state.stores.length && this.#c.local() - this.#scanAt >= this.#o.scanSpacing) {
+    const unknown = () => counts.total > this.#c.state.stores.length;
+    const scanDue = this.#c.local() - this.#scanAt >= this.#o.scanSpacing;
+    if (unknown() && scanDue && this.#unexplainedTotal !== counts.total) {
       this.#scanAt = this.#c.local();
       yield* this.#billedStores();
+      // Billing is one call per 200 stores: a total it cannot explain is not scanned for again until it moves.
+      this.#unexplainedTotal = unknown() ? counts.total : undefined;
     }
     yield* this.#read(this.#due(false));
     yield* this.#read(this.#chased(counts));

@@ -43,6 +43,8 @@ async function run(
   hours: number,
   script: Scripted[] = [],
   visitsPerWeek = 0,
+  /** A store billing leaves out (a service whose billing lists fewer stores than the summary counts). */
+  unbilled?: string,
 ) {
   const env = await startSimEnv('msw', { now: '2026-11-10T12:00:00Z', visitsPerWeek });
   env.sandbox.populate(env.key, { locations: 10, reservationsPerLocation: 3 });
@@ -72,7 +74,11 @@ async function run(
         current.pass = `${watcher.stats.lastPass.kind} (${watcher.stats.lastPass.reason})`;
       const status = url.searchParams.get('status');
       current.calls.push(path + (status ? ` status=${status}` : ''));
-      return fetch(request);
+      const response = await fetch(request);
+      if (unbilled === undefined || path !== '/billing/monthly') return response;
+      const body = (await response.json()) as { items: Array<{ partner_location_id: string }> };
+      body.items = body.items.filter((row) => row.partner_location_id !== unbilled);
+      return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
     },
   });
   watcher = watchEvents(client, { checkpoint: memoryCheckpoint(), ...options } as WatchOptionsWithStores);
@@ -212,6 +218,38 @@ describe('the store family', () => {
     expect(idle.filter((p) => p.calls.length > 2)).toEqual([]);
     const cadence = idle.reduce((n, p) => n + storeReads(p).length, 0);
     expect(cadence).toBeLessThanOrEqual(40);
+  });
+
+  it('a store the summary counts and billing does not list: billing is read once for that total, not every poll', {
+    timeout: 60_000,
+  }, async () => {
+    const enroll = (id: string) => async (e: SimEnv) =>
+      void (await e.client().locations.enroll({
+        partner_location_id: id,
+        name: id,
+        address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postal_code: '62701', country: 'US' },
+      }));
+    const { passes } = await run(
+      startSimEnv,
+      { stores: true },
+      3,
+      [
+        { at: 20 * MINUTE, run: enroll('hidden') },
+        { at: 90 * MINUTE, run: enroll('seen') },
+      ],
+      0,
+      'hidden',
+    );
+    const polls = passes.slice(1).filter((p) => p.pass === 'poll (not due)');
+    const scans = polls.filter((p) => p.calls.includes('/billing/monthly'));
+    // Once after the hidden one (the total unexplained since), once after the second; each
+    // followed by one chase of the stores in turn (the counts still differ: the hidden one is never read).
+    expect(scans).toHaveLength(2);
+    expect(scans[0]?.calls.slice(0, 2)).toEqual(['/summary', '/billing/monthly']);
+    expect(scans[1]?.calls.slice(0, 2)).toEqual(['/summary', '/billing/monthly']);
+    // The second store billing lists is read (by that scan or by a reconciliation's billing before it).
+    expect(passes.flatMap(storeReads)).toContain('/locations/seen');
+    expect(polls.filter((p) => p.calls.length > 2).length).toBeLessThanOrEqual(2 + 3 * 5);
   });
 
   it('without stores: no store read, no location.updated', { timeout: 60_000 }, async () => {
