@@ -252,6 +252,47 @@ describe('the store family', () => {
     expect(polls.filter((p) => p.calls.length > 2).length).toBeLessThanOrEqual(2 + 3 * 5);
   });
 
+  it('turned on for a checkpoint written without it: each store read once, as new; nothing else again', {
+    timeout: 60_000,
+  }, async () => {
+    const env = await startSimEnv('msw', { now: '2026-11-10T12:00:00Z', visitsPerWeek: 0 });
+    env.sandbox.populate(env.key, { locations: 5, reservationsPerLocation: 2 });
+    const checkpoint = memoryCheckpoint();
+    // The first sync, to its end: stopped at the next pass's summary.
+    let before: Watcher<PartnerEvent> | undefined;
+    const first = env.client({
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        if (request.url.endsWith('/summary') && (before?.stats.polls ?? 0) >= 1) before?.stop();
+        return fetch(request);
+      },
+    });
+    before = watchEvents(first, { checkpoint });
+    let delivered = 0;
+    for await (const _ of before) delivered++;
+    expect(delivered).toBeGreaterThanOrEqual(10);
+    const reads: string[] = [];
+    const client = env.client({
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        const path = new URL(request.url).pathname.replace('/partner/v1', '');
+        if (/^\/locations\/[^/]+$/.test(path)) reads.push(path);
+        return fetch(request);
+      },
+    });
+    const after = watchEvents(client, { checkpoint, stores: true });
+    const events: PartnerEventWithStores[] = [];
+    for await (const event of after) {
+      events.push(event);
+      if (events.length === 5) break;
+    }
+    const ids = storeIds(env).sort();
+    expect(events.map((e) => e.type)).toEqual(Array(5).fill('location.updated'));
+    expect(events.map((e) => e.partner_location_id).sort()).toEqual(ids);
+    expect(reads.sort()).toEqual(ids.map((id) => `/locations/${id}`));
+    expect(after.stats.lastPass).toEqual({ kind: 'poll', reason: 'not due' });
+  });
+
   it('without stores: no store read, no location.updated', { timeout: 60_000 }, async () => {
     const { env, passes, events } = await run(startSimEnv, {}, 2, [
       { at: 30 * MINUTE, run: async (e) => void (await e.client().locations.pause(storeIds(e)[0] as string)) },
