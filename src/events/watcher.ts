@@ -342,11 +342,11 @@ function storesOf(stores: WatchOptionsWithStores['stores'] | false | undefined):
   const valid = stores === true || (typeof stores === 'object' && stores !== null);
   if (
     !valid ||
-    (refreshMs !== undefined && !(typeof refreshMs === 'number' && Number.isFinite(refreshMs) && refreshMs >= 1_000))
+    (refreshMs !== undefined && !(typeof refreshMs === 'number' && Number.isFinite(refreshMs) && refreshMs >= 100))
   ) {
     throw new ConfigurationError(
       'The option stores is true, false or { refreshMs } (how often each store record is read again, ' +
-        `in milliseconds, at least 1000); got ${JSON.stringify(stores)}.`,
+        `in milliseconds, at least 100); got ${JSON.stringify(stores)}.`,
     );
   }
   return { refreshMs: (refreshMs as number | undefined) ?? 21_600_000 };
