@@ -62,7 +62,7 @@ export class Detector {
   /** Every finder, in the order a pass runs them: bookings first (videos follow visits), stores last (they read the stores the others moved). */
   readonly #finders: Finder[];
   /** The store family, when asked for, and the stores whose bookings or videos moved since it read them. */
-  readonly storeFinder: StoreFinder | undefined;
+  readonly #stores: StoreFinder | undefined;
   readonly #touched = new Set<string>();
   /** Why the service's history went back under the checkpoint, once seen: the next pass starts again from nothing. */
   rewound: string | undefined;
@@ -83,12 +83,12 @@ export class Detector {
     this.#bookings = new BookingFinder(finderContext);
     this.#finders = [this.#bookings, new VideoFinder(finderContext, { scanSpacing: context.videoScanSpacing })];
     if (context.stores) {
-      this.storeFinder = new StoreFinder(finderContext, {
+      this.#stores = new StoreFinder(finderContext, {
         ...context.stores,
         scanSpacing: context.videoScanSpacing,
         touched: this.#touched,
       });
-      this.#finders.push(this.storeFinder);
+      this.#finders.push(this.#stores);
     }
     this.#lists = lists;
   }
@@ -180,7 +180,7 @@ export class Detector {
   /** What a finder found, the stores of its events noted for the store family (a store's own events aside). */
   async *#noting(found: AsyncGenerator<Found>): AsyncGenerator<Found> {
     for await (const item of found) {
-      if (this.storeFinder && item.event && item.event.type !== 'location.updated')
+      if (this.#stores && item.event && item.event.type !== 'location.updated')
         this.#touched.add(item.event.partner_location_id);
       yield item;
     }

@@ -97,7 +97,6 @@ export class StoreFinder implements Finder {
   #unexplainedTotal: number | undefined;
   /** The summary's store counts being chased, and how many stores were read for them. */
   #chase: { key: string; reads: number } | undefined;
-  reads = 0;
 
   constructor(context: FinderContext, options: StoreFinderOptions) {
     this.#c = context;
@@ -233,7 +232,6 @@ export class StoreFinder implements Finder {
         if (error instanceof NotFoundError) continue;
         throw error;
       }
-      this.reads++;
       yield* this.#diff(index, store);
     }
   }

@@ -20,7 +20,6 @@ import type {
   WatchOptionsWithStores,
   WatchStats,
 } from './types.js';
-
 import { SHARED_BUDGET, type SharedBudget } from './shared-budget.js';
 
 /** Checkpoints a watcher in this process is using (catches two watchers on one custom checkpoint). */
