@@ -7,18 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { memoryCheckpoint, type Checkpoint } from '../../src/events/index.js';
 import { WatchState } from '../../src/events/state.js';
+import { checkpointOf } from './checkpoint-lines.js';
 
 const dir = new URL('./fixtures/checkpoints/', import.meta.url);
 const expected = JSON.parse(readFileSync(new URL('format-1.expected.json', dir), 'utf8'));
-
-async function checkpointOf(lines: string[]): Promise<Checkpoint> {
-  const checkpoint = memoryCheckpoint();
-  await checkpoint.save(lines[0] as string, { replace: true });
-  for (const line of lines.slice(1)) await checkpoint.save(line);
-  return checkpoint;
-}
 
 function described(state: WatchState) {
   const bookings = Object.fromEntries(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CheckpointInvalidError } from '../../src/events/index.js';
 import { readLine } from '../../src/events/checkpoint-format.js';
+import { refusal } from './checkpoint-lines.js';
 
 /**
  * The gate every checkpoint line goes through (hostile-checkpoint.test.ts drives it through the
@@ -23,15 +23,6 @@ const SNAPSHOT = {
 };
 
 const snapshotWith = (changes: Record<string, unknown>) => JSON.stringify({ ...SNAPSHOT, ...changes });
-const refusal = (line: string, index = 0): string => {
-  try {
-    readLine(line, index);
-  } catch (error) {
-    expect(error, line).toBeInstanceOf(CheckpointInvalidError);
-    return (error as Error).message;
-  }
-  throw new Error(`not refused: ${line}`);
-};
 
 describe('a snapshot line', () => {
   it('is taken whole, with every field valid, and with the optional ones missing', () => {

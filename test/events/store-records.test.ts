@@ -6,30 +6,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CheckpointInvalidError, memoryCheckpoint } from '../../src/events/index.js';
 import { readLine } from '../../src/events/checkpoint-format.js';
 import { isPackedBooking, packBooking, unpackBooking } from '../../src/events/bookings.js';
 import { WatchState } from '../../src/events/state.js';
 import { isPackedStore, packStore, storeEntryOf, unpackStore, type StoreEntry } from '../../src/events/stores.js';
 import type { Location } from '../../src/index.js';
+import { checkpointOf, refusal } from './checkpoint-lines.js';
 
 const HASH = '0123456789abcdef';
-const refused = (line: string, index = 1): string => {
-  try {
-    readLine(line, index);
-  } catch (error) {
-    expect(error, line).toBeInstanceOf(CheckpointInvalidError);
-    return (error as Error).message;
-  }
-  throw new Error(`not refused: ${line}`);
-};
-
-async function loaded(lines: string[]): Promise<WatchState> {
-  const checkpoint = memoryCheckpoint();
-  await checkpoint.save(lines[0] as string, { replace: true });
-  for (const line of lines.slice(1)) await checkpoint.save(line);
-  return WatchState.load(checkpoint);
-}
+const refused = (line: string, index = 1): string => refusal(line, index);
+const loaded = async (lines: string[]): Promise<WatchState> => WatchState.load(await checkpointOf(lines));
 
 const SNAPSHOT = {
   format: 'crp-events/1',
