@@ -25,7 +25,7 @@ import { Lists, type Finder, type Found } from './finder.js';
 import { clockWentBack, REWOUND } from './history.js';
 import type { ServiceClock } from './service-clock.js';
 import type { WatchState } from './state.js';
-import { StoreFinder } from './stores.js';
+import { StoreFinder, type StoreFinderOptions } from './stores.js';
 import { VideoFinder } from './videos.js';
 
 export type { Found } from './finder.js';
@@ -45,7 +45,7 @@ export interface DetectorContext {
   /** Longest time a change may stay undelivered (ms). */
   maxLag: number;
   /** Read store records too (the store family), each again at least every `refreshMs`. */
-  stores?: { refreshMs: number; budgetShare: number };
+  stores?: { refreshMs: number; budgetShare: number } & Pick<StoreFinderOptions, 'onUnchanged'>;
 }
 
 /** Why a pass is a poll or a full reconciliation (`watcher.stats.lastPass`). */

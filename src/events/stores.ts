@@ -78,6 +78,8 @@ export interface StoreFinderOptions {
   scanSpacing: number;
   /** Stores whose bookings or videos moved since they were last read (filled by the detector). */
   touched: Set<string>;
+  /** Told of a read that found the store as its record holds (no event): the service's time of the answer. */
+  onUnchanged?: ((store: Location, at: string) => void) | undefined;
 }
 
 type StoreCounts = Summary['locations'];
@@ -241,8 +243,11 @@ export class StoreFinder implements Finder {
     const packed = state.storeRecord(index);
     const before = packed === undefined ? undefined : unpackStore(packed);
     const after = storeEntryOf(store);
-    if (before?.hash === after.hash && before.hoursMissing === after.hoursMissing && before.status === after.status)
+    if (before?.hash === after.hash && before.hoursMissing === after.hoursMissing && before.status === after.status) {
+      // The record compared is the last found for the store, saved before this read (the watcher saves each event's record before it goes on).
+      this.#o.onUnchanged?.(store, new Date(this.#c.service.now()).toISOString());
       return;
+    }
     const records: StateRecord[] = [];
     state.record(['l', index, packStore(after)], records);
     const previous: Partial<Pick<Location, 'status'>> =

@@ -81,6 +81,17 @@ export interface StoreWatchOptions {
    * @default 21_600_000 (6 hours)
    */
   refreshMs?: number;
+  /**
+   * Told of each read whose answer is the store as last delivered (no `location.updated`): the
+   * store and the service's time of the answer (ISO 8601, the watcher's estimate, as an event's
+   * `created_at`). Nothing is saved for such a read; use it to record when a copy was last confirmed.
+   *
+   * @example
+   * ```ts
+   * watchEvents(client, { checkpoint, stores: { onUnchanged: (store, at) => confirmed.set(store.partner_location_id, at) } });
+   * ```
+   */
+  onUnchanged?: (store: Location, at: string) => void;
 }
 
 /**

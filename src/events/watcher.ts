@@ -16,6 +16,7 @@ import { WatchState } from './state.js';
 import type {
   PartnerEvent,
   PartnerEventWithStores,
+  StoreWatchOptions,
   WatchOptions,
   WatchOptionsWithStores,
   WatchStats,
@@ -34,8 +35,8 @@ interface Settings {
   maxInterval: number;
   standby: boolean;
   previousKeys: readonly string[];
-  /** Store records as a family (`stores`): how often each is read again (ms). */
-  stores: { refreshMs: number } | undefined;
+  /** Store records as a family (`stores`): how often each is read again (ms), and who is told of a read that found nothing new. */
+  stores: StoreFamily | undefined;
   budget: SharedBudget | undefined;
 }
 
@@ -335,18 +336,26 @@ function settingsOf(options: WatchOptions | WatchOptionsWithStores): Settings {
   };
 }
 
-function storesOf(stores: WatchOptionsWithStores['stores'] | false | undefined): { refreshMs: number } | undefined {
+type StoreFamily = { refreshMs: number; onUnchanged?: StoreWatchOptions['onUnchanged'] | undefined };
+
+function storesOf(stores: WatchOptionsWithStores['stores'] | false | undefined): StoreFamily | undefined {
   if (stores === undefined || stores === false) return undefined;
-  const refreshMs = stores === true ? undefined : (stores as { refreshMs?: unknown } | null)?.refreshMs;
+  const given = stores === true ? {} : (stores as { refreshMs?: unknown; onUnchanged?: unknown } | null);
+  const refreshMs = given?.refreshMs;
+  const onUnchanged = given?.onUnchanged;
   const valid = stores === true || (typeof stores === 'object' && stores !== null);
   if (
     !valid ||
-    (refreshMs !== undefined && !(typeof refreshMs === 'number' && Number.isFinite(refreshMs) && refreshMs >= 100))
+    (refreshMs !== undefined && !(typeof refreshMs === 'number' && Number.isFinite(refreshMs) && refreshMs >= 100)) ||
+    (onUnchanged !== undefined && typeof onUnchanged !== 'function')
   ) {
     throw new ConfigurationError(
-      'The option stores is true, false or { refreshMs } (how often each store record is read again, ' +
-        `in milliseconds, at least 100); got ${JSON.stringify(stores)}.`,
+      'The option stores is true, false or { refreshMs, onUnchanged } (how often each store record is read again, ' +
+        `in milliseconds, at least 100; a function told of each read that found a store unchanged); got ${JSON.stringify(stores)}.`,
     );
   }
-  return { refreshMs: (refreshMs as number | undefined) ?? 21_600_000 };
+  return {
+    refreshMs: (refreshMs as number | undefined) ?? 21_600_000,
+    ...(onUnchanged ? { onUnchanged: onUnchanged as StoreFamily['onUnchanged'] } : {}),
+  };
 }

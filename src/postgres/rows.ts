@@ -55,19 +55,51 @@ export async function applyEvent(tx: Queryable, s: string, event: PartnerEvent):
   );
 }
 
-/** Many stores in one statement; a store whose `updated_at` is older than the row's changes nothing. */
-export async function upsertStores(tx: Queryable, s: string, stores: readonly Location[]): Promise<void> {
+/**
+ * Many stores read at `readAt` (the service's time of the answer), in one statement; a store whose
+ * `updated_at` is older than the row's changes nothing. `synced_at` is `readAt`, and never moves
+ * back for a store read again as the row holds it.
+ */
+export async function upsertStores(
+  tx: Queryable,
+  s: string,
+  stores: readonly Location[],
+  readAt: string,
+): Promise<void> {
   if (stores.length === 0) return;
   await tx.query(
     `insert into ${s}.stores (partner_location_id, name, status, time_zone, preferred_language, address, created_at, updated_at, data, synced_at)
      select e->>'partner_location_id', e->>'name', e->>'status', e->>'time_zone', e->>'preferred_language', e->'address',
-            (e->>'created_at')::timestamptz, (e->>'updated_at')::timestamptz, e, now()
+            (e->>'created_at')::timestamptz, (e->>'updated_at')::timestamptz, e, $2
        from jsonb_array_elements($1::jsonb) as e
      on conflict (partner_location_id) do update set name = excluded.name, status = excluded.status, time_zone = excluded.time_zone,
        preferred_language = excluded.preferred_language, address = excluded.address, created_at = excluded.created_at,
-       updated_at = excluded.updated_at, data = excluded.data, synced_at = excluded.synced_at
+       updated_at = excluded.updated_at, data = excluded.data,
+       synced_at = case when ${s}.stores.data = excluded.data then greatest(${s}.stores.synced_at, excluded.synced_at)
+                        else excluded.synced_at end
      where ${s}.stores.updated_at is null or ${s}.stores.updated_at <= excluded.updated_at`,
-    [JSON.stringify(stores)],
+    [JSON.stringify(stores), readAt],
+  );
+}
+
+/** A read that found a store as the row holds it: the service's time of the answer, and the `updated_at` it showed. */
+export interface StoreConfirmation {
+  partnerLocationId: string;
+  at: string;
+  updatedAt: string;
+}
+
+/**
+ * Rows found unchanged by reads, in one statement: `synced_at` moves to the read's time, never back
+ * (`greatest`), and only on a row that still holds the `updated_at` the read showed.
+ */
+export async function confirmStores(tx: Queryable, s: string, reads: readonly StoreConfirmation[]): Promise<void> {
+  if (reads.length === 0) return;
+  await tx.query(
+    `update ${s}.stores as t set synced_at = greatest(t.synced_at, c.at)
+       from unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) as c(id, at, updated_at)
+      where t.partner_location_id = c.id and t.updated_at = c.updated_at`,
+    [reads.map((r) => r.partnerLocationId), reads.map((r) => r.at), reads.map((r) => r.updatedAt)],
   );
 }
 

@@ -20,7 +20,8 @@ import { databaseError } from './errors.js';
 import { WriterLease } from './lease.js';
 import { migrate, quoted, SCHEMA_NAME } from './migrations.js';
 import { Refresher } from './refresher.js';
-import { applyEvent, upsertStores } from './rows.js';
+import { StoreConfirmations } from './confirmations.js';
+import { applyEvent, confirmStores, upsertStores } from './rows.js';
 
 /** Options of `syncToPostgres()`. Durations in milliseconds. */
 export interface SyncOptions {
@@ -196,6 +197,8 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
     const lease = new WriterLease(s, leaseMs, db.name);
     // The first step comes after the first poll, with what it found (a first load reads each store once).
     let polls = 0;
+    // Stores a read found as their rows hold them: their synced_at moves once a pass, not one event each.
+    const confirmations = new StoreConfirmations();
     const cp: PostgresCheckpoint = new PostgresCheckpoint({
       main,
       renewal,
@@ -209,6 +212,8 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
         const seen = w.stats.polls + w.stats.errors;
         if (seen === polls) return;
         polls = seen;
+        if (confirmations.size > 0)
+          await write((tx) => confirmStores(tx, s, confirmations.take()), 'confirming store rows');
         const done = options.once === true && w.stats.reconciliations > 0;
         await refresher.step(signal, done);
         options.onProgress?.(progress());
@@ -216,13 +221,14 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
       },
     });
     checkpoint = cp;
-    const write = async (work: (tx: Queryable) => Promise<void>) => {
+    // Fenced like an event's transaction: a writer that lost its lease confirms nothing.
+    const write = async (work: (tx: Queryable) => Promise<void>, what = 'writing billing rows') => {
       const tx = await cp.begin();
       try {
         await work(tx);
       } catch (error) {
         await cp.rollback();
-        throw databaseError(error, db.name, 'writing billing rows');
+        throw databaseError(error, db.name, what);
       }
       await cp.commit();
     };
@@ -248,7 +254,7 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
       signal: stop.signal,
       standby: options.standby ?? false,
       budgetShare,
-      stores: { refreshMs: options.storeRefreshMs ?? 21_600_000 },
+      stores: { refreshMs: options.storeRefreshMs ?? 21_600_000, onUnchanged: confirmations.add },
       // With once, a full reconciliation at once: "the tables match the service" is what it proves.
       ...(options.once ? { maxLag: 1 } : intervals(options)),
       ...(options.previousKeys ? { previousKeys: options.previousKeys } : {}),
@@ -266,7 +272,7 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
       };
       try {
         if (event.type === 'location.updated') {
-          await upsertStores(tx, s, [event.data]);
+          await upsertStores(tx, s, [event.data], event.created_at);
           storeReads++;
         } else await applyEvent(tx, s, event);
         if (options.onChange) await options.onChange(event, tx);

@@ -329,9 +329,9 @@ describe('the store family', () => {
       }
     };
     expect(kind).toBeTypeOf('function');
-    for (const stores of [0, 'yes', null, { refreshMs: 10 }, { refreshMs: Number.NaN }]) {
+    for (const stores of [0, 'yes', null, { refreshMs: 10 }, { refreshMs: Number.NaN }, { onUnchanged: 'log' }]) {
       expect(() => watchEvents(client, { checkpoint, stores } as unknown as WatchOptionsWithStores)).toThrow(
-        /The option stores is true, false or \{ refreshMs \}/,
+        /The option stores is true, false or \{ refreshMs, onUnchanged \}/,
       );
     }
   });

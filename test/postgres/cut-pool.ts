@@ -11,6 +11,8 @@ export interface CutPool {
   readonly statements: number;
   /** Cut before statement `n` of the run (counted from now); undefined: never. */
   cutAt(n: number | undefined): void;
+  /** Cut before the first statement of the run whose text matches `pattern`. */
+  cutBefore(pattern: RegExp): void;
   readonly cut: boolean;
   end(): Promise<void>;
 }
@@ -21,6 +23,7 @@ export function cutPool(url: string): CutPool {
   const admin = new pg.Pool({ connectionString: url, max: 1 });
   let statements = 0;
   let at: number | undefined;
+  let before: RegExp | undefined;
   let cut = false;
   const pool = {
     options: real.options,
@@ -30,7 +33,7 @@ export function cutPool(url: string): CutPool {
       const query = client.query.bind(client) as (text: string, params?: unknown[]) => Promise<unknown>;
       (client as unknown as { query: typeof query }).query = async (text: string, params?: unknown[]) => {
         statements++;
-        if (at !== undefined && statements === at) {
+        if ((at !== undefined && statements === at) || (!cut && before?.test(text))) {
           cut = true;
           await admin.query('select pg_terminate_backend($1)', [
             (client as unknown as { processID: number }).processID,
@@ -53,6 +56,13 @@ export function cutPool(url: string): CutPool {
       statements = 0;
       cut = false;
       at = n;
+      before = undefined;
+    },
+    cutBefore(pattern) {
+      statements = 0;
+      cut = false;
+      at = undefined;
+      before = pattern;
     },
     async end() {
       await real.end();

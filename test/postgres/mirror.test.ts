@@ -214,8 +214,8 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
           created_at: '2026-11-01T00:00:00Z',
           updated_at: updated,
         }) as unknown as Location;
-      await upsertStores(c, '"crp"', [store('New name', '2026-12-02T00:00:00Z')]);
-      await upsertStores(c, '"crp"', [store('Old name', '2026-12-01T00:00:00Z')]);
+      await upsertStores(c, '"crp"', [store('New name', '2026-12-02T00:00:00Z')], '2026-12-02T00:00:01Z');
+      await upsertStores(c, '"crp"', [store('Old name', '2026-12-01T00:00:00Z')], '2026-12-02T00:00:02Z');
       expect((await c.query('select name from crp.stores')).rows).toEqual([{ name: 'New name' }]);
     } finally {
       c.release();
