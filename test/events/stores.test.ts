@@ -199,6 +199,51 @@ describe('the store family', () => {
     expect(stats.lastPass).not.toBeNull();
   });
 
+  it('a read that finds a store unchanged: onUnchanged with the service’s time, no event, nothing saved', {
+    timeout: 60_000,
+  }, async () => {
+    const inner = memoryCheckpoint();
+    const saved: string[] = [];
+    const checkpoint = new Proxy(inner, {
+      get(target, key) {
+        if (key === 'save')
+          return (record: string, options?: { replace?: boolean }) => {
+            saved.push(record);
+            return target.save(record, options);
+          };
+        const value = target[key as keyof typeof target];
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const unchanged: Array<{ id: string; at: number }> = [];
+    let savedAfterFirst = 0;
+    const onUnchanged = (store: { partner_location_id: string }, at: string) => {
+      savedAfterFirst ||= saved.length;
+      unchanged.push({ id: store.partner_location_id, at: Date.parse(at) });
+    };
+    const { env, passes, events, start } = await run(
+      startSimEnv,
+      { checkpoint, stores: { refreshMs: HOUR, onUnchanged } },
+      3,
+    );
+    const [first, ...later] = passes;
+    expect(events.filter((e) => e.event.type === 'location.updated').length).toBe(storeIds(env).length);
+    expect(storeReads(first as PassLog).length).toBe(storeIds(env).length);
+    // Every later read found its store as delivered: told, with no event; the cadence read each store again.
+    expect(later.flatMap((p) => p.events)).toEqual([]);
+    const reads = later.flatMap((p) => storeReads(p).map((call) => call.replace('/locations/', '')));
+    expect(unchanged.map((u) => u.id)).toEqual(reads);
+    expect(new Set(reads)).toEqual(new Set(storeIds(env)));
+    // The service's time of each answer (simulated: far from the machine's clock), in order.
+    for (const [i, u] of unchanged.entries()) {
+      expect(u.at).toBeGreaterThanOrEqual(start);
+      expect(u.at).toBeLessThanOrEqual(env.clock.now() + 1_000);
+      if (i > 0) expect(u.at).toBeGreaterThanOrEqual((unchanged[i - 1] as { at: number }).at);
+    }
+    // No store record saved for them.
+    expect(saved.slice(savedAfterFirst).filter((record) => record.includes('["l",'))).toEqual([]);
+  });
+
   it('a store whose bookings or videos moved is read in the same pass, and no other but in turn', {
     timeout: 60_000,
   }, async () => {
