@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { PartnerEventWithStores } from '../../src/events/index.js';
 import type { Location } from '../../src/index.js';
-import { MirrorDatabaseError, syncToPostgres } from '../../src/postgres/index.js';
+import { MirrorDatabaseError, syncToPostgres, type SyncOptions } from '../../src/postgres/index.js';
 import { migrate } from '../../src/postgres/migrations.js';
 import { confirmStores, upsertStores } from '../../src/postgres/rows.js';
 import { startSimEnv, type SimEnv } from '../events/support.js';
@@ -20,6 +20,16 @@ import { expectMirrorMatches, freshDatabase } from './support.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+
+/**
+ * The test's own pool. `end()` resolves before its connections have closed: one the server ends
+ * meanwhile (stopped after the last test) must not be an uncaught error.
+ */
+function poolOf(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url });
+  pool.on('error', () => {});
+  return pool;
+}
 
 describe('the mirror’s stores, from the stream’s store family', () => {
   const server = usePostgresServer();
@@ -39,7 +49,7 @@ describe('the mirror’s stores, from the stream’s store family', () => {
     const e = env;
     e.sandbox.populate(e.key, { locations: 8, reservationsPerLocation: 3 });
     const url = await freshDatabase(server());
-    pool = new pg.Pool({ connectionString: url });
+    pool = poolOf(url);
     const ids = e.sandbox.inspect.stores(e.key).map((s) => s.partner_location_id);
     const [paused, renamed] = [ids[2] as string, ids[5] as string];
     const storeReads: string[] = [];
@@ -115,26 +125,23 @@ describe('the mirror’s stores, from the stream’s store family', () => {
       ]),
     );
 
-  it('a store read again and found unchanged moves its synced_at forward, on the service’s clock, with no event', {
-    timeout: 120_000,
-  }, async () => {
+  /** A first load of `stores` stores (nothing changes afterwards): the sandbox, the database, each store's synced_at. */
+  async function firstLoad(stores: number) {
     env = await startSimEnv('msw', { now: '2026-11-10T12:00:00Z', visitsPerWeek: 0 });
     const e = env;
-    e.sandbox.populate(e.key, { locations: 6, reservationsPerLocation: 2 });
+    e.sandbox.populate(e.key, { locations: stores, reservationsPerLocation: 2 });
     const url = await freshDatabase(server());
-    pool = new pg.Pool({ connectionString: url });
+    pool = poolOf(url);
     const start = e.clock.now();
     await syncToPostgres(e.client(), { connectionString: url, once: true });
-    const loaded = await syncedAt(pool);
-    expect(loaded.size).toBe(6);
-    // The service's time of the read (simulated here, far from the database's clock).
-    for (const at of loaded.values()) expect(at).toBeGreaterThanOrEqual(start - 1_000);
-    for (const at of loaded.values()) expect(at).toBeLessThanOrEqual(e.clock.now() + 1_000);
-    const lastRecord = (await pool.query('select max(id) as id from crp.stream_records')).rows[0]?.id as string;
+    return { e, url, start, p: pool, loaded: await syncedAt(pool) };
+  }
+
+  /** A sync until the service's clock is 3 hours past `start`, every store read each hour: the store events it delivered. */
+  async function threeHours(e: SimEnv, start: number, options: Partial<SyncOptions>) {
     const stop = new AbortController();
     const seen: PartnerEventWithStores[] = [];
-    await syncToPostgres(e.client(), {
-      connectionString: url,
+    const outcome = await syncToPostgres(e.client(), {
       storeRefreshMs: HOUR,
       signal: stop.signal,
       onChange: (event) => {
@@ -143,24 +150,39 @@ describe('the mirror’s stores, from the stream’s store family', () => {
       onProgress: () => {
         if (e.clock.now() >= start + 3 * HOUR) stop.abort();
       },
-    });
-    expect(seen.filter((event) => event.type === 'location.updated')).toEqual([]);
-    const confirmed = await syncedAt(pool);
+      ...options,
+    }).catch((error: unknown) => error);
+    return { outcome, storeEvents: seen.filter((event) => event.type === 'location.updated') };
+  }
+
+  it('a store read again and found unchanged moves its synced_at forward, on the service’s clock, with no event', {
+    timeout: 120_000,
+  }, async () => {
+    const { e, url, start, p, loaded } = await firstLoad(6);
+    expect(loaded.size).toBe(6);
+    // The service's time of the read (simulated here, far from the database's clock).
+    for (const at of loaded.values()) expect(at).toBeGreaterThanOrEqual(start - 1_000);
+    for (const at of loaded.values()) expect(at).toBeLessThanOrEqual(e.clock.now() + 1_000);
+    const lastRecord = (await p.query('select max(id) as id from crp.stream_records')).rows[0]?.id as string;
+    const { outcome, storeEvents } = await threeHours(e, start, { connectionString: url });
+    expect(outcome).not.toBeInstanceOf(Error);
+    expect(storeEvents).toEqual([]);
+    const confirmed = await syncedAt(p);
     for (const [id, at] of confirmed) {
       expect(at, id).toBeGreaterThan(loaded.get(id) as number);
       expect(at, id).toBeLessThanOrEqual(e.clock.now() + 1_000);
     }
     // Every store is read each hour: within 3 hours each was confirmed by a read an hour in or later.
     for (const at of confirmed.values()) expect(at).toBeGreaterThanOrEqual(start + HOUR);
-    await expectMirrorMatches(e, async (text) => (await (pool as pg.Pool).query(text)).rows);
+    await expectMirrorMatches(e, async (text) => (await p.query(text)).rows);
     // An unchanged read saves no store record in the stream's journal.
-    const saved = await pool.query('select record from crp.stream_records where id > $1', [lastRecord]);
+    const saved = await p.query('select record from crp.stream_records where id > $1', [lastRecord]);
     expect(saved.rows.filter((r) => (r.record as string).includes('["l",'))).toEqual([]);
   });
 
   it('a confirmation never moves synced_at back, and confirms only the data it read', async () => {
     const url = await freshDatabase(server());
-    pool = new pg.Pool({ connectionString: url });
+    pool = poolOf(url);
     const c = await pool.connect();
     try {
       await migrate(c, 'crp', 'db');
@@ -202,16 +224,9 @@ describe('the mirror’s stores, from the stream’s store family', () => {
   it('a crash between a pass’s reads and the write of their confirmations leaves the rows as they were', {
     timeout: 120_000,
   }, async () => {
-    env = await startSimEnv('msw', { now: '2026-11-10T12:00:00Z', visitsPerWeek: 0 });
-    const e = env;
-    e.sandbox.populate(e.key, { locations: 4, reservationsPerLocation: 2 });
-    const url = await freshDatabase(server());
-    pool = new pg.Pool({ connectionString: url });
-    const start = e.clock.now();
-    await syncToPostgres(e.client(), { connectionString: url, once: true });
-    const loaded = await syncedAt(pool);
+    const { e, url, start, p, loaded } = await firstLoad(4);
     const storeRecords = async () =>
-      (await (pool as pg.Pool).query('select record from crp.stream_records order by id')).rows.filter((r) =>
+      (await p.query('select record from crp.stream_records order by id')).rows.filter((r) =>
         (r.record as string).includes('["l",'),
       );
     const before = await storeRecords();
@@ -219,43 +234,22 @@ describe('the mirror’s stores, from the stream’s store family', () => {
     try {
       cuts.cutBefore(/greatest\(t\.synced_at/);
       // Stopped after 3 hours if no confirmation was ever written (nothing to cut).
-      const giveUp = new AbortController();
-      const outcome = await syncToPostgres(e.client(), {
-        pool: cuts.pool,
-        storeRefreshMs: HOUR,
-        signal: giveUp.signal,
-        onProgress: () => {
-          if (e.clock.now() >= start + 3 * HOUR) giveUp.abort();
-        },
-      }).catch((error: unknown) => error);
+      const { outcome } = await threeHours(e, start, { pool: cuts.pool, leaseMs: 1_000 });
       expect(cuts.cut).toBe(true);
       expect(outcome).toBeInstanceOf(MirrorDatabaseError);
       expect((outcome as MirrorDatabaseError).problem).toBe('unreachable');
     } finally {
       await cuts.end();
     }
-    const query = async (text: string) => (await (pool as pg.Pool).query(text)).rows;
-    expect(await syncedAt(pool)).toEqual(loaded);
+    const query = async (text: string) => (await p.query(text)).rows;
+    expect(await syncedAt(p)).toEqual(loaded);
     expect(await storeRecords()).toEqual(before);
     await expectMirrorMatches(e, query);
     // A restart goes on (taking over the lease the crash left): the same reads confirm the rows, with no event.
-    const stop = new AbortController();
-    const seen: PartnerEventWithStores[] = [];
-    await syncToPostgres(e.client(), {
-      connectionString: url,
-      standby: true,
-      leaseMs: 1_000,
-      storeRefreshMs: HOUR,
-      signal: stop.signal,
-      onChange: (event) => {
-        seen.push(event);
-      },
-      onProgress: () => {
-        if (e.clock.now() >= start + 3 * HOUR) stop.abort();
-      },
-    });
-    expect(seen.filter((event) => event.type === 'location.updated')).toEqual([]);
-    for (const [id, at] of await syncedAt(pool)) expect(at, id).toBeGreaterThan(loaded.get(id) as number);
+    const restart = await threeHours(e, e.clock.now(), { connectionString: url, standby: true, leaseMs: 1_000 });
+    expect(restart.outcome).not.toBeInstanceOf(Error);
+    expect(restart.storeEvents).toEqual([]);
+    for (const [id, at] of await syncedAt(p)) expect(at, id).toBeGreaterThan(loaded.get(id) as number);
     await expectMirrorMatches(e, query);
   });
 });
