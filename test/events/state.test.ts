@@ -7,12 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointInvalidError, type Reservation } from '../../src/index.js';
 import { memoryCheckpoint, type Checkpoint } from '../../src/events/index.js';
-import { entryOf, packBooking, unpackBooking, type BookingEntry } from '../../src/events/bookings.js';
+import { bookingFamily, entryOf, packBooking, unpackBooking, type BookingEntry } from '../../src/events/bookings.js';
 import { monthOf, monthStartNear, nextMonth, previousMonth } from '../../src/events/calendar.js';
 import { WatchState, type StateRecord } from '../../src/events/state.js';
-import { packVideos } from '../../src/events/videos.js';
-import { bookingFamily } from '../../src/events/bookings.js';
-import { videoFamily } from '../../src/events/videos.js';
+import { packVideos, videoFamily } from '../../src/events/videos.js';
 
 const HOUR = 3_600_000;
 const DEC_1 = Date.parse('2026-12-01T00:00:00Z');

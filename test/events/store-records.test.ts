@@ -9,10 +9,16 @@ import { describe, expect, it } from 'vitest';
 import { readLine } from '../../src/events/checkpoint-format.js';
 import { isPackedBooking, packBooking, unpackBooking } from '../../src/events/bookings.js';
 import { WatchState } from '../../src/events/state.js';
-import { isPackedStore, packStore, storeEntryOf, unpackStore, type StoreEntry } from '../../src/events/stores.js';
+import {
+  isPackedStore,
+  packStore,
+  storeEntryOf,
+  storeFamily,
+  unpackStore,
+  type StoreEntry,
+} from '../../src/events/stores.js';
 import type { Location } from '../../src/index.js';
 import { checkpointOf, refusal } from './checkpoint-lines.js';
-import { storeFamily } from '../../src/events/stores.js';
 
 const HASH = '0123456789abcdef';
 const refused = (line: string, index = 1): string => refusal(line, index);
