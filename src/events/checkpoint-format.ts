@@ -114,7 +114,7 @@ function layoutOf(families: readonly Family[]): Layout {
 export function readLine(
   line: string,
   index: number,
-  families: readonly Family[] = FAMILIES as unknown as readonly Family[],
+  families: readonly Family[] = FAMILIES,
 ): Line {
   const { records, snapshot } = layoutOf(families);
   const where = `line ${index + 1}`;

@@ -52,7 +52,7 @@ export class WatchState {
   #snapshotSaved = false;
 
   /** `families`: the families kept (families.ts); another list only in tests. */
-  constructor(families: readonly Family[] = FAMILIES as unknown as readonly Family[]) {
+  constructor(families: readonly Family[] = FAMILIES) {
     this.#families = families;
     for (const family of families) {
       const state = family.create();
@@ -63,7 +63,7 @@ export class WatchState {
 
   /** A family's state (`bookingFamily`, `videoFamily`, …). */
   family<R extends FamilyRecord, S extends FamilyState<R>>(family: Family<R, S>): S {
-    const state = this.#state.get(family as unknown as Family);
+    const state = this.#state.get(family);
     if (state === undefined) throw new Error('This watch state keeps no such family.');
     return state as unknown as S;
   }

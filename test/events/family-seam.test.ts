@@ -43,7 +43,7 @@ const toyFamily: Family<ToyRecord, ToyState> = {
   snapshot: { toyNotes: { check: (v) => isObject(v) && Object.values(v).every(id), optional: true } },
   create: () => new ToyState(),
 };
-const WITH_TOY = [...FAMILIES, toyFamily] as unknown as readonly Family[];
+const WITH_TOY: readonly Family[] = [...FAMILIES, toyFamily];
 const toy = (record: ToyRecord) => record as unknown as StateRecord;
 
 describe('a family registered in a list of families', () => {
