@@ -145,6 +145,7 @@ export const bookingFamily: Family<BookingRecord, BookingState> = {
     bookings: { check: (v) => isObject(v) && every(Object.keys(v), id) && every(Object.values(v), isPackedBooking) },
   },
   create: () => new BookingState(),
+  finder: (context) => new BookingFinder(context),
 };
 
 type SummaryCounts = Summary['reservations'];

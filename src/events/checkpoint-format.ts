@@ -111,11 +111,7 @@ function layoutOf(families: readonly Family[]): Layout {
  * One line of a checkpoint, checked: line 1 may be a snapshot or a journal line (a checkpoint
  * written before its first snapshot), every later line is a journal line.
  */
-export function readLine(
-  line: string,
-  index: number,
-  families: readonly Family[] = FAMILIES,
-): Line {
+export function readLine(line: string, index: number, families: readonly Family[] = FAMILIES): Line {
   const { records, snapshot } = layoutOf(families);
   const where = `line ${index + 1}`;
   let parsed: unknown;

@@ -1,9 +1,10 @@
 /**
- * What a family of changes keeps in the watcher's state, and how its part of a checkpoint is
- * written and checked. Each finder's file (bookings.ts, videos.ts, stores.ts) declares its family;
- * families.ts lists them, and the state (state.ts) and the checkpoint's checks
- * (checkpoint-format.ts) go through that list, so neither names a family.
+ * What a family of changes keeps in the watcher's state, how its part of a checkpoint is
+ * written and checked, and how its finder is made. Each finder's file (bookings.ts, videos.ts, stores.ts) declares its family;
+ * families.ts lists them, and the detector, the state (state.ts) and the checkpoint's checks
+ * (checkpoint-format.ts) go through that list, so none of them names a family.
  */
+import type { Finder, FinderContext, FinderSettings } from './finder.js';
 import type { Check, RecordCodec } from './records.js';
 
 /** A record of a family: its kind (one letter, unique across families) and its values. */
@@ -36,12 +37,14 @@ export interface FamilyState<R extends FamilyRecord = FamilyRecord> {
   forget(): void;
 }
 
-/** A family: its record kinds with their checks, its snapshot fields, and its state. */
+/** A family: its finder, its record kinds with their checks, its snapshot fields, and its state. */
 export interface Family<R extends FamilyRecord = FamilyRecord, S extends FamilyState<R> = FamilyState<R>> {
   readonly records: readonly RecordCodec<R>[];
   /** Its snapshot fields, each named once across families (the checkpoint's keys). */
   readonly snapshot: Readonly<Record<string, SnapshotField>>;
   create(): S;
+  /** Its finder, or none for a watcher not started with it (an opt-in family). */
+  finder?(context: FinderContext, settings: FinderSettings): Finder | undefined;
 }
 
 /** The record type of a family. */

@@ -52,6 +52,16 @@ export interface Reconciliation {
 /** Why a finder asks for a full reconciliation before it is due. */
 export type ReconciliationWanted = 'mismatch' | 'position refused';
 
+/** The watcher's settings a family's finder is made with (`Family.finder`). */
+export interface FinderSettings {
+  /** Shortest time between two billing scans of a poll (ms). */
+  scanSpacing: number;
+  /** Read store records too (the store family), each again at least every `refreshMs`. */
+  stores?: { refreshMs: number; budgetShare: number } | undefined;
+  /** Stores whose bookings or videos moved since the store family read them (filled by the detector). */
+  touched: Set<string>;
+}
+
 /** One family of changes. */
 export interface Finder {
   /** Look where the summary says this family moved; cheap, usually nothing. */

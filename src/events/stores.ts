@@ -123,6 +123,8 @@ export const storeFamily: Family<StoreRecord, StoreState> = {
   /** Per store number, its record as last read; missing when none was read. */
   snapshot: { locations: { check: byStoreNumber(isPackedStore), optional: true } },
   create: () => new StoreState(),
+  finder: (context, { stores, scanSpacing, touched }) =>
+    stores && new StoreFinder(context, { ...stores, scanSpacing, touched }),
 };
 
 /** The entry a store gets from its wire form. */

@@ -151,6 +151,7 @@ export const videoFamily: Family<VideoRecord, VideoState> = {
     },
   },
   create: () => new VideoState(),
+  finder: (context, settings) => new VideoFinder(context, { scanSpacing: settings.scanSpacing }),
 };
 
 export interface VideoFinderOptions {
