@@ -1,6 +1,6 @@
 /**
- * Finding changes: the scheduler of the finders (one per family: bookings.ts, videos.ts, and
- * stores.ts for a watcher started with `stores`), under
+ * Finding changes: the scheduler of the finders (one per family, listed in families.ts:
+ * bookings.ts, videos.ts, and stores.ts for a watcher started with `stores`), under
  * one call budget. Each pass opens with the summary (one call, and the service's time to decide
  * by), then is either a poll, where each finder looks only where the summary says its family
  * moved, or a full reconciliation, where each reads everything of its family. Each change becomes
