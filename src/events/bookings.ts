@@ -17,10 +17,14 @@ import {
   type Reconciliation,
   type ReconciliationWanted,
 } from './finder.js';
+import { invalid } from './checkpoint-invalid.js';
+import type { Family, FamilyState } from './family.js';
 import { REWOUND } from './history.js';
 import {
   decodableParts,
+  every,
   id,
+  isObject,
   invert,
   packValue,
   unpackValue,
@@ -71,10 +75,84 @@ export function entryOf(item: Reservation, store: number): BookingEntry {
   return { store, status: item.status, ack: item.acknowledged_kind, visit: Number.isNaN(visit) ? null : visit };
 }
 
+/** Of the bookings known, how many are in each status, and not acknowledged. */
+export interface Counts {
+  pending: number;
+  confirmed: number;
+  completed: number;
+  no_show: number;
+  unacknowledged: number;
+}
+
+/** Every booking seen, packed, and how many are in each status. */
+export class BookingState implements FamilyState<BookingRecord> {
+  readonly #bookings = new Map<string, string>();
+  /** Bookings whose status can still change (pending, confirmed). */
+  readonly open = new Set<string>();
+  readonly counts: Counts = { pending: 0, confirmed: 0, completed: 0, no_show: 0, unacknowledged: 0 };
+
+  get size(): number {
+    return this.#bookings.size;
+  }
+
+  booking(id: string): BookingEntry | undefined {
+    const packed = this.#bookings.get(id);
+    return packed === undefined ? undefined : unpackBooking(packed);
+  }
+
+  apply(record: BookingRecord): void {
+    const before = this.#bookings.get(record[1]);
+    if (before !== undefined) this.#count(unpackBooking(before), -1);
+    const after = unpackBooking(record[2]);
+    this.#bookings.set(record[1], record[2]);
+    this.#count(after, 1);
+    if (after.status === 'pending' || after.status === 'confirmed') this.open.add(record[1]);
+    else this.open.delete(record[1]);
+  }
+
+  storeOf(record: BookingRecord): number {
+    return unpackBooking(record[2]).store;
+  }
+
+  snapshot(): Record<string, unknown> {
+    return { bookings: Object.fromEntries(this.#bookings) };
+  }
+
+  *restore(snapshot: Readonly<Record<string, unknown>>, stores: number): Iterable<BookingRecord> {
+    for (const [id, packed] of Object.entries(snapshot.bookings as Record<string, string>)) {
+      if (unpackBooking(packed).store >= stores)
+        throw invalid(`the snapshot's booking ${id} names a store it does not list`);
+      yield ['b', id, packed];
+    }
+  }
+
+  forget(): void {
+    this.#bookings.clear();
+    this.open.clear();
+    for (const name of Object.keys(this.counts) as Array<keyof Counts>) this.counts[name] = 0;
+  }
+
+  #count(entry: BookingEntry, delta: 1 | -1): void {
+    if (entry.status in this.counts && entry.status !== 'unacknowledged')
+      this.counts[entry.status as keyof Counts] += delta;
+    if (entry.ack === null) this.counts.unacknowledged += delta;
+  }
+}
+
+export const bookingFamily: Family<BookingRecord, BookingState> = {
+  records: [bookingRecords],
+  snapshot: {
+    bookings: { check: (v) => isObject(v) && every(Object.keys(v), id) && every(Object.values(v), isPackedBooking) },
+  },
+  create: () => new BookingState(),
+  finder: (context) => new BookingFinder(context),
+};
+
 type SummaryCounts = Summary['reservations'];
 
 export class BookingFinder implements Finder {
   readonly #c: FinderContext;
+  readonly #bookings: BookingState;
   #lastSummary: string | undefined;
   /** The poll's read of the list's end found the history gone back: nothing more to compare against. */
   #rewound = false;
@@ -82,6 +160,7 @@ export class BookingFinder implements Finder {
 
   constructor(context: FinderContext) {
     this.#c = context;
+    this.#bookings = context.state.family(bookingFamily);
   }
 
   async *poll(summary: Summary): AsyncGenerator<Found> {
@@ -97,8 +176,8 @@ export class BookingFinder implements Finder {
         return;
       }
       if (this.#rewound) return;
-      if (this.#c.state.counts.pending !== counts.pending) yield* this.#pending();
-      const s = this.#c.state.counts;
+      if (this.#bookings.counts.pending !== counts.pending) yield* this.#pending();
+      const s = this.#bookings.counts;
       if (s.confirmed !== counts.confirmed || s.completed !== counts.completed || s.no_show !== counts.no_show) {
         yield* this.#refreshStores(this.#storesWithDueVisits());
       }
@@ -129,7 +208,7 @@ export class BookingFinder implements Finder {
       }
     }
     // Every booking listed is in the state now: any more it holds are gone from the service.
-    if (state.bookingCount > listed) this.#c.historyWentBack(REWOUND.bookings);
+    if (this.#bookings.size > listed) this.#c.historyWentBack(REWOUND.bookings);
     const tail: Found = { records: [] };
     state.record(['t', cursor, lastItems.length], tail.records);
     yield tail;
@@ -138,7 +217,7 @@ export class BookingFinder implements Finder {
 
   /** The state's booking counts are the summary's. */
   countsMatch(counts: SummaryCounts): boolean {
-    const s = this.#c.state.counts;
+    const s = this.#bookings.counts;
     return (
       s.pending === counts.pending &&
       s.confirmed === counts.confirmed &&
@@ -185,8 +264,8 @@ export class BookingFinder implements Finder {
       }
     }
     const stores = new Set<number>();
-    for (const id of this.#c.state.open) {
-      const entry = this.#c.state.booking(id);
+    for (const id of this.#bookings.open) {
+      const entry = this.#bookings.booking(id);
       if (entry?.status === 'pending' && !listed.has(id)) stores.add(entry.store);
     }
     yield* this.#refreshStores(stores);
@@ -195,8 +274,8 @@ export class BookingFinder implements Finder {
   #storesWithDueVisits(): Set<number> {
     const nowMinutes = this.#c.service.now() / 60_000;
     const stores = new Set<number>();
-    for (const id of this.#c.state.open) {
-      const entry = this.#c.state.booking(id);
+    for (const id of this.#bookings.open) {
+      const entry = this.#bookings.booking(id);
       if (entry?.status === 'confirmed' && entry.visit !== null && entry.visit <= nowMinutes) stores.add(entry.store);
     }
     return stores;
@@ -216,7 +295,7 @@ export class BookingFinder implements Finder {
     const state = this.#c.state;
     const records: StateRecord[] = [];
     const store = state.ensureStore(item.partner_location_id, records);
-    const before = state.booking(item.reservation_id);
+    const before = this.#bookings.booking(item.reservation_id);
     const after = entryOf(item, store);
     const packed = packBooking(after);
     if (before && packBooking(before) === packed) return;

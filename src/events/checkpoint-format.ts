@@ -5,28 +5,26 @@
  * another version is refused with `CheckpointInvalidError` before the watcher saves anything, and
  * never reaches the state as a value of the wrong type.
  */
-import { CheckpointInvalidError } from '../index.js';
-import { bookingRecords, isPackedBooking } from './bookings.js';
-import { count, id, type Check, type RecordCodec, type StateRecord } from './records.js';
-import { isPackedVideos, videoRecords } from './videos.js';
-import { isPackedStore, storeRecords } from './stores.js';
+import { invalid } from './checkpoint-invalid.js';
+import { FAMILIES } from './families.js';
+import type { Family, FamilyRecord, SnapshotField } from './family.js';
+import { count, every, id, isObject, type Check, type RecordCodec, type StateRecord } from './records.js';
 import { MAX_DEPTH, parseShallow, TooDeepError } from './shallow-json.js';
+
+export { invalid } from './checkpoint-invalid.js';
 
 export const FORMAT = 'crp-events/1';
 
-/** The snapshot line. `key`, `service`, `seenAt` and `resets` are missing in older ones. */
+/**
+ * The snapshot line: the fields the state shares, and each family's own (checked by its
+ * `Family.snapshot`). `key`, `service`, `seenAt` and `resets` are missing in older ones.
+ */
 export interface Snapshot {
   format: typeof FORMAT;
   month: string;
   tail: { cursor: string | null; seen: number };
   fullAt: number | null;
   stores: string[];
-  bookings: Record<string, string>;
-  videos: Record<string, string>;
-  /** Per store number, the ids of its videos delivered; missing in older ones (they counted). */
-  videoIds?: Record<string, string[]>;
-  /** Per store number, its record as last read (the store family); missing when none was read. */
-  locations?: Record<string, string>;
   /** The fingerprint of the API key the watcher ran with (never the key). */
   key?: string;
   /** The service's base URL (origin and path). */
@@ -35,6 +33,8 @@ export interface Snapshot {
   seenAt?: number | null;
   /** How often the service's history went back under this checkpoint. */
   resets?: number;
+  /** A family's fields. */
+  [field: string]: unknown;
 }
 
 export type Line = { snapshot: Snapshot } | { records: StateRecord[] };
@@ -46,29 +46,21 @@ const nullOr =
   (v) =>
     v === null || check(v);
 const stateRecord = <R extends StateRecord>(kind: R[0], ...checks: Check[]): RecordCodec<R> => ({ kind, checks });
-/** Each record kind: the state's own, and each family's from its finder. */
-const RECORDS = Object.fromEntries(
-  [
-    stateRecord('s', id),
-    stateRecord(
-      't',
-      nullOr((v) => typeof v === 'string'),
-      count,
-    ),
-    stateRecord('f', time),
-    stateRecord('m', month),
-    stateRecord('r', time),
-    bookingRecords,
-    videoRecords,
-    storeRecords,
-  ].map((codec) => [codec.kind, codec as RecordCodec<StateRecord>]),
-) as Record<StateRecord[0], RecordCodec<StateRecord>>;
+/** The state's own record kinds; each family's come from its finder. */
+const STATE_RECORDS = [
+  stateRecord('s', id),
+  stateRecord(
+    't',
+    nullOr((v) => typeof v === 'string'),
+    count,
+  ),
+  stateRecord('f', time),
+  stateRecord('m', month),
+  stateRecord('r', time),
+] as RecordCodec<FamilyRecord>[];
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const every = (values: unknown[], check: Check) => values.every(check);
-
-/** Each snapshot field and its check; a field not named here is refused. */
-const SNAPSHOT: Record<keyof Snapshot, { check: Check; optional?: boolean }> = {
+/** The state's own snapshot fields before the families' (in the order written). */
+const SNAPSHOT_HEAD: Record<string, SnapshotField> = {
   format: { check: (v) => v === FORMAT },
   month: { check: (v) => v === '' || month(v) },
   tail: {
@@ -80,35 +72,47 @@ const SNAPSHOT: Record<keyof Snapshot, { check: Check; optional?: boolean }> = {
   },
   fullAt: { check: nullOr(time) },
   stores: { check: (v) => Array.isArray(v) && every(v, id) && new Set(v).size === v.length },
-  bookings: { check: (v) => isObject(v) && every(Object.keys(v), id) && every(Object.values(v), isPackedBooking) },
-  videos: {
-    check: (v) =>
-      isObject(v) &&
-      every(Object.keys(v), (k) => /^(0|[1-9]\d*)$/.test(k as string)) &&
-      every(Object.values(v), isPackedVideos),
-  },
-  videoIds: {
-    check: (v) => isObject(v) && every(Object.values(v), (ids) => Array.isArray(ids) && every(ids, id)),
-    optional: true,
-  },
-  locations: {
-    check: (v) =>
-      isObject(v) &&
-      every(Object.keys(v), (k) => /^(0|[1-9]\d*)$/.test(k as string)) &&
-      every(Object.values(v), isPackedStore),
-    optional: true,
-  },
+};
+/** The state's own snapshot fields after the families'. */
+const SNAPSHOT_TAIL: Record<string, SnapshotField> = {
   key: { check: (v) => typeof v === 'string' && /^[0-9a-f]{16}$/.test(v), optional: true },
   service: { check: (v) => typeof v === 'string' && v !== '', optional: true },
   seenAt: { check: nullOr(time), optional: true },
   resets: { check: count, optional: true },
 };
 
+/** Each record kind and each snapshot field (a field not named is refused), for a list of families. */
+interface Layout {
+  records: Record<string, RecordCodec<FamilyRecord>>;
+  snapshot: Record<string, SnapshotField>;
+}
+
+const layouts = new WeakMap<readonly Family[], Layout>();
+
+function layoutOf(families: readonly Family[]): Layout {
+  let layout = layouts.get(families);
+  if (layout) return layout;
+  const codecs = [...STATE_RECORDS, ...families.flatMap((family) => family.records)];
+  const fields = families.map((family) => family.snapshot);
+  layout = {
+    records: Object.fromEntries(codecs.map((codec) => [codec.kind, codec])),
+    snapshot: Object.assign({}, SNAPSHOT_HEAD, ...fields, SNAPSHOT_TAIL),
+  };
+  if (Object.keys(layout.records).length !== codecs.length)
+    throw new Error('Two families declare the same record kind.');
+  const named = Object.keys(SNAPSHOT_HEAD).length + Object.keys(SNAPSHOT_TAIL).length;
+  if (Object.keys(layout.snapshot).length !== named + fields.reduce((n, f) => n + Object.keys(f).length, 0))
+    throw new Error('Two families declare the same snapshot field.');
+  layouts.set(families, layout);
+  return layout;
+}
+
 /**
  * One line of a checkpoint, checked: line 1 may be a snapshot or a journal line (a checkpoint
  * written before its first snapshot), every later line is a journal line.
  */
-export function readLine(line: string, index: number): Line {
+export function readLine(line: string, index: number, families: readonly Family[] = FAMILIES): Line {
+  const { records, snapshot } = layoutOf(families);
   const where = `line ${index + 1}`;
   let parsed: unknown;
   try {
@@ -122,7 +126,7 @@ export function readLine(line: string, index: number): Line {
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) throw invalid(`${where} is an empty list, not a journal line`);
     parsed.forEach((record, i) => {
-      if (!isRecord(record))
+      if (!isRecord(record, records))
         throw invalid(`${where}, record ${i + 1} is not a record this version writes (${preview(record)})`);
     });
     return { records: parsed as StateRecord[] };
@@ -132,18 +136,18 @@ export function readLine(line: string, index: number): Line {
       `${where} is ${index === 0 ? 'not a snapshot of the event watcher' : 'not a journal line'} (${FORMAT})`,
     );
   if (index > 0) throw invalid(`${where} is a second snapshot; a snapshot replaces every line before it`);
-  const unknown = Object.keys(parsed).filter((field) => !(field in SNAPSHOT));
+  const unknown = Object.keys(parsed).filter((field) => !(field in snapshot));
   if (unknown.length > 0) throw invalid(`the snapshot has fields this version does not know (${unknown.join(', ')})`);
-  for (const [field, { check, optional }] of Object.entries(SNAPSHOT)) {
+  for (const [field, { check, optional }] of Object.entries(snapshot)) {
     if (!(field in parsed) ? !optional : !check(parsed[field]))
       throw invalid(`the snapshot's field ${field} is ${field in parsed ? 'not valid' : 'missing'}`);
   }
   return { snapshot: parsed as unknown as Snapshot };
 }
 
-function isRecord(record: unknown): record is StateRecord {
-  if (!Array.isArray(record) || typeof record[0] !== 'string' || !Object.hasOwn(RECORDS, record[0])) return false;
-  const { checks, more } = RECORDS[record[0] as StateRecord[0]];
+function isRecord(record: unknown, records: Layout['records']): record is StateRecord {
+  if (!Array.isArray(record) || typeof record[0] !== 'string' || !Object.hasOwn(records, record[0])) return false;
+  const { checks, more } = records[record[0]] as RecordCodec<FamilyRecord>;
   const fits = more
     ? record.length > checks.length && every(record.slice(checks.length + 1), more)
     : record.length === checks.length + 1;
@@ -154,13 +158,3 @@ const preview = (value: unknown): string => {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 };
-
-/** A checkpoint that is not one the watcher can go on from: what is wrong, and what to do. */
-export function invalid(why: string, cause?: unknown): CheckpointInvalidError {
-  return new CheckpointInvalidError(
-    `The checkpoint is not one this version's event watcher can go on from: ${why}. Nothing was changed. ` +
-      "If it is another program's data, give the watcher a checkpoint of its own (a new path or key); if it is a damaged " +
-      'checkpoint, move it aside or delete it, and the watcher starts again as set by startFrom.',
-    { cause },
-  );
-}

@@ -1,6 +1,6 @@
 /**
- * Finding changes: the scheduler of the finders (one per family: bookings.ts, videos.ts, and
- * stores.ts for a watcher started with `stores`), under
+ * Finding changes: the scheduler of the finders (one per family, listed in families.ts:
+ * bookings.ts, videos.ts, and stores.ts for a watcher started with `stores`), under
  * one call budget. Each pass opens with the summary (one call, and the service's time to decide
  * by), then is either a poll, where each finder looks only where the summary says its family
  * moved, or a full reconciliation, where each reads everything of its family. Each change becomes
@@ -17,16 +17,15 @@
  * all compared with the service's data.
  */
 import type { PartnerClient, Summary } from '../index.js';
-import { BookingFinder } from './bookings.js';
 import { monthOf } from './calendar.js';
 import { BookingMonths } from './month-bounds.js';
 import type { CallBudget } from './call-budget.js';
+import { FAMILIES } from './families.js';
 import { Lists, type Finder, type Found } from './finder.js';
 import { clockWentBack, REWOUND } from './history.js';
 import type { ServiceClock } from './service-clock.js';
 import type { WatchState } from './state.js';
-import { StoreFinder, type StoreFinderOptions } from './stores.js';
-import { VideoFinder } from './videos.js';
+import type { StoreFinderOptions } from './stores.js';
 
 export type { Found } from './finder.js';
 
@@ -58,11 +57,9 @@ export interface Pass {
 
 export class Detector {
   readonly #context: DetectorContext;
-  readonly #bookings: BookingFinder;
-  /** Every finder, in the order a pass runs them: bookings first (videos follow visits), stores last (they read the stores the others moved). */
+  /** Every finder, in the order a pass runs them (families.ts). */
   readonly #finders: Finder[];
-  /** The store family, when asked for, and the stores whose bookings or videos moved since it read them. */
-  readonly #stores: StoreFinder | undefined;
+  /** The stores whose bookings or videos moved since the store family read them. */
   readonly #touched = new Set<string>();
   /** Why the service's history went back under the checkpoint, once seen: the next pass starts again from nothing. */
   rewound: string | undefined;
@@ -80,16 +77,8 @@ export class Detector {
         this.rewound ??= reason;
       },
     };
-    this.#bookings = new BookingFinder(finderContext);
-    this.#finders = [this.#bookings, new VideoFinder(finderContext, { scanSpacing: context.videoScanSpacing })];
-    if (context.stores) {
-      this.#stores = new StoreFinder(finderContext, {
-        ...context.stores,
-        scanSpacing: context.videoScanSpacing,
-        touched: this.#touched,
-      });
-      this.#finders.push(this.#stores);
-    }
+    const settings = { scanSpacing: context.videoScanSpacing, stores: context.stores, touched: this.#touched };
+    this.#finders = FAMILIES.flatMap((family) => family.finder?.(finderContext, settings) ?? []);
     this.#lists = lists;
   }
 
@@ -180,7 +169,7 @@ export class Detector {
   /** What a finder found, the stores of its events noted for the store family (a store's own events aside). */
   async *#noting(found: AsyncGenerator<Found>): AsyncGenerator<Found> {
     for await (const item of found) {
-      if (this.#stores && item.event && item.event.type !== 'location.updated')
+      if (this.#context.stores && item.event && item.event.type !== 'location.updated')
         this.#touched.add(item.event.partner_location_id);
       yield item;
     }

@@ -8,6 +8,7 @@ import type { Page, PagePromise, PartnerClient, RequestOptions, Summary } from '
 import type { CallBudget } from './call-budget.js';
 import type { StateRecord } from './records.js';
 import type { ServiceClock } from './service-clock.js';
+import type { StoreFinderOptions } from './stores.js';
 import type { WatchState } from './state.js';
 import type { PartnerEventWithStores } from './types.js';
 import type { BookingMonths } from './month-bounds.js';
@@ -51,6 +52,16 @@ export interface Reconciliation {
 
 /** Why a finder asks for a full reconciliation before it is due. */
 export type ReconciliationWanted = 'mismatch' | 'position refused';
+
+/** The watcher's settings a family's finder is made with (`Family.finder`). */
+export interface FinderSettings {
+  /** Shortest time between two billing scans of a poll (ms). */
+  scanSpacing: number;
+  /** Read store records too (the store family): its finder's options but those the detector fills. */
+  stores?: Omit<StoreFinderOptions, 'scanSpacing' | 'touched'> | undefined;
+  /** Stores whose bookings or videos moved since the store family read them (filled by the detector). */
+  touched: Set<string>;
+}
 
 /** One family of changes. */
 export interface Finder {

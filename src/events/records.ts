@@ -1,18 +1,15 @@
 /**
  * The records a checkpoint's journal holds, each the new value of one thing. A family's own
- * records are written and checked by its finder's codec (bookings.ts, videos.ts, stores.ts); the rest are the
+ * records are written and checked by its finder's codec (each family in families.ts); the rest are the
  * state's: `s` a store (numbered in the order added), `t` the end of the booking list, `f` when
  * the last full reconciliation started, `m` the billing month, `r` the service's history went back.
  */
-import type { BookingRecord } from './bookings.js';
-import type { StoreRecord } from './stores.js';
-import type { VideoRecord } from './videos.js';
+import type { FamilyRecord, RecordOf } from './family.js';
+import type { FAMILIES } from './families.js';
 
 export type StateRecord =
   | ['s', string]
-  | BookingRecord
-  | VideoRecord
-  | StoreRecord
+  | RecordOf<(typeof FAMILIES)[number]>
   | ['t', string | null, number]
   | ['f', number]
   | ['m', string]
@@ -23,7 +20,7 @@ export type StateRecord =
 export type Check = (value: unknown) => boolean;
 
 /** How a family writes its records and checks those it reads back. */
-export interface RecordCodec<R extends StateRecord> {
+export interface RecordCodec<R extends FamilyRecord> {
   readonly kind: R[0];
   /** The checks of the values after the kind, in order. */
   readonly checks: Check[];
@@ -33,6 +30,14 @@ export interface RecordCodec<R extends StateRecord> {
 
 export const id: Check = (v) => typeof v === 'string' && v !== '';
 export const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+export const every = (values: unknown[], check: Check) => values.every(check);
+/** A snapshot field keyed by store number, each value passing `check`. */
+export const byStoreNumber =
+  (check: Check): Check =>
+  (v) =>
+    isObject(v) && every(Object.keys(v), (k) => /^(0|[1-9]\d*)$/.test(k as string)) && every(Object.values(v), check);
 
 // A known value packs to one letter; a value this version does not know is kept whole (escaped).
 // Own keys only: a value named like a member of Object.prototype (`toString`) is not a known one.

@@ -1,13 +1,12 @@
 /**
- * What a watcher remembers between runs, and how it is written to a checkpoint. The values of a
- * family's records are packed and checked by its finder (bookings.ts, videos.ts, stores.ts); here they are
- * kept, counted and replayed.
+ * What a watcher remembers between runs, and how it is written to a checkpoint. Each family of
+ * changes (families.ts) keeps its own part, declared beside its finder (bookings.ts, videos.ts,
+ * stores.ts): its records, its snapshot fields and its counts. Here are what the families share,
+ * and the replay that goes through each of them.
  *
- * Every booking seen (its store, status, acknowledged_kind and, while confirmed, the visit time),
- * each store's videos delivered (their ids) and counts, the end of the account's booking list (a
- * cursor and how many items of its last page were seen) and when the last full reconciliation
- * started. Bookings are packed into one short string each (~20 bytes plus the id), stores are
- * numbered.
+ * Shared: the stores (numbered in the order added; every family's record names stores by number),
+ * the billing month, the end of the account's booking list (a cursor and how many items of its
+ * last page were seen), when the last full reconciliation started, and the service's history.
  *
  * On the checkpoint: a snapshot (a JSON object, which also names the key's fingerprint and the
  * service it was written for) followed by journal lines, each a JSON array of records. A record
@@ -17,11 +16,11 @@
  */
 import { CheckpointInvalidError } from '../index.js';
 import type { Checkpoint } from './checkpoint.js';
-import { unpackBooking, type BookingEntry } from './bookings.js';
-import { FORMAT, invalid, readLine, type Snapshot } from './checkpoint-format.js';
+import { invalid } from './checkpoint-invalid.js';
+import { FORMAT, readLine, type Snapshot } from './checkpoint-format.js';
+import { FAMILIES } from './families.js';
+import type { Family, FamilyRecord, FamilyState } from './family.js';
 import type { StateRecord } from './records.js';
-import { unpackStore } from './stores.js';
-import { unpackVideos, videosInMonth, type VideoEntry } from './videos.js';
 
 export type { StateRecord } from './records.js';
 
@@ -31,37 +30,13 @@ export interface StateIdentity {
   service: string;
 }
 
-export interface Counts {
-  pending: number;
-  confirmed: number;
-  completed: number;
-  no_show: number;
-  unacknowledged: number;
-}
-
-/** Of the stores read (the store family), how many are in each status, and with hours missing. */
-export interface StoreCounts {
-  read: number;
-  active: number;
-  paused: number;
-  terminated: number;
-  hours_missing: number;
-}
-
 export class WatchState {
   readonly stores: string[] = [];
   readonly #storeIndex = new Map<string, number>();
-  readonly #bookings = new Map<string, string>();
-  /** Bookings whose status can still change (pending, confirmed). */
-  readonly open = new Set<string>();
-  readonly #videos = new Map<number, string>();
-  /** Per store, the ids of the videos delivered (none for a store an older version saved by count). */
-  readonly #videoIds = new Map<number, Set<string>>();
-  readonly counts: Counts = { pending: 0, confirmed: 0, completed: 0, no_show: 0, unacknowledged: 0 };
-  /** Per store, its record as last read (store family). */
-  readonly #storeRecords = new Map<number, string>();
-  readonly storeCounts: StoreCounts = { read: 0, active: 0, paused: 0, terminated: 0, hours_missing: 0 };
-  videoTotal = 0;
+  readonly #families: readonly Family[];
+  /** Each family's state, by family and by the kinds of its records. */
+  readonly #state = new Map<Family, FamilyState>();
+  readonly #byKind = new Map<string, FamilyState>();
   month = '';
   tail: { cursor: string | null; seen: number } = { cursor: null, seen: 0 };
   /** When the last completed full reconciliation started (epoch ms), or null before the first. */
@@ -76,30 +51,21 @@ export class WatchState {
   /** False while the checkpoint holds no snapshot: the first save then writes one. */
   #snapshotSaved = false;
 
-  get bookingCount(): number {
-    return this.#bookings.size;
+  /** `families`: the families kept (families.ts); another list only in tests. */
+  constructor(families: readonly Family[] = FAMILIES) {
+    this.#families = families;
+    for (const family of families) {
+      const state = family.create();
+      this.#state.set(family, state);
+      for (const codec of family.records) this.#byKind.set(codec.kind, state);
+    }
   }
 
-  booking(id: string): BookingEntry | undefined {
-    const packed = this.#bookings.get(id);
-    return packed === undefined ? undefined : unpackBooking(packed);
-  }
-
-  videos(store: number): VideoEntry {
-    return unpackVideos(this.#videos.get(store));
-  }
-
-  /**
-   * The ids of the store's videos delivered; undefined for a store saved by an older version,
-   * which kept only how many (the first `seen` of its list, in list order).
-   */
-  deliveredVideos(store: number): ReadonlySet<string> | undefined {
-    return this.#videoIds.get(store);
-  }
-
-  /** The store's record as last read (`status|hash[|m]`), or undefined before its first read. */
-  storeRecord(store: number): string | undefined {
-    return this.#storeRecords.get(store);
+  /** A family's state (`bookingFamily`, `videoFamily`, …). */
+  family<R extends FamilyRecord, S extends FamilyState<R>>(family: Family<R, S>): S {
+    const state = this.#state.get(family);
+    if (state === undefined) throw new Error('This watch state keeps no such family.');
+    return state as unknown as S;
   }
 
   storeIndex(id: string): number | undefined {
@@ -128,33 +94,6 @@ export class WatchState {
         this.#storeIndex.set(record[1], this.stores.length);
         this.stores.push(record[1]);
         return;
-      case 'b': {
-        const before = this.#bookings.get(record[1]);
-        if (before !== undefined) this.#count(unpackBooking(before), -1);
-        const after = unpackBooking(record[2]);
-        this.#bookings.set(record[1], record[2]);
-        this.#count(after, 1);
-        if (after.status === 'pending' || after.status === 'confirmed') this.open.add(record[1]);
-        else this.open.delete(record[1]);
-        return;
-      }
-      case 'v': {
-        const [, store, packed, ...delivered] = record;
-        this.videoTotal += unpackVideos(packed).seen - this.videos(store).seen;
-        this.#videos.set(store, packed);
-        if (delivered.length === 0) return;
-        const ids = this.#videoIds.get(store) ?? new Set<string>();
-        for (const id of delivered) ids.add(id);
-        this.#videoIds.set(store, ids);
-        return;
-      }
-      case 'l': {
-        const before = this.#storeRecords.get(record[1]);
-        if (before !== undefined) this.#countStore(before, -1);
-        this.#storeRecords.set(record[1], record[2]);
-        this.#countStore(record[2], 1);
-        return;
-      }
       case 't':
         this.tail = { cursor: record[1], seen: record[2] };
         return;
@@ -167,25 +106,20 @@ export class WatchState {
       case 'r':
         this.#forget(record[1]);
         return;
+      default:
+        this.#byKind.get(record[0])?.apply(record);
     }
   }
 
-  /** Nothing known and never reset: a checkpoint the watcher has not written to yet. */
+  /** Nothing known and never reset: a checkpoint the watcher has not written to yet (every family's record names a store). */
   get blank(): boolean {
-    return this.fullAt === null && this.bookingCount === 0 && this.stores.length === 0 && this.resets === 0;
+    return this.fullAt === null && this.stores.length === 0 && this.resets === 0;
   }
 
   #forget(at: number): void {
     this.stores.length = 0;
     this.#storeIndex.clear();
-    this.#bookings.clear();
-    this.open.clear();
-    this.#videos.clear();
-    this.#videoIds.clear();
-    this.#storeRecords.clear();
-    for (const name of Object.keys(this.storeCounts) as Array<keyof StoreCounts>) this.storeCounts[name] = 0;
-    for (const name of Object.keys(this.counts) as Array<keyof Counts>) this.counts[name] = 0;
-    this.videoTotal = 0;
+    for (const state of this.#state.values()) state.forget();
     this.month = '';
     this.tail = { cursor: null, seen: 0 };
     this.fullAt = null;
@@ -193,24 +127,10 @@ export class WatchState {
     this.resets++;
   }
 
-  /** A new month: this month's counts become last month's (or are dropped if months were skipped). */
+  /** A new month: each family carries its counts over (or drops them if months were skipped). */
   #rollMonth(month: string): void {
-    for (const [store, packed] of this.#videos) this.#videos.set(store, videosInMonth(packed, this.month, month));
+    for (const state of this.#state.values()) state.newMonth?.(this.month, month);
     this.month = month;
-  }
-
-  #count(entry: BookingEntry, delta: 1 | -1): void {
-    if (entry.status in this.counts && entry.status !== 'unacknowledged')
-      this.counts[entry.status as keyof Counts] += delta;
-    if (entry.ack === null) this.counts.unacknowledged += delta;
-  }
-
-  #countStore(packed: string, delta: 1 | -1): void {
-    const entry = unpackStore(packed);
-    this.storeCounts.read += delta;
-    if (entry.status === 'active' || entry.status === 'paused' || entry.status === 'terminated')
-      this.storeCounts[entry.status] += delta;
-    if (entry.hoursMissing) this.storeCounts.hours_missing += delta;
   }
 
   // --- on the checkpoint ---
@@ -222,10 +142,7 @@ export class WatchState {
       tail: this.tail,
       fullAt: this.fullAt,
       stores: this.stores,
-      bookings: Object.fromEntries(this.#bookings),
-      videos: Object.fromEntries(this.#videos),
-      videoIds: Object.fromEntries([...this.#videoIds].map(([store, ids]) => [store, [...ids]])),
-      ...(this.#storeRecords.size > 0 ? { locations: Object.fromEntries(this.#storeRecords) } : {}),
+      ...Object.assign({}, ...[...this.#state.values()].map((state) => state.snapshot())),
       ...this.identity,
       seenAt: this.seenAt,
       resets: this.resets,
@@ -242,8 +159,9 @@ export class WatchState {
     checkpoint: Checkpoint,
     identity?: StateIdentity,
     previousKeys: readonly string[] = [],
+    families?: readonly Family[],
   ): Promise<WatchState> {
-    const state = new WatchState();
+    const state = new WatchState(families);
     const lines = await checkpoint.load();
     for (const [i, line] of lines.entries()) state.#restore(line, i);
     if (identity) {
@@ -265,11 +183,10 @@ export class WatchState {
   }
 
   #restore(text: string, index: number): void {
-    const line = readLine(text, index);
+    const line = readLine(text, index, this.#families);
     if ('records' in line) {
       for (const record of line.records) {
-        const store =
-          record[0] === 'b' ? unpackBooking(record[2]).store : record[0] === 'v' || record[0] === 'l' ? record[1] : -1;
+        const store = this.#byKind.get(record[0])?.storeOf(record) ?? -1;
         if (store >= this.stores.length)
           throw invalid(`line ${index + 1} names store number ${store}, which no earlier record added`);
         this.apply(record);
@@ -285,26 +202,8 @@ export class WatchState {
     this.resets = s.resets ?? 0;
     if (s.key !== undefined && s.service !== undefined) this.identity = { key: s.key, service: s.service };
     for (const id of s.stores) this.apply(['s', id]);
-    for (const [id, packed] of Object.entries(s.bookings)) {
-      if (unpackBooking(packed).store >= s.stores.length)
-        throw invalid(`the snapshot's booking ${id} names a store it does not list`);
-      this.apply(['b', id, packed]);
-    }
-    for (const [store, packed] of Object.entries(s.videos)) {
-      if (Number(store) >= s.stores.length)
-        throw invalid(`the snapshot counts videos of store number ${store}, which it does not list`);
-      this.apply([
-        'v',
-        Number(store),
-        packed,
-        ...(s.videoIds && Object.hasOwn(s.videoIds, store) ? (s.videoIds[store] as string[]) : []),
-      ]);
-    }
-    for (const [store, packed] of Object.entries(s.locations ?? {})) {
-      if (Number(store) >= s.stores.length)
-        throw invalid(`the snapshot holds the record of store number ${store}, which it does not list`);
-      this.apply(['l', Number(store), packed]);
-    }
+    for (const state of this.#state.values())
+      for (const record of state.restore(s, s.stores.length)) state.apply(record);
     this.#snapshotBytes = text.length;
     this.#snapshotSaved = true;
   }

@@ -22,7 +22,10 @@
 import { NotFoundError, type Location, type Summary } from '../index.js';
 import { eventId } from './event-id.js';
 import { page, type Finder, type FinderContext, type Found, type Reconciliation } from './finder.js';
+import { invalid } from './checkpoint-invalid.js';
+import type { Family, FamilyState } from './family.js';
 import {
+  byStoreNumber,
   count,
   decodableParts,
   invert,
@@ -59,6 +62,71 @@ export const isPackedStore: Check = (v) => typeof v === 'string' && PACKED_STORE
 
 export const storeRecords: RecordCodec<StoreRecord> = { kind: 'l', checks: [count, isPackedStore] };
 
+/** Of the stores read (the store family), how many are in each status, and with hours missing. */
+export interface StoreCounts {
+  read: number;
+  active: number;
+  paused: number;
+  terminated: number;
+  hours_missing: number;
+}
+
+/** Per store, its record as last read, and how many are in each status. */
+export class StoreState implements FamilyState<StoreRecord> {
+  readonly #records = new Map<number, string>();
+  readonly counts: StoreCounts = { read: 0, active: 0, paused: 0, terminated: 0, hours_missing: 0 };
+
+  /** The store's record as last read (`status|hash[|m]`), or undefined before its first read. */
+  record(store: number): string | undefined {
+    return this.#records.get(store);
+  }
+
+  apply(record: StoreRecord): void {
+    const before = this.#records.get(record[1]);
+    if (before !== undefined) this.#count(before, -1);
+    this.#records.set(record[1], record[2]);
+    this.#count(record[2], 1);
+  }
+
+  storeOf(record: StoreRecord): number {
+    return record[1];
+  }
+
+  snapshot(): Record<string, unknown> {
+    return this.#records.size > 0 ? { locations: Object.fromEntries(this.#records) } : {};
+  }
+
+  *restore(snapshot: Readonly<Record<string, unknown>>, stores: number): Iterable<StoreRecord> {
+    for (const [store, packed] of Object.entries((snapshot.locations ?? {}) as Record<string, string>)) {
+      if (Number(store) >= stores)
+        throw invalid(`the snapshot holds the record of store number ${store}, which it does not list`);
+      yield ['l', Number(store), packed];
+    }
+  }
+
+  forget(): void {
+    this.#records.clear();
+    for (const name of Object.keys(this.counts) as Array<keyof StoreCounts>) this.counts[name] = 0;
+  }
+
+  #count(packed: string, delta: 1 | -1): void {
+    const entry = unpackStore(packed);
+    this.counts.read += delta;
+    if (entry.status === 'active' || entry.status === 'paused' || entry.status === 'terminated')
+      this.counts[entry.status] += delta;
+    if (entry.hoursMissing) this.counts.hours_missing += delta;
+  }
+}
+
+export const storeFamily: Family<StoreRecord, StoreState> = {
+  records: [storeRecords],
+  /** Per store number, its record as last read; missing when none was read. */
+  snapshot: { locations: { check: byStoreNumber(isPackedStore), optional: true } },
+  create: () => new StoreState(),
+  finder: (context, { stores, scanSpacing, touched }) =>
+    stores && new StoreFinder(context, { ...stores, scanSpacing, touched }),
+};
+
 /** The entry a store gets from its wire form. */
 export const storeEntryOf = (store: Location): StoreEntry => ({
   status: store.status,
@@ -82,10 +150,11 @@ export interface StoreFinderOptions {
   onUnchanged?: ((store: Location, at: string) => void) | undefined;
 }
 
-type StoreCounts = Summary['locations'];
+type SummaryStoreCounts = Summary['locations'];
 
 export class StoreFinder implements Finder {
   readonly #c: FinderContext;
+  readonly #stores: StoreState;
   readonly #o: StoreFinderOptions;
   readonly wants = undefined;
   /** Stores numbered below this were looked at for a first read. */
@@ -102,6 +171,7 @@ export class StoreFinder implements Finder {
 
   constructor(context: FinderContext, options: StoreFinderOptions) {
     this.#c = context;
+    this.#stores = context.state.family(storeFamily);
     this.#o = options;
   }
 
@@ -157,7 +227,7 @@ export class StoreFinder implements Finder {
       if (index !== undefined) due.add(index);
     }
     for (; this.#checkedUpTo < n; this.#checkedUpTo++)
-      if (state.storeRecord(this.#checkedUpTo) === undefined) due.add(this.#checkedUpTo);
+      if (this.#stores.record(this.#checkedUpTo) === undefined) due.add(this.#checkedUpTo);
     this.#inTurn(this.#cadence(n), due);
     return due;
   }
@@ -166,7 +236,7 @@ export class StoreFinder implements Finder {
    * While the summary's store counts differ from those read: the next stores in turn, a tenth of
    * the share a pass, until every store was read once for these counts.
    */
-  #chased(counts: StoreCounts): Set<number> {
+  #chased(counts: SummaryStoreCounts): Set<number> {
     const chased = new Set<number>();
     if (this.#explained(counts)) return chased;
     const key = JSON.stringify(counts);
@@ -206,8 +276,8 @@ export class StoreFinder implements Finder {
   }
 
   /** The state's store counts are the summary's (every store read). */
-  #explained(counts: StoreCounts): boolean {
-    const c = this.#c.state.storeCounts;
+  #explained(counts: SummaryStoreCounts): boolean {
+    const c = this.#stores.counts;
     return (
       c.read === counts.total &&
       c.active === counts.active &&
@@ -240,7 +310,7 @@ export class StoreFinder implements Finder {
 
   *#diff(index: number, store: Location): Generator<Found> {
     const state = this.#c.state;
-    const packed = state.storeRecord(index);
+    const packed = this.#stores.record(index);
     const before = packed === undefined ? undefined : unpackStore(packed);
     const after = storeEntryOf(store);
     if (before?.hash === after.hash && before.hoursMissing === after.hoursMissing && before.status === after.status) {

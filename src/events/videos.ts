@@ -19,7 +19,18 @@ import { BilledCounts } from './billed-counts.js';
 import { monthOf, monthStartNear, monthsFrom, nextMonth, previousMonth, ZONE_REACH_MS } from './calendar.js';
 import { eventId } from './event-id.js';
 import { page, type Finder, type FinderContext, type Found, type Reconciliation } from './finder.js';
-import { count, id, type Check, type RecordCodec, type StateRecord } from './records.js';
+import { invalid } from './checkpoint-invalid.js';
+import type { Family, FamilyState } from './family.js';
+import {
+  byStoreNumber,
+  count,
+  every,
+  id,
+  isObject,
+  type Check,
+  type RecordCodec,
+  type StateRecord,
+} from './records.js';
 
 export type VideoRecord = ['v', number, string, ...string[]];
 
@@ -63,6 +74,86 @@ export const isPackedVideos: Check = (v) => typeof v === 'string' && PACKED_VIDE
 
 export const videoRecords: RecordCodec<VideoRecord> = { kind: 'v', checks: [count, isPackedVideos], more: id };
 
+/** Per store, its video counts and the ids of the videos delivered, and how many were seen in all. */
+export class VideoState implements FamilyState<VideoRecord> {
+  readonly #videos = new Map<number, string>();
+  /** Per store, the ids of the videos delivered (none for a store an older version saved by count). */
+  readonly #videoIds = new Map<number, Set<string>>();
+  total = 0;
+
+  videos(store: number): VideoEntry {
+    return unpackVideos(this.#videos.get(store));
+  }
+
+  /**
+   * The ids of the store's videos delivered; undefined for a store saved by an older version,
+   * which kept only how many (the first `seen` of its list, in list order).
+   */
+  delivered(store: number): ReadonlySet<string> | undefined {
+    return this.#videoIds.get(store);
+  }
+
+  apply(record: VideoRecord): void {
+    const [, store, packed, ...delivered] = record;
+    this.total += unpackVideos(packed).seen - this.videos(store).seen;
+    this.#videos.set(store, packed);
+    if (delivered.length === 0) return;
+    const ids = this.#videoIds.get(store) ?? new Set<string>();
+    for (const id of delivered) ids.add(id);
+    this.#videoIds.set(store, ids);
+  }
+
+  storeOf(record: VideoRecord): number {
+    return record[1];
+  }
+
+  snapshot(): Record<string, unknown> {
+    return {
+      videos: Object.fromEntries(this.#videos),
+      videoIds: Object.fromEntries([...this.#videoIds].map(([store, ids]) => [store, [...ids]])),
+    };
+  }
+
+  *restore(snapshot: Readonly<Record<string, unknown>>, stores: number): Iterable<VideoRecord> {
+    const videoIds = snapshot.videoIds as Record<string, string[]> | undefined;
+    for (const [store, packed] of Object.entries(snapshot.videos as Record<string, string>)) {
+      if (Number(store) >= stores)
+        throw invalid(`the snapshot counts videos of store number ${store}, which it does not list`);
+      yield [
+        'v',
+        Number(store),
+        packed,
+        ...(videoIds && Object.hasOwn(videoIds, store) ? (videoIds[store] as string[]) : []),
+      ];
+    }
+  }
+
+  /** This month's counts become last month's (or are dropped if months were skipped). */
+  newMonth(from: string, to: string): void {
+    for (const [store, packed] of this.#videos) this.#videos.set(store, videosInMonth(packed, from, to));
+  }
+
+  forget(): void {
+    this.#videos.clear();
+    this.#videoIds.clear();
+    this.total = 0;
+  }
+}
+
+export const videoFamily: Family<VideoRecord, VideoState> = {
+  records: [videoRecords],
+  snapshot: {
+    videos: { check: byStoreNumber(isPackedVideos) },
+    /** Per store number, the ids of its videos delivered; missing in older ones (they counted). */
+    videoIds: {
+      check: (v) => isObject(v) && every(Object.values(v), (ids) => Array.isArray(ids) && every(ids, id)),
+      optional: true,
+    },
+  },
+  create: () => new VideoState(),
+  finder: (context, settings) => new VideoFinder(context, { scanSpacing: settings.scanSpacing }),
+};
+
 export interface VideoFinderOptions {
   /** Shortest time between two billing scans of a poll (ms). */
   scanSpacing: number;
@@ -70,6 +161,7 @@ export interface VideoFinderOptions {
 
 export class VideoFinder implements Finder {
   readonly #c: FinderContext;
+  readonly #videos: VideoState;
   readonly #scanSpacing: number;
   /** A video total that billing could not explain; not chased again until the total moves. */
   #unexplained: number | undefined;
@@ -79,6 +171,7 @@ export class VideoFinder implements Finder {
 
   constructor(context: FinderContext, options: VideoFinderOptions) {
     this.#c = context;
+    this.#videos = context.state.family(videoFamily);
     this.#scanSpacing = options.scanSpacing;
   }
 
@@ -93,7 +186,7 @@ export class VideoFinder implements Finder {
   async *poll(summary: Summary): AsyncGenerator<Found> {
     // Billing is one call per 200 stores: read it at most once per scanSpacing.
     const scanDue = this.#c.local() - this.#scanAt >= this.#scanSpacing;
-    const explained = () => this.#c.state.videoTotal === summary.videos_published;
+    const explained = () => this.#videos.total === summary.videos_published;
     if (!scanDue || explained() || this.#unexplained === summary.videos_published) return;
     this.#scanAt = this.#c.local();
     for (const month of this.#recentMonths()) {
@@ -147,7 +240,7 @@ export class VideoFinder implements Finder {
         for (const row of current.items) {
           listed?.add(row.partner_location_id);
           const index = state.storeIndex(row.partner_location_id);
-          const entry = index === undefined ? undefined : state.videos(index);
+          const entry = index === undefined ? undefined : this.#videos.videos(index);
           const have = entry === undefined || known === undefined ? 0 : entry[known];
           const store = row.partner_location_id;
           // Near a month's first moment the count depends on billing's time zone, and a month the
@@ -185,8 +278,8 @@ export class VideoFinder implements Finder {
     for await (const current of this.#c.lists.walk(list)) videos.push(...current.items);
     const records: StateRecord[] = [];
     const store = state.ensureStore(storeId, records);
-    const known = state.videos(store);
-    const delivered = state.deliveredVideos(store);
+    const known = this.#videos.videos(store);
+    const delivered = this.#videos.delivered(store);
     const listed = new Set<string>();
     /** Ids of a count-only store's first `known.seen` videos, not saved yet. */
     const adopted: string[] = [];

@@ -5,6 +5,7 @@ import {
   type ClientClock,
   type PartnerClient,
 } from '../index.js';
+import { bookingFamily } from './bookings.js';
 import { CallBudget } from './call-budget.js';
 import type { Checkpoint, LockStatus } from './checkpoint.js';
 import { standbyCheck } from './standby-check.js';
@@ -186,7 +187,7 @@ export class Watcher<E extends PartnerEventWithStores = PartnerEvent> implements
         outcome.failed = true;
       } finally {
         this.stats.budgetWaitMs = budget.waitedMs;
-        this.stats.tracked = { reservations: state.bookingCount, stores: state.stores.length };
+        this.stats.tracked = { reservations: state.family(bookingFamily).size, stores: state.stores.length };
         this.stats.historyResets = state.resets - resetsBefore;
       }
       const wait = pacing.after(outcome.found, outcome.failed, detector.untilDue(reconciliationTakes));

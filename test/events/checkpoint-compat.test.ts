@@ -9,16 +9,22 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { WatchState } from '../../src/events/state.js';
 import { checkpointOf } from './checkpoint-lines.js';
+import { bookingFamily } from '../../src/events/bookings.js';
+import { videoFamily } from '../../src/events/videos.js';
 
 const dir = new URL('./fixtures/checkpoints/', import.meta.url);
 const expected = JSON.parse(readFileSync(new URL('format-1.expected.json', dir), 'utf8'));
 
 function described(state: WatchState) {
+  const booked = state.family(bookingFamily);
+  const filmed = state.family(videoFamily);
   const bookings = Object.fromEntries(
-    [...state.open, ...Object.keys(expected.bookings)].map((id) => [id, state.booking(id)]),
+    [...booked.open, ...Object.keys(expected.bookings)].map((id) => [id, booked.booking(id)]),
   );
-  const videos = state.stores.map((_, i) => ({ ...state.videos(i), ids: [...(state.deliveredVideos(i) ?? [])] }));
-  const { month, tail, fullAt, seenAt, resets, stores, counts, videoTotal } = state;
+  const videos = state.stores.map((_, i) => ({ ...filmed.videos(i), ids: [...(filmed.delivered(i) ?? [])] }));
+  const { month, tail, fullAt, seenAt, resets, stores } = state;
+  const { counts } = booked;
+  const videoTotal = filmed.total;
   return {
     month,
     tail,
@@ -28,7 +34,7 @@ function described(state: WatchState) {
     stores: [...stores],
     counts: { ...counts },
     videoTotal,
-    open: [...state.open].sort(),
+    open: [...booked.open].sort(),
     bookings,
     videos,
   };

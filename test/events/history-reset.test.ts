@@ -24,6 +24,7 @@ import { WatchState } from '../../src/events/state.js';
 import { SandboxControl, type PopulateOptions } from '../../src/testing/index.js';
 import { createEmulator, type Emulator } from '../../src/testing/emulator.js';
 import { coverage } from './coverage.js';
+import { bookingFamily } from '../../src/events/bookings.js';
 
 const HOUR = 3_600_000;
 const dir = mkdtempSync(join(tmpdir(), 'crp-history-'));
@@ -261,7 +262,7 @@ describe('a sandbox reset under the checkpoint', () => {
         .sort(),
     ).toEqual(bookings);
     const state = await WatchState.load(fileCheckpoint(path));
-    expect(state.booking('ghost-1')).toBeUndefined();
-    expect(state.bookingCount).toBe(bookings.length);
+    expect(state.family(bookingFamily).booking('ghost-1')).toBeUndefined();
+    expect(state.family(bookingFamily).size).toBe(bookings.length);
   });
 });

@@ -7,10 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointInvalidError, type Reservation } from '../../src/index.js';
 import { memoryCheckpoint, type Checkpoint } from '../../src/events/index.js';
-import { entryOf, packBooking, unpackBooking, type BookingEntry } from '../../src/events/bookings.js';
+import { bookingFamily, entryOf, packBooking, unpackBooking, type BookingEntry } from '../../src/events/bookings.js';
 import { monthOf, monthStartNear, nextMonth, previousMonth } from '../../src/events/calendar.js';
 import { WatchState, type StateRecord } from '../../src/events/state.js';
-import { packVideos } from '../../src/events/videos.js';
+import { packVideos, videoFamily } from '../../src/events/videos.js';
 
 const HOUR = 3_600_000;
 const DEC_1 = Date.parse('2026-12-01T00:00:00Z');
@@ -59,9 +59,9 @@ describe('packing a booking', () => {
     expect(unpackBooking('5|c')).toEqual({ store: 5, status: 'confirmed', ack: null, visit: null });
     const state = new WatchState();
     state.apply(['v', 0, '7']);
-    expect(state.videos(0)).toEqual({ seen: 7, cur: 0, prev: 0, edges: [] });
+    expect(state.family(videoFamily).videos(0)).toEqual({ seen: 7, cur: 0, prev: 0, edges: [] });
     state.apply(['v', 0, '7|2']);
-    expect(state.videos(0)).toEqual({ seen: 7, cur: 2, prev: 0, edges: [] });
+    expect(state.family(videoFamily).videos(0)).toEqual({ seen: 7, cur: 2, prev: 0, edges: [] });
   });
 
   it('keeps an unknown single letter as it is', () => {
@@ -131,39 +131,65 @@ describe('WatchState', () => {
     state.record(['b', 'r1', packBooking(booking())], out);
     state.record(['b', 'r2', packBooking(booking({ status: 'confirmed', ack: 'acknowledged_self', visit: 10 }))], out);
     expect(out).toHaveLength(2);
-    expect(state.bookingCount).toBe(2);
-    expect(state.counts).toEqual({ pending: 1, confirmed: 1, completed: 0, no_show: 0, unacknowledged: 1 });
-    expect([...state.open].sort()).toEqual(['r1', 'r2']);
+    expect(state.family(bookingFamily).size).toBe(2);
+    expect(state.family(bookingFamily).counts).toEqual({
+      pending: 1,
+      confirmed: 1,
+      completed: 0,
+      no_show: 0,
+      unacknowledged: 1,
+    });
+    expect([...state.family(bookingFamily).open].sort()).toEqual(['r1', 'r2']);
 
     state.apply(['b', 'r1', packBooking(booking({ status: 'confirmed', ack: 'forwarded_to_manager', visit: 20 }))]);
-    expect(state.counts).toEqual({ pending: 0, confirmed: 2, completed: 0, no_show: 0, unacknowledged: 0 });
+    expect(state.family(bookingFamily).counts).toEqual({
+      pending: 0,
+      confirmed: 2,
+      completed: 0,
+      no_show: 0,
+      unacknowledged: 0,
+    });
     state.apply(['b', 'r1', packBooking(booking({ status: 'completed', ack: 'forwarded_to_manager' }))]);
     state.apply(['b', 'r2', packBooking(booking({ status: 'rejected', ack: 'acknowledged_self' }))]);
-    expect(state.counts).toEqual({ pending: 0, confirmed: 0, completed: 1, no_show: 0, unacknowledged: 0 });
-    expect([...state.open]).toEqual([]);
-    expect(state.booking('r1')).toEqual(booking({ status: 'completed', ack: 'forwarded_to_manager' }));
-    expect(state.booking('r3')).toBeUndefined();
-    expect(state.bookingCount).toBe(2);
+    expect(state.family(bookingFamily).counts).toEqual({
+      pending: 0,
+      confirmed: 0,
+      completed: 1,
+      no_show: 0,
+      unacknowledged: 0,
+    });
+    expect([...state.family(bookingFamily).open]).toEqual([]);
+    expect(state.family(bookingFamily).booking('r1')).toEqual(
+      booking({ status: 'completed', ack: 'forwarded_to_manager' }),
+    );
+    expect(state.family(bookingFamily).booking('r3')).toBeUndefined();
+    expect(state.family(bookingFamily).size).toBe(2);
   });
 
   it('never counts a status named like a count that is not one', () => {
     const state = new WatchState();
     state.apply(['b', 'r1', packBooking(booking({ status: 'unacknowledged', ack: 'acknowledged_self' }))]);
-    expect(state.counts.unacknowledged).toBe(0);
+    expect(state.family(bookingFamily).counts.unacknowledged).toBe(0);
     state.apply(['b', 'r2', packBooking(booking({ status: 'no_show', ack: null }))]);
-    expect(state.counts).toEqual({ pending: 0, confirmed: 0, completed: 0, no_show: 1, unacknowledged: 1 });
+    expect(state.family(bookingFamily).counts).toEqual({
+      pending: 0,
+      confirmed: 0,
+      completed: 0,
+      no_show: 1,
+      unacknowledged: 1,
+    });
   });
 
   it('adds up the videos seen across stores', () => {
     const state = new WatchState();
     const out: StateRecord[] = [];
-    expect(state.videos(0)).toEqual({ seen: 0, cur: 0, prev: 0, edges: [] });
+    expect(state.family(videoFamily).videos(0)).toEqual({ seen: 0, cur: 0, prev: 0, edges: [] });
     state.record(['v', 0, packVideos({ seen: 5, cur: 2, prev: 1, edges: ['2026-12'] })], out);
     state.record(['v', 1, packVideos({ seen: 3, cur: 3, prev: 0, edges: [] })], out);
     state.record(['v', 0, packVideos({ seen: 6, cur: 3, prev: 1, edges: ['2026-12'] })], out);
-    expect(state.videoTotal).toBe(9);
-    expect(state.videos(0)).toEqual({ seen: 6, cur: 3, prev: 1, edges: ['2026-12'] });
-    expect(state.videos(1)).toEqual({ seen: 3, cur: 3, prev: 0, edges: [] });
+    expect(state.family(videoFamily).total).toBe(9);
+    expect(state.family(videoFamily).videos(0)).toEqual({ seen: 6, cur: 3, prev: 1, edges: ['2026-12'] });
+    expect(state.family(videoFamily).videos(1)).toEqual({ seen: 3, cur: 3, prev: 0, edges: [] });
     expect(out).toEqual([
       ['v', 0, '5|2|1|2026-12'],
       ['v', 1, '3|3|0'],
@@ -178,18 +204,18 @@ describe('WatchState', () => {
     state.apply(['v', 1, '1|1|0']);
     state.apply(['m', '2026-11']);
     expect(state.month).toBe('2026-11');
-    expect(state.videos(0)).toEqual({ seen: 9, cur: 0, prev: 4, edges: ['2026-10', '2026-11'] });
-    expect(state.videos(1)).toEqual({ seen: 1, cur: 0, prev: 1, edges: [] });
+    expect(state.family(videoFamily).videos(0)).toEqual({ seen: 9, cur: 0, prev: 4, edges: ['2026-10', '2026-11'] });
+    expect(state.family(videoFamily).videos(1)).toEqual({ seen: 1, cur: 0, prev: 1, edges: [] });
     state.apply(['v', 0, '10|1|4|2026-10,2026-11']);
     state.apply(['m', '2027-01']);
-    expect(state.videos(0)).toEqual({ seen: 10, cur: 0, prev: 0, edges: [] });
+    expect(state.family(videoFamily).videos(0)).toEqual({ seen: 10, cur: 0, prev: 0, edges: [] });
   });
 
   it('does not take counts from before the first month it knew as last month', () => {
     const state = new WatchState();
     state.apply(['v', 0, '4|4|0']);
     state.apply(['m', '2026-11']);
-    expect(state.videos(0)).toEqual({ seen: 4, cur: 0, prev: 0, edges: [] });
+    expect(state.family(videoFamily).videos(0)).toEqual({ seen: 4, cur: 0, prev: 0, edges: [] });
   });
 
   it('keeps the tail and the time of the last full pass', () => {
@@ -219,10 +245,10 @@ describe('WatchState on a checkpoint', () => {
 
   const view = (s: WatchState) => ({
     snapshot: JSON.parse(s.snapshot()),
-    counts: s.counts,
-    open: [...s.open].sort(),
-    videoTotal: s.videoTotal,
-    bookings: s.bookingCount,
+    counts: s.family(bookingFamily).counts,
+    open: [...s.family(bookingFamily).open].sort(),
+    videoTotal: s.family(videoFamily).total,
+    bookings: s.family(bookingFamily).size,
   });
 
   it('reads back a snapshot and the journal after it', async () => {
@@ -238,7 +264,7 @@ describe('WatchState on a checkpoint', () => {
 
     const loaded = await WatchState.load(checkpoint);
     expect(view(loaded)).toEqual(view(state));
-    expect(loaded.booking('r1')).toEqual(booking({ store: 0, status: 'confirmed', visit: 99 }));
+    expect(loaded.family(bookingFamily).booking('r1')).toEqual(booking({ store: 0, status: 'confirmed', visit: 99 }));
     expect(loaded.month).toBe('2026-11');
     expect(loaded.tail).toEqual({ cursor: 'c2', seen: 0 });
     expect(loaded.fullAt).toBe(DEC_1);
@@ -247,7 +273,7 @@ describe('WatchState on a checkpoint', () => {
 
   it('loads an empty checkpoint as an empty state', async () => {
     const loaded = await WatchState.load(memoryCheckpoint());
-    expect(loaded.bookingCount).toBe(0);
+    expect(loaded.family(bookingFamily).size).toBe(0);
     expect(loaded.fullAt).toBeNull();
     expect(loaded.tail).toEqual({ cursor: null, seen: 0 });
     expect(loaded.month).toBe('');

@@ -9,7 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { readLine } from '../../src/events/checkpoint-format.js';
 import { isPackedBooking, packBooking, unpackBooking } from '../../src/events/bookings.js';
 import { WatchState } from '../../src/events/state.js';
-import { isPackedStore, packStore, storeEntryOf, unpackStore, type StoreEntry } from '../../src/events/stores.js';
+import {
+  isPackedStore,
+  packStore,
+  storeEntryOf,
+  storeFamily,
+  unpackStore,
+  type StoreEntry,
+} from '../../src/events/stores.js';
 import type { Location } from '../../src/index.js';
 import { checkpointOf, refusal } from './checkpoint-lines.js';
 
@@ -71,13 +78,19 @@ describe('the store record', () => {
     ];
     expect(readLine(JSON.stringify(records), 1)).toEqual({ records });
     const state = await loaded([JSON.stringify(SNAPSHOT), JSON.stringify(records)]);
-    expect(state.storeRecord(0)).toBe(`p|${HASH}`);
-    expect(state.storeCounts).toEqual({ read: 3, active: 0, paused: 2, terminated: 1, hours_missing: 1 });
+    expect(state.family(storeFamily).record(0)).toBe(`p|${HASH}`);
+    expect(state.family(storeFamily).counts).toEqual({
+      read: 3,
+      active: 0,
+      paused: 2,
+      terminated: 1,
+      hours_missing: 1,
+    });
     const snapshot = JSON.parse(state.snapshot());
     expect(snapshot.locations).toEqual({ 0: `p|${HASH}`, 1: `p|${HASH}|m`, 2: `t|${HASH}` });
     const again = await loaded([state.snapshot()]);
-    expect(again.storeCounts).toEqual(state.storeCounts);
-    expect(again.storeRecord(1)).toBe(`p|${HASH}|m`);
+    expect(again.family(storeFamily).counts).toEqual(state.family(storeFamily).counts);
+    expect(again.family(storeFamily).record(1)).toBe(`p|${HASH}|m`);
     // A state without store records writes no `locations`: the snapshot an older version wrote.
     expect(JSON.parse((await loaded([JSON.stringify(SNAPSHOT)])).snapshot())).not.toHaveProperty('locations');
   });

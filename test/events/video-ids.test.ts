@@ -10,6 +10,7 @@ import { WatchState } from '../../src/events/state.js';
 import { CheckpointInvalidError } from '../../src/index.js';
 import { CONTENT, hostileFetch, runWhile } from './hostile.js';
 import { useSimEnv, type SimEnv } from './support.js';
+import { videoFamily } from '../../src/events/videos.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -32,16 +33,16 @@ describe('WatchState: delivered videos by id', () => {
   it('adds the ids a record carries, keeps them through a snapshot, and counts seen apart', async () => {
     const state = new WatchState();
     state.apply(['s', 'sf-1']);
-    expect(state.deliveredVideos(0)).toBeUndefined();
+    expect(state.family(videoFamily).delivered(0)).toBeUndefined();
     state.apply(['v', 0, '1|1|0', 'vid_a']);
     state.apply(['v', 0, '2|2|0', 'vid_b']);
     state.apply(['v', 0, '2|2|0']);
-    expect([...(state.deliveredVideos(0) ?? [])]).toEqual(['vid_a', 'vid_b']);
-    expect(state.videoTotal).toBe(2);
+    expect([...(state.family(videoFamily).delivered(0) ?? [])]).toEqual(['vid_a', 'vid_b']);
+    expect(state.family(videoFamily).total).toBe(2);
     const again = await WatchState.load(await holding([state.snapshot()]));
-    expect([...(again.deliveredVideos(0) ?? [])]).toEqual(['vid_a', 'vid_b']);
-    expect(again.videos(0)).toEqual(state.videos(0));
-    expect(again.videoTotal).toBe(2);
+    expect([...(again.family(videoFamily).delivered(0) ?? [])]).toEqual(['vid_a', 'vid_b']);
+    expect(again.family(videoFamily).videos(0)).toEqual(state.family(videoFamily).videos(0));
+    expect(again.family(videoFamily).total).toBe(2);
   });
 
   it('loads a snapshot an older version wrote (a count, no ids): the store is tracked by count until read again', async () => {
@@ -49,9 +50,9 @@ describe('WatchState: delivered videos by id', () => {
     state.apply(['s', 'sf-1']);
     state.apply(['v', 0, '3|1|2', 'vid_a', 'vid_b', 'vid_c']);
     const older = await WatchState.load(await holding([olderSnapshot(state), JSON.stringify([['v', 0, '4|2|2']])]));
-    expect(older.deliveredVideos(0)).toBeUndefined();
-    expect(older.videos(0).seen).toBe(4);
-    expect(older.videoTotal).toBe(4);
+    expect(older.family(videoFamily).delivered(0)).toBeUndefined();
+    expect(older.family(videoFamily).videos(0).seen).toBe(4);
+    expect(older.family(videoFamily).total).toBe(4);
   });
 
   it.each([
@@ -61,10 +62,9 @@ describe('WatchState: delivered videos by id', () => {
     const state = new WatchState();
     state.apply(['s', 'sf-1']);
     const line = (id: unknown) => [state.snapshot(), JSON.stringify([['v', 0, '2|0|0', 'vid_a', id]])];
-    expect([...((await WatchState.load(await holding(line('vid_b')))).deliveredVideos(0) ?? [])]).toEqual([
-      'vid_a',
-      'vid_b',
-    ]);
+    expect([...((await WatchState.load(await holding(line('vid_b')))).family(videoFamily).delivered(0) ?? [])]).toEqual(
+      ['vid_a', 'vid_b'],
+    );
     await expect(WatchState.load(await holding(line(bad)))).rejects.toBeInstanceOf(CheckpointInvalidError);
   });
 
@@ -114,7 +114,7 @@ describe('a watcher on a checkpoint that counted videos', () => {
     await runWhile(syncing, sync, () => syncing.stats.reconciliations < 1);
     const synced = await WatchState.load(first);
     const index = synced.storeIndex(storeId) as number;
-    expect(synced.deliveredVideos(index)?.size).toBe(listed.length);
+    expect(synced.family(videoFamily).delivered(index)?.size).toBe(listed.length);
     const checkpoint = await holding([
       olderSnapshot(synced, (v) => {
         v[index] = `${listed.length - 2}|0|0`;
@@ -141,6 +141,8 @@ describe('a watcher on a checkpoint that counted videos', () => {
     expect(published.filter((id) => listed.includes(id))).toEqual(listed.slice(-2));
     expect(new Set(published).size).toBe(published.length);
     const after = await WatchState.load(checkpoint);
-    expect([...(after.deliveredVideos(index) ?? [])].sort()).toEqual([...new Set([...listed, ...published])].sort());
+    expect([...(after.family(videoFamily).delivered(index) ?? [])].sort()).toEqual(
+      [...new Set([...listed, ...published])].sort(),
+    );
   });
 });

@@ -1,0 +1,51 @@
+/**
+ * What a family of changes keeps in the watcher's state, how its part of a checkpoint is
+ * written and checked, and how its finder is made. Each finder's file (bookings.ts, videos.ts, stores.ts) declares its family;
+ * families.ts lists them, and the detector, the state (state.ts) and the checkpoint's checks
+ * (checkpoint-format.ts) go through that list, so none of them names a family.
+ */
+import type { Finder, FinderContext, FinderSettings } from './finder.js';
+import type { Check, RecordCodec } from './records.js';
+
+/** A record of a family: its kind (one letter, unique across families) and its values. */
+export type FamilyRecord = [string, ...unknown[]];
+
+/** One field of a family's part of the snapshot, and its check. */
+export interface SnapshotField {
+  check: Check;
+  /** A snapshot of an older version, or one with nothing of the family, may leave it out. */
+  optional?: boolean;
+}
+
+/** What a family remembers: applied record by record, replayed from its part of a snapshot. */
+export interface FamilyState<R extends FamilyRecord = FamilyRecord> {
+  /** Take a record's new value (a record of one of the family's kinds, already checked). */
+  apply(record: R): void;
+  /** The store number a record names (to be one an earlier record added), if it names one. */
+  storeOf(record: R): number | undefined;
+  /** The family's fields of the snapshot; a field left out is not written. */
+  snapshot(): Record<string, unknown>;
+  /**
+   * The records that give back the family's part of a checked snapshot, in the order to apply
+   * them; `stores` is how many stores the snapshot lists, and a value naming another is refused
+   * (`invalid`).
+   */
+  restore(snapshot: Readonly<Record<string, unknown>>, stores: number): Iterable<R>;
+  /** A new billing month `to` began after `from` (`''` before the first). */
+  newMonth?(from: string, to: string): void;
+  /** Forget everything (the service's history went back). */
+  forget(): void;
+}
+
+/** A family: its finder, its record kinds with their checks, its snapshot fields, and its state. */
+export interface Family<R extends FamilyRecord = FamilyRecord, S extends FamilyState<R> = FamilyState<R>> {
+  readonly records: readonly RecordCodec<R>[];
+  /** Its snapshot fields, each named once across families (the checkpoint's keys). */
+  readonly snapshot: Readonly<Record<string, SnapshotField>>;
+  create(): S;
+  /** Its finder, or none for a watcher not started with it (an opt-in family). */
+  finder?(context: FinderContext, settings: FinderSettings): Finder | undefined;
+}
+
+/** The record type of a family. */
+export type RecordOf<F> = F extends Family<infer R, FamilyState<infer R>> ? R : never;
