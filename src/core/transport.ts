@@ -22,7 +22,6 @@ import type { RateLimitState } from './rate-limit/headers.js';
 import { startSharedBudget } from './rate-limit/shared.js';
 import type { RequestOptions, Settle } from './request.js';
 import type { ResponseMeta } from './response-meta.js';
-import { parseResponse } from '../schemas/response-check.js';
 import { backoffDelay, mayHaveActed, mayRetry } from './retry-policy.js';
 
 const CALL_OPTIONS = new Set(['signal', 'timeout', 'maxRetries']);
@@ -373,7 +372,7 @@ export class Transport {
         { status, requestId, request },
       );
     }
-    const parsed = parseResponse(schema, json);
+    const parsed = schema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.join('.') || '(body)';
