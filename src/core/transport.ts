@@ -22,6 +22,7 @@ import type { RateLimitState } from './rate-limit/headers.js';
 import { startSharedBudget } from './rate-limit/shared.js';
 import type { RequestOptions, Settle } from './request.js';
 import type { ResponseMeta } from './response-meta.js';
+import { parseResponse } from '../schemas/response-check.js';
 import { backoffDelay, mayHaveActed, mayRetry } from './retry-policy.js';
 
 const CALL_OPTIONS = new Set(['signal', 'timeout', 'maxRetries']);
@@ -372,7 +373,7 @@ export class Transport {
         { status, requestId, request },
       );
     }
-    const parsed = schema.safeParse(json);
+    const parsed = parseResponse(schema, json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.join('.') || '(body)';
