@@ -15,7 +15,7 @@ type Path = readonly PropertyKey[];
  * side), read to word a refusal. Only the keywords read here are listed.
  */
 interface Form {
-  type?: string;
+  type?: string | string[];
   properties?: Record<string, Form>;
   additionalProperties?: boolean | Form;
   items?: Form;
@@ -174,6 +174,8 @@ function allowed(form: Form): string | undefined {
   }
   if (choices(form).length > 0) return oneOf(choices(form));
   if (form.anyOf) return unionForms(form.anyOf);
+  // `{ "type": ["string", "null"] }`: how zod writes `X or null` of a plain type.
+  if (Array.isArray(form.type)) return alternatives(form.type.map((type) => allowed({ type }) ?? type));
   switch (form.type) {
     case 'array': {
       const item = form.items && allowed(form.items);
