@@ -1,14 +1,5 @@
 import type * as z from 'zod/mini';
-import {
-  addressInput,
-  address,
-  calendarDate,
-  calendarMonth,
-  errorBody,
-  hours,
-  hoursInput,
-  weeklyHours,
-} from '../schemas/common.js';
+import { addressInput, address, errorBody, hours, hoursInput, weeklyHours } from '../schemas/common.js';
 import { creator, sampleBatch } from '../schemas/creators.js';
 import { video } from '../schemas/content.js';
 import { batchId, reservationId } from '../schemas/ids.js';
@@ -17,7 +8,7 @@ import { priceQuote } from '../schemas/pricing.js';
 import { billingRow, summary } from '../schemas/reports.js';
 import { reservation, reservationCreator } from '../schemas/reservations.js';
 import { settings } from '../schemas/settings.js';
-import { SCHEMA_REF, toComponents, toSchema, type RefinementNotes } from './components.js';
+import { SCHEMA_REF, toComponents, toSchema } from './components.js';
 import { FieldDocs } from './descriptions.js';
 import {
   ERROR_CODES,
@@ -43,12 +34,6 @@ const TAGS = [
   { name: 'Reports', description: 'Account-wide summary and monthly billing counts.' },
   { name: 'Pricing and settings', description: "Price quotes and the partner's surcharge per video." },
 ];
-
-/** Refinements without a message of their own (superRefine), said in words. */
-const NOTES: RefinementNotes = new Map<z.ZodMiniType, string>([
-  [calendarDate, 'a day that exists on the calendar (2026-02-30 is refused)'],
-  [calendarMonth, 'a month that exists (months run 01 to 12)'],
-]);
 
 /** Response schemas under their TypeScript names (the field descriptions are read from those types). */
 const RESPONSES = new Map<z.ZodMiniType, string>([
@@ -117,8 +102,8 @@ export async function buildDocument(): Promise<Record<string, unknown>> {
 
   const docs = new FieldDocs('src/schemas/index.ts');
   const schemas: Record<string, JsonSchema> = {
-    ...toComponents(outputs, 'output', NOTES),
-    ...toComponents(inputs, 'input', NOTES),
+    ...toComponents(outputs, 'output'),
+    ...toComponents(inputs, 'input'),
   };
   for (const [name, schema] of Object.entries(schemas)) {
     if (name.endsWith('Page')) describePage(schema);
@@ -239,7 +224,7 @@ function pathParameters(route: string): object[] {
   return [...route.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
     const param = PATH_PARAMS[name as string];
     if (!param) throw new Error(`The path parameter ${name} has no schema in src/openapi/document.ts`);
-    const schema = toSchema(param.schema, 'input', NOTES);
+    const schema = toSchema(param.schema, 'input');
     const { description: refinements, ...rest } = schema;
     return {
       name,
@@ -262,7 +247,7 @@ const PAGE_PARAMS: Record<string, string> = {
  * comma-separated (`status=confirmed,completed`): in OpenAPI, an array with `style: form, explode: false`.
  */
 function queryParameters(query: z.ZodMiniType, type: string, docs: FieldDocs): object[] {
-  const schema = toSchema(query, 'input', NOTES);
+  const schema = toSchema(query, 'input');
   docs.annotate(schema, type);
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).map(([name, field]) => {

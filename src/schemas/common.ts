@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { looseObject } from './loose-object.js';
+import { refined } from './refinement.js';
 import type { InputSchema, RequestFields, ResponseFields, Schema } from './fields.js';
 
 /**
@@ -43,10 +43,10 @@ function notOnCalendar(text: string): string | undefined {
   return undefined;
 }
 
-/** `text` in the form `pattern` that must also be a real `what` on the calendar. */
-function onCalendar(pattern: RegExp, form: string, what: string) {
-  return z.string().check(
-    z.regex(pattern, `must be ${form}`),
+/** `text` in the form `pattern` that must also be a real `what` on the calendar (`checks`: that, in words). */
+function onCalendar(pattern: RegExp, form: string, what: string, checks: string) {
+  return refined(
+    z.string().check(z.regex(pattern, `must be ${form}`)),
     z.superRefine((text, ctx) => {
       const reason = pattern.test(text) ? notOnCalendar(text) : undefined;
       if (reason)
@@ -56,14 +56,25 @@ function onCalendar(pattern: RegExp, form: string, what: string) {
           message: `is not a real ${what} (${reason}); got ${JSON.stringify(text)}`,
         });
     }),
+    checks,
   );
 }
 
 /** `YYYY-MM-DD`, a day that exists (`2026-02-30` does not). */
-export const calendarDate = onCalendar(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD', 'date');
+export const calendarDate = onCalendar(
+  /^\d{4}-\d{2}-\d{2}$/,
+  'a date as YYYY-MM-DD',
+  'date',
+  'a day that exists on the calendar (2026-02-30 is refused)',
+);
 
 /** `YYYY-MM`, a month that exists (`2026-13` does not). */
-export const calendarMonth = onCalendar(/^\d{4}-\d{2}$/, 'a month as YYYY-MM', 'month');
+export const calendarMonth = onCalendar(
+  /^\d{4}-\d{2}$/,
+  'a month as YYYY-MM',
+  'month',
+  'a month that exists (months run 01 to 12)',
+);
 
 /** ISO 3166-1 alpha-2, upper case. */
 export const countryCode = z
@@ -104,7 +115,7 @@ const addressFields = {
 };
 /** A store's street address as the service returns it. */
 export interface Address extends ResponseFields<typeof addressFields> {}
-export const address: Schema<Address> = looseObject(addressFields);
+export const address: Schema<Address> = z.looseObject(addressFields);
 
 const openingSpanFields = {
   /** Opening time, `HH:MM` (24-hour, store's local time). */
@@ -155,7 +166,7 @@ const openingSpanOutFields = {
 };
 /** One opening span of a day, as returned. */
 export interface OpeningSpanRecord extends ResponseFields<typeof openingSpanOutFields> {}
-const dayOut = z.optional(z.nullable(z.array(looseObject(openingSpanOutFields) as Schema<OpeningSpanRecord>)));
+const dayOut = z.optional(z.nullable(z.array(z.looseObject(openingSpanOutFields) as Schema<OpeningSpanRecord>)));
 const weeklyOutFields = {
   /** Monday's opening spans; absent, closed. */
   mon: dayOut,
@@ -179,11 +190,11 @@ const hoursFields = {
   /** `found`: the hours are known; `missing`: none were sent or found, and the store is on hold until they are. */
   state: openEnum(['found', 'missing']),
   /** The weekly hours, when known. */
-  weekly: z.optional(z.nullable(looseObject(weeklyOutFields) as Schema<WeeklyHoursRecord>)),
+  weekly: z.optional(z.nullable(z.looseObject(weeklyOutFields) as Schema<WeeklyHoursRecord>)),
 };
 /** Opening hours as the service returns them. */
 export interface Hours extends ResponseFields<typeof hoursFields> {}
-export const hours: Schema<Hours> = looseObject(hoursFields);
+export const hours: Schema<Hours> = z.looseObject(hoursFields);
 
 const limit = z.int().check(z.gte(1, 'must be between 1 and 200'), z.lte(200, 'must be between 1 and 200'));
 /** The most items a page may hold: what a walk over every item asks for unless `limit` is given. */
@@ -202,14 +213,14 @@ export const listQuery: InputSchema<ListQuery> = z.strictObject(pageQuery);
 
 /** A page of a list: `{ items, next_cursor }`; a null, empty or missing cursor means the last page. */
 export function listPage<T>(item: Schema<T>) {
-  return looseObject({
+  return z.looseObject({
     items: z.array(item),
     next_cursor: z.optional(z.nullable(z.string())),
   });
 }
 
-export const errorBody = looseObject({
-  error: looseObject({
+export const errorBody = z.looseObject({
+  error: z.looseObject({
     code: z.string(),
     message: z.string(),
     field: z.optional(z.string()),

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject } from './loose-object.js';
 import type { ResponseFields, Schema } from './fields.js';
 
 const videoFields = {
@@ -16,4 +15,4 @@ const videoFields = {
 };
 /** A video a creator published for a store. View and like counts are not returned yet. */
 export interface Video extends ResponseFields<typeof videoFields> {}
-export const video: Schema<Video> = looseObject(videoFields);
+export const video: Schema<Video> = z.looseObject(videoFields);

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject } from './loose-object.js';
 import { openEnum } from './common.js';
 import type { InputSchema, RequestFields, ResponseFields, Schema } from './fields.js';
 
@@ -17,7 +16,7 @@ const creatorFields = {
 };
 /** A creator named for a store, from acceptance on. Never any contact details. */
 export interface Creator extends ResponseFields<typeof creatorFields> {}
-export const creator: Schema<Creator> = looseObject(creatorFields);
+export const creator: Schema<Creator> = z.looseObject(creatorFields);
 
 export const SAMPLE_BATCH_STATUSES = ['awaiting_decision', 'approved', 'replaced'] as const;
 const sampleBatchFields = {
@@ -32,7 +31,7 @@ const sampleBatchFields = {
 };
 /** A batch of sample creators offered for review. */
 export interface SampleBatch extends ResponseFields<typeof sampleBatchFields> {}
-export const sampleBatch: Schema<SampleBatch> = looseObject(sampleBatchFields);
+export const sampleBatch: Schema<SampleBatch> = z.looseObject(sampleBatchFields);
 
 export const SAMPLE_DECISIONS = ['approve', 'new_batch'] as const;
 const sampleDecisionFields = {

@@ -7,7 +7,7 @@ import type { $strict, $strip, $ZodShape } from 'zod/v4/core';
  *
  *   const reservationFields = { reservation_id: z.string(), … };
  *   export interface Reservation extends ResponseFields<typeof reservationFields> {}
- *   export const reservation: Schema<Reservation> = looseObject(reservationFields);
+ *   export const reservation: Schema<Reservation> = z.looseObject(reservationFields);
  *
  * The interface has no index signature, so a misspelt field does not compile; the schema stays
  * loose, so fields this version does not know are still kept at runtime (see `unknownField`).

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { looseObject } from './loose-object.js';
 import { address, addressInput, hours, hoursInput, openEnum } from './common.js';
 import { optionalFields, type InputSchema, type RequestFields, type ResponseFields, type Schema } from './fields.js';
 import { pathId } from './ids.js';
+import { refined } from './refinement.js';
 
 export const LOCATION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 /** `partner_location_id`: the partner's own id of a store; `.` and `..` are refused (they would change a URL's path). */
@@ -56,7 +56,9 @@ const contactFields = {
 export interface ContactInput extends RequestFields<typeof contactFields> {}
 export const contactInput: InputSchema<ContactInput> = z.strictObject(contactFields);
 
-const timeZone = z.string().check(
+const TIME_ZONE_MESSAGE = 'must be an IANA time-zone name such as America/Los_Angeles';
+const timeZone = refined(
+  z.string(),
   z.refine((tz) => {
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: tz });
@@ -64,7 +66,8 @@ const timeZone = z.string().check(
     } catch {
       return false;
     }
-  }, 'must be an IANA time-zone name such as America/Los_Angeles'),
+  }, TIME_ZONE_MESSAGE),
+  TIME_ZONE_MESSAGE,
 );
 
 export const preferredLanguage = z.enum(['en', 'zh'], 'must be "en" or "zh"');
@@ -145,7 +148,7 @@ const rangeRecordFields = {
 };
 /** A range of follower counts, as returned. */
 export interface FollowerRangeRecord extends ResponseFields<typeof rangeRecordFields> {}
-const rangeRecord: Schema<FollowerRangeRecord> = looseObject(rangeRecordFields);
+const rangeRecord: Schema<FollowerRangeRecord> = z.looseObject(rangeRecordFields);
 
 const rulesRecordFields = {
   /** Follower counts a creator must have, on any platform. */
@@ -194,17 +197,17 @@ const locationFields = {
   /** `en` or `zh`. */
   preferred_language: z.optional(z.nullable(z.string())),
   /** The store's plan. */
-  plan: z.optional(z.nullable(looseObject(planRecordFields) as Schema<Plan>)),
+  plan: z.optional(z.nullable(z.looseObject(planRecordFields) as Schema<Plan>)),
   /** Dishes creators are asked to feature. */
   dishes: z.optional(z.nullable(z.array(z.string()))),
   /** The merchant's own contact. */
-  contact: z.optional(z.nullable(looseObject(contactRecordFields) as Schema<Contact>)),
+  contact: z.optional(z.nullable(z.looseObject(contactRecordFields) as Schema<Contact>)),
   /** Who may be invited. */
-  rules: z.optional(z.nullable(looseObject(rulesRecordFields) as Schema<Rules>)),
+  rules: z.optional(z.nullable(z.looseObject(rulesRecordFields) as Schema<Rules>)),
   /** Visits and videos so far (single-store read only). */
-  progress: z.optional(z.nullable(looseObject(progressFields) as Schema<Progress>)),
+  progress: z.optional(z.nullable(z.looseObject(progressFields) as Schema<Progress>)),
   /** The next confirmed visit, or null (single-store read only). */
-  next_visit: z.optional(z.nullable(looseObject(nextVisitFields) as Schema<NextVisit>)),
+  next_visit: z.optional(z.nullable(z.looseObject(nextVisitFields) as Schema<NextVisit>)),
   /** When the store was enrolled, ISO 8601 UTC. */
   created_at: z.string(),
   /** When the store last changed, ISO 8601 UTC. */
@@ -212,7 +215,7 @@ const locationFields = {
 };
 /** A store as the service returns it. */
 export interface Location extends ResponseFields<typeof locationFields> {}
-export const location: Schema<Location> = looseObject(locationFields);
+export const location: Schema<Location> = z.looseObject(locationFields);
 
 const dashboardTokenFields = {
   /** The read-only token for the store's dashboard page. */
@@ -222,7 +225,7 @@ const dashboardTokenFields = {
 };
 /** A short-lived token for one store's dashboard (experimental: not switched on yet). */
 export interface DashboardToken extends ResponseFields<typeof dashboardTokenFields> {}
-export const dashboardToken: Schema<DashboardToken> = looseObject(dashboardTokenFields);
+export const dashboardToken: Schema<DashboardToken> = z.looseObject(dashboardTokenFields);
 
 /** How deep a rules object may nest before it is refused (the contract's rules are three levels deep). */
 const MAX_RULES_DEPTH = 32;

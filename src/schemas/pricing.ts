@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject } from './loose-object.js';
 import { countryCode } from './common.js';
 import type { InputSchema, RequestFields, ResponseFields, Schema } from './fields.js';
 
@@ -31,4 +30,4 @@ const priceQuoteFields = {
 };
 /** A finished price for a plan, surcharge included. */
 export interface PriceQuote extends ResponseFields<typeof priceQuoteFields> {}
-export const priceQuote: Schema<PriceQuote> = looseObject(priceQuoteFields);
+export const priceQuote: Schema<PriceQuote> = z.looseObject(priceQuoteFields);

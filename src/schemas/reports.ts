@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject } from './loose-object.js';
 import { calendarMonth, pageQuery } from './common.js';
 import type { InputSchema, RequestFields, ResponseFields, Schema } from './fields.js';
 
@@ -37,15 +36,15 @@ const summaryFields = {
   /** When the figures were taken, ISO 8601 UTC. */
   generated_at: z.string(),
   /** Store counts by state. */
-  locations: looseObject(locationCountsFields) as Schema<LocationCounts>,
+  locations: z.looseObject(locationCountsFields) as Schema<LocationCounts>,
   /** Booking counts by state. */
-  reservations: looseObject(reservationCountsFields) as Schema<ReservationCounts>,
+  reservations: z.looseObject(reservationCountsFields) as Schema<ReservationCounts>,
   /** Videos published across every store. */
   videos_published: z.number(),
 };
 /** Account-wide counts: stores by state, bookings by state, videos published. */
 export interface Summary extends ResponseFields<typeof summaryFields> {}
-export const summary: Schema<Summary> = looseObject(summaryFields);
+export const summary: Schema<Summary> = z.looseObject(summaryFields);
 
 const billingRowFields = {
   /** The store. */
@@ -59,7 +58,7 @@ const billingRowFields = {
 };
 /** One store's billable counts for a month. */
 export interface BillingRow extends ResponseFields<typeof billingRowFields> {}
-export const billingRow: Schema<BillingRow> = looseObject(billingRowFields);
+export const billingRow: Schema<BillingRow> = z.looseObject(billingRowFields);
 
 const billingQueryFields = {
   /** The month, `YYYY-MM`. */

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject } from './loose-object.js';
 import { calendarDate, openEnum, pageQuery } from './common.js';
 import type { InputSchema, RequestFields, ResponseFields, Schema } from './fields.js';
 import { locationId } from './locations.js';
@@ -32,7 +31,7 @@ const reservationCreatorFields = {
 };
 /** The creator who booked. Never any contact details. */
 export interface ReservationCreator extends ResponseFields<typeof reservationCreatorFields> {}
-export const reservationCreator: Schema<ReservationCreator> = looseObject(reservationCreatorFields);
+export const reservationCreator: Schema<ReservationCreator> = z.looseObject(reservationCreatorFields);
 
 const reservationFields = {
   /** The booking's id. */
@@ -56,7 +55,7 @@ const reservationFields = {
 };
 /** A creator's booking at a store. */
 export interface Reservation extends ResponseFields<typeof reservationFields> {}
-export const reservation: Schema<Reservation> = looseObject(reservationFields);
+export const reservation: Schema<Reservation> = z.looseObject(reservationFields);
 
 const statusFilter = z.enum(RESERVATION_STATUSES, `must be one of ${RESERVATION_STATUSES.join(', ')}`);
 

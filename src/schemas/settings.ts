@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject } from './loose-object.js';
 import type { InputSchema, RequestFields, ResponseFields, Schema } from './fields.js';
 
 const settingsFields = {
@@ -10,7 +9,7 @@ const settingsFields = {
 };
 /** The partner's settings. */
 export interface Settings extends ResponseFields<typeof settingsFields> {}
-export const settings: Schema<Settings> = looseObject(settingsFields);
+export const settings: Schema<Settings> = z.looseObject(settingsFields);
 
 const updateSettingsFields = {
   /** What to add to every video's price, in minor units, 0 or more. */

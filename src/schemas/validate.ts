@@ -1,5 +1,4 @@
-import type * as z from 'zod/mini';
-import type { SchemaNode } from './schema-def.js';
+import * as z from 'zod/mini';
 
 /** One refused input: a dotted `field` path (`address.state`) and a sentence about it. */
 export interface InputProblem {
@@ -11,8 +10,36 @@ type Issue = z.core.$ZodIssue;
 type UnionIssue = Extract<Issue, { code: 'invalid_union' }>;
 type Path = readonly PropertyKey[];
 
-/** Wrappers that accept what their inner schema accepts (and `undefined` or `null`). */
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'readonly']);
+/**
+ * What a schema accepts, as zod states it publicly: its JSON Schema (`z.toJSONSchema`, the input
+ * side), read to word a refusal. Only the keywords read here are listed.
+ */
+interface Form {
+  type?: string | string[];
+  properties?: Record<string, Form>;
+  additionalProperties?: boolean | Form;
+  items?: Form;
+  anyOf?: Form[];
+  enum?: unknown[];
+  const?: unknown;
+}
+
+/** Each schema's form, made on its first refusal: a valid call never makes one. */
+const forms = new WeakMap<z.ZodMiniType, Form | undefined>();
+
+function formOf(schema: z.ZodMiniType): Form | undefined {
+  if (!forms.has(schema)) {
+    let form: Form | undefined;
+    try {
+      // What JSON Schema cannot state (a date, a callback) comes out as `{}`: a form with no words.
+      form = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Form;
+    } catch {
+      form = undefined;
+    }
+    forms.set(schema, form);
+  }
+  return forms.get(schema);
+}
 
 /** Check `value` against `schema`: the parsed value, or the first problem found. */
 export function check<S extends z.ZodMiniType>(
@@ -23,29 +50,29 @@ export function check<S extends z.ZodMiniType>(
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
   const issue = result.error.issues[0] as Issue;
-  return { ok: false, problem: describe(issue, [], root, value, schema as unknown as SchemaNode) };
+  return { ok: false, problem: describe(issue, [], root, value, formOf(schema)) };
 }
 
 /**
  * The problem `issue` names, in the service's words: a dotted field path and a message that says
  * what is wrong and what is allowed (zod/mini's own default message is only "Invalid input").
- * `schema` found the issue at `base` in `input`: a union's branch issues are relative to the union,
- * so for those `base` is where the union sits and `schema` is the branch.
+ * `form` found the issue at `base` in `input`: a union's branch issues are relative to the union,
+ * so for those `base` is where the union sits and `form` is the branch.
  */
 function describe(
   issue: Issue,
   base: Path,
   root: string | undefined,
   input: unknown,
-  schema: SchemaNode | undefined,
+  form: Form | undefined,
 ): InputProblem {
   const at = [...base, ...issue.path];
   const path = [root, ...at.map(String)].filter((p) => p !== undefined && p !== '');
-  const here = schema && schemaAt(schema, issue.path);
+  const here = form && formAt(form, issue.path);
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
-    const shape = here && unwrap(here)._zod.def.shape;
-    const known = shape ? `; accepted: ${Object.keys(shape).join(', ')}` : '';
+    const fields = here && withoutNull(here).properties;
+    const known = fields ? `; accepted: ${Object.keys(fields).join(', ')}` : '';
     return { field: [...path, key].join('.'), message: `${quote(key)} is not a recognised field${known}` };
   }
   const field = path.join('.') || '(body)';
@@ -73,8 +100,8 @@ function insideObject(issue: Issue): boolean {
  */
 function innerProblem(
   issue: UnionIssue,
-  union: SchemaNode | undefined,
-): { issue: Issue; branch: SchemaNode | undefined } | undefined {
+  union: Form | undefined,
+): { issue: Issue; branch: Form | undefined } | undefined {
   const named = issue.errors.flatMap((branch, index) => {
     const found = branch.find(insideObject);
     return found ? [{ index, found }] : [];
@@ -83,7 +110,7 @@ function innerProblem(
   const deepest = named.filter(({ found }) => found.path.length === depth);
   const first = deepest[0];
   if (!first) return undefined;
-  const branch = union && unwrap(union)._zod.def.options?.[first.index];
+  const branch = union && unionOf(union)?.[first.index];
   if (first.found.code !== 'invalid_value') return { issue: first.found, branch };
   const at = first.found.path.join('.');
   const values = deepest.flatMap(({ found }) =>
@@ -93,72 +120,75 @@ function innerProblem(
 }
 
 /** "must be one of a, b, or a list of them; got "x"": every form the union takes, and the value at fault. */
-function unionText(issue: UnionIssue, union: SchemaNode | undefined, actual: unknown): string {
-  const forms = union && allowed(union);
+function unionText(issue: UnionIssue, union: Form | undefined, actual: unknown): string {
+  const words = union && allowed(union);
   // The wrong item, when a list got into a list branch; else the value itself.
   const deepest = issue.errors.flat().find((i) => i.path.length > 0);
   const got = deepest ? `${show(valueAt(actual, deepest.path))} in the list` : show(actual);
-  return `${forms ? `must be ${forms}` : 'has an unsupported shape'}; got ${got}`;
+  return `${words ? `must be ${words}` : 'has an unsupported shape'}; got ${got}`;
 }
 
-/** The schema that checks the value at `path` below `schema` (through unions: the first branch with that path). */
-function schemaAt(schema: SchemaNode, path: Path): SchemaNode | undefined {
-  if (path.length === 0) return schema;
-  const def = unwrap(schema)._zod.def;
-  if (def.type === 'union') {
-    for (const option of def.options ?? []) {
-      const found = schemaAt(option, path);
+/** The form of the value at `path` below `form` (through unions: the first branch with that path). */
+function formAt(form: Form, path: Path): Form | undefined {
+  if (path.length === 0) return form;
+  if (form.anyOf) {
+    for (const option of form.anyOf) {
+      const found = formAt(option, path);
       if (found) return found;
     }
     return undefined;
   }
   const [key, ...rest] = path;
   const next =
-    def.type === 'object'
-      ? def.shape?.[String(key)]
-      : def.type === 'array'
-        ? def.element
-        : def.type === 'record'
-          ? def.valueType
-          : undefined;
-  return next && schemaAt(next, rest);
+    form.type === 'object'
+      ? (form.properties?.[String(key)] ??
+        (typeof form.additionalProperties === 'object' && !form.properties ? form.additionalProperties : undefined))
+      : form.type === 'array'
+        ? form.items
+        : undefined;
+  return next && formAt(next, rest);
 }
 
-function unwrap(node: SchemaNode): SchemaNode {
-  let def = node._zod.def;
-  while (WRAPPERS.has(def.type)) {
-    node = def.innerType as SchemaNode;
-    def = node._zod.def;
-  }
-  return node;
+/** `X or null` (zod's `nullable`, which JSON Schema writes as a union with null): the X. */
+function nullableOf(form: Form): Form | undefined {
+  const [first, second, ...more] = form.anyOf ?? [];
+  return more.length === 0 && second?.type === 'null' && Object.keys(second).length === 1 ? first : undefined;
 }
 
-/** What `schema` accepts, in words ("one of pending, confirmed", "a list of …", "true or false"). */
-function allowed(schema: SchemaNode): string | undefined {
-  const def = schema._zod.def;
-  if (def.type === 'nullable' && def.innerType) {
-    const inner = allowed(def.innerType);
-    return inner && `${inner}, or null`;
+function withoutNull(form: Form): Form {
+  return nullableOf(form) ?? form;
+}
+
+/** The branches of the union `form` is (through a `nullable` around it). */
+function unionOf(form: Form): Form[] | undefined {
+  const inner = nullableOf(form);
+  return inner?.anyOf ? unionOf(inner) : form.anyOf;
+}
+
+/** What `form` accepts, in words ("one of pending, confirmed", "a list of …", "true or false"). */
+function allowed(form: Form): string | undefined {
+  const inner = nullableOf(form);
+  if (inner) {
+    const words = allowed(inner);
+    return words && `${words}, or null`;
   }
-  if (WRAPPERS.has(def.type)) return allowed(def.innerType as SchemaNode);
-  switch (def.type) {
-    case 'enum':
-    case 'literal':
-      return oneOf(choices(schema));
+  if (choices(form).length > 0) return oneOf(choices(form));
+  if (form.anyOf) return unionForms(form.anyOf);
+  // `{ "type": ["string", "null"] }`: how zod writes `X or null` of a plain type.
+  if (Array.isArray(form.type)) return alternatives(form.type.map((type) => allowed({ type }) ?? type));
+  switch (form.type) {
     case 'array': {
-      const item = def.element && allowed(def.element);
+      const item = form.items && allowed(form.items);
       return item && `a list whose items are each ${item}`;
     }
-    case 'union':
-      return unionForms(def.options ?? []);
+    case 'integer':
+      return expectedText('int');
     case 'number':
-      return expectedText(def.format?.includes('int') ? 'int' : 'number');
     case 'object':
-    case 'record':
     case 'string':
     case 'boolean':
     case 'null':
-      return expectedText(def.type);
+      return expectedText(form.type);
     default:
       return undefined;
   }
@@ -168,26 +198,24 @@ function allowed(schema: SchemaNode): string | undefined {
  * Every literal or enum value in one "one of …", then the other forms; a list of what another form
  * takes is "a list of them" ("one of pending, confirmed, or a list of them").
  */
-function unionForms(options: readonly SchemaNode[]): string | undefined {
+function unionForms(options: readonly Form[]): string | undefined {
   const values = options.flatMap(choices);
   const others = options.filter((o) => choices(o).length === 0);
   const single = [
     ...(values.length > 0 ? [oneOf(values)] : []),
-    ...others.filter((o) => o._zod.def.type !== 'array').map(allowed),
+    ...others.filter((o) => o.type !== 'array').map(allowed),
   ];
   const lists = others
-    .filter((o) => o._zod.def.type === 'array')
-    .map((o) => (single.includes(allowed(o._zod.def.element as SchemaNode)) ? 'a list of them' : allowed(o)));
-  const forms = [...single, ...lists];
-  return forms.includes(undefined) ? undefined : alternatives([...new Set(forms as string[])]);
+    .filter((o) => o.type === 'array')
+    .map((o) => (o.items && single.includes(allowed(o.items)) ? 'a list of them' : allowed(o)));
+  const words = [...single, ...lists];
+  return words.includes(undefined) ? undefined : alternatives([...new Set(words as string[])]);
 }
 
-/** The values an enum or literal takes (none for any other schema). */
-function choices(schema: SchemaNode): unknown[] {
-  const def = schema._zod.def;
-  if (def.type === 'enum') return Object.values(def.entries ?? {});
-  if (def.type === 'literal') return [...(def.values ?? [])];
-  return [];
+/** The values an enum or literal takes (none for any other form). */
+function choices(form: Form): unknown[] {
+  if (form.enum) return form.enum;
+  return 'const' in form ? [form.const] : [];
 }
 
 /** "one of a, b, c" (a single value: just that value). */

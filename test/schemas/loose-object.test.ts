@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { looseObject } from '../../src/schemas/loose-object.js';
 
-const booking = looseObject({
+const booking = z.looseObject({
   reservation_id: z.string(),
   party_size: z.number(),
   visit_at: z.nullable(z.string()),
   note: z.optional(z.string()),
-  creator: looseObject({ handle: z.string(), platforms: z.array(z.string()) }),
+  creator: z.looseObject({ handle: z.string(), platforms: z.array(z.string()) }),
 });
 
 const good = {

@@ -243,3 +243,17 @@ describe('calendar dates and months', () => {
     expect(monthProblem(text)).toEqual({ field: 'month', message: 'month must be a month as YYYY-MM' });
   });
 });
+
+describe('a nullable plain type (JSON Schema writes it as a list of types)', () => {
+  it('names both forms', () => {
+    const schema = z.strictObject({
+      v: z.union([z.literal('a'), z.nullable(z.string())]),
+      w: z.array(z.nullable(z.int())),
+    });
+    const refused = check(schema, { v: 1, w: [] });
+    expect(refused).toEqual({
+      ok: false,
+      problem: { field: 'v', message: 'v must be a, or a string, or null; got 1' },
+    });
+  });
+});
