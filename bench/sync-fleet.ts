@@ -19,6 +19,7 @@ import { syncToPostgres } from '../src/postgres/index.js';
 import { coverage, type DeliveredEvent } from '../test/events/coverage.js';
 import { startPostgresServer } from '../test/helpers/postgres-server.js';
 import pg from 'pg';
+import { MINUTE, simulatedClient } from './lib/simulated-client.js';
 
 const STORES = Number(process.env.BENCH_SYNC_STORES ?? 10_000);
 const HOURS = Number(process.env.BENCH_SYNC_HOURS ?? 24);
@@ -26,7 +27,6 @@ const WALL_S = Number(process.env.BENCH_SYNC_WALL_S ?? 1_200);
 const LIMIT = 6_000;
 const SHARE = 0.5;
 const MAX_LAG = 15 * 60_000;
-const MINUTE = 60_000;
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const peakRss = () => process.resourceUsage().maxRSS * 1024;
@@ -47,34 +47,14 @@ async function main(): Promise<void> {
   console.error(
     `populated ${STORES} stores in ${((performance.now() - populateStarted) / 1000).toFixed(0)} s; RSS ${mb(process.memoryUsage().rss)}`,
   );
-  const perMinute = new Map<number, number>();
   let calls = 0;
   let throttled = 0;
   const byPath = new Map<string, number>();
-  const clock = {
-    now: () => sandbox.clock.now().getTime(),
-    sleep: async (ms: number, signal?: AbortSignal) => {
-      sandbox.clock.advance({ ms });
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-  const client = new PartnerClient({
-    apiKey: key,
-    baseUrl: 'https://bench.crp.test',
-    clock,
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const minute = Math.floor(clock.now() / MINUTE);
-      perMinute.set(minute, (perMinute.get(minute) ?? 0) + 1);
-      calls++;
-      const path = new URL(input instanceof Request ? input.url : String(input)).pathname.replace(
-        /\/locations\/[^/]+/,
-        '/locations/{id}',
-      );
-      byPath.set(path, (byPath.get(path) ?? 0) + 1);
-      const response = await sandbox.handle(input instanceof Request ? input : new Request(input, init));
-      if (response.status === 429) throttled++;
-      return response;
-    },
+  const { client, clock, perMinute } = simulatedClient(PartnerClient, sandbox, key, (path, response) => {
+    const shape = path.replace(/\/locations\/[^/]+/, '/locations/{id}');
+    calls++;
+    byPath.set(shape, (byPath.get(shape) ?? 0) + 1);
+    if (response.status === 429) throttled++;
   });
   const bookings = sandbox.inspect.reservations(key);
   const stores = sandbox.inspect.stores(key);

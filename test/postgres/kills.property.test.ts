@@ -89,6 +89,55 @@ describe('syncToPostgres(): kills at random statements', () => {
     expect(await scenario(server, [{ cutAt: 58, advanceHours: 0 }], 2)).toBe(1);
   });
 
+  it("a kill inside a batch (its rows written, the partner's fifth insert about to be sent) leaves nothing of that batch; a restart applies it once", {
+    timeout: 120_000,
+  }, async () => {
+    const env = await startSimEnv('msw', { visitsPerWeek: 10 });
+    const url = await freshDatabase(server());
+    const cuts = cutPool(url);
+    const check = new pg.Pool({ connectionString: url });
+    pools.push(check);
+    try {
+      env.sandbox.populate(env.key, { locations: 3, reservationsPerLocation: 4 });
+      await check.query('create table partner_log (event_id text not null)');
+      let calls = 0;
+      let cutting = true;
+      const options: SyncOptions = {
+        pool: cuts.pool,
+        once: true,
+        standby: true,
+        leaseMs: 1_000,
+        onChange: async (event, tx) => {
+          // The next statement sent (this insert) is cut: the server ends the connection, as a kill would.
+          if (cutting && ++calls === 5) cuts.cutAt(1);
+          await tx.query('insert into partner_log (event_id) values ($1)', [event.id]);
+        },
+      };
+      const error = await syncToPostgres(env.client(), options).catch((e: unknown) => e);
+      expect(cuts.cut).toBe(true);
+      expect(error).toBeInstanceOf(MirrorDatabaseError);
+      const count = async (table: string) =>
+        (await check.query(`select count(*)::int as n from ${table}`)).rows[0].n as number;
+      // The first page's twelve bookings are one batch: none of its rows, inserts or records committed.
+      expect(await count('partner_log')).toBe(0);
+      expect(await count('crp.bookings')).toBe(0);
+      expect(await count('crp.videos')).toBe(0);
+      const records = (await check.query('select record from crp.stream_records')).rows;
+      cutting = false;
+      cuts.cutAt(undefined);
+      await syncToPostgres(env.client(), options);
+      await expectMirrorMatches(env, async (text) => (await check.query(text)).rows);
+      expect(
+        (await check.query('select event_id from partner_log group by event_id having count(*) > 1')).rows,
+      ).toEqual([]);
+      expect(await count('partner_log')).toBeGreaterThanOrEqual(12);
+      expect(records.length).toBeLessThanOrEqual(1); // the first snapshot at most
+    } finally {
+      await cuts.end();
+      await env.close();
+    }
+  });
+
   const cutTotals: number[] = [];
   it('tables equal the service, and the partner table has each event exactly once, whatever the cuts', {
     timeout: 600_000,
