@@ -11,7 +11,7 @@
  * `BENCH_SYNC_WALL_S` caps the first load's real time: a load that does not fit is reported as far
  * as it got.
  *
- *   npx tsx bench/sync-fleet.ts                 BENCH_SYNC_STORES=10000 BENCH_SYNC_HOURS=24 BENCH_SYNC_WALL_S=1200
+ *   node --expose-gc --import tsx bench/sync-fleet.ts    BENCH_SYNC_STORES=10000 BENCH_SYNC_HOURS=24 BENCH_SYNC_WALL_S=1200
  */
 import { createSandbox } from '../src/testing/index.js';
 import { PartnerClient } from '../src/index.js';
@@ -44,6 +44,9 @@ async function main(): Promise<void> {
   const key = sandbox.issueKey();
   const populateStarted = performance.now();
   sandbox.populate(key, { locations: STORES, reservationsPerLocation: 30 });
+  global.gc?.();
+  const baseRss = process.memoryUsage().rss;
+  const baseHeap = process.memoryUsage().heapUsed;
   console.error(
     `populated ${STORES} stores in ${((performance.now() - populateStarted) / 1000).toFixed(0)} s; RSS ${mb(process.memoryUsage().rss)}`,
   );
@@ -127,6 +130,31 @@ async function main(): Promise<void> {
   console.log(
     `  rows: ${JSON.stringify(rows)}; checkpoint ${mb(checkpointBytes)} in crp.stream_records; peak RSS (sandbox included) ${mb(loadRss)}`,
   );
+  global.gc?.();
+  console.log(
+    `  memory: RSS ${mb(baseRss)} with the sandbox populated, before the sync; after the load ${mb(process.memoryUsage().rss)} ` +
+      `(heap ${mb(baseHeap)} → ${mb(process.memoryUsage().heapUsed)} after a GC: the sync's own is the difference)`,
+  );
+  if (complete) {
+    // Start-up after a restart: from the call to the end of the first poll (checkpoint read and parsed, lease, one poll).
+    const restartStop = new AbortController();
+    const restartAt = performance.now();
+    let firstPoll: number | undefined;
+    await syncToPostgres(client, {
+      connectionString: url,
+      budgetShare: SHARE,
+      maxLag: MAX_LAG,
+      signal: restartStop.signal,
+      onProgress: () => {
+        firstPoll ??= performance.now() - restartAt;
+        restartStop.abort();
+      },
+    });
+    global.gc?.();
+    console.log(
+      `  start-up after a restart (to the end of the first poll): ${((firstPoll ?? 0) / 1000).toFixed(1)} s; heap after it ${mb(process.memoryUsage().heapUsed)}, RSS ${mb(process.memoryUsage().rss)}`,
+    );
+  }
   if (!complete || HOURS <= 0) {
     await check.end();
     await server.stop();

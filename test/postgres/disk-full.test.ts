@@ -54,7 +54,7 @@ describe('syncToPostgres() on a full disk', () => {
     async () => {
       env = await startSimEnv('msw', { visitsPerWeek: 0 });
       // About 2 MB of bookings for a disk of 1 MB.
-    env.sandbox.populate(env.key, { locations: 60, reservationsPerLocation: 30 });
+      env.sandbox.populate(env.key, { locations: 60, reservationsPerLocation: 30 });
       const url = await freshDatabase(server());
       const name = url.split('/').pop() as string;
       const pool = new pg.Pool({ connectionString: url });

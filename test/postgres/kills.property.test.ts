@@ -12,10 +12,19 @@ import { MirrorDatabaseError, syncToPostgres, type SyncOptions } from '../../src
 import { startSimEnv } from '../events/support.js';
 import { fastCheckRuns } from '../helpers/fast-check-runs.js';
 import { usePostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
-import { cutPool } from './cut-pool.js';
+import { cutPool, type CutPool } from './cut-pool.js';
 import { expectMirrorMatches, freshDatabase } from './support.js';
 
 const HOUR = 3_600_000;
+
+/** A once-sync through the cut pool that takes over a lease left by a cut run within a second. */
+const cutSyncOptions = (cuts: CutPool, onChange: NonNullable<SyncOptions['onChange']>): SyncOptions => ({
+  pool: cuts.pool,
+  once: true,
+  standby: true,
+  leaseMs: 1_000,
+  onChange,
+});
 
 /** Syncs cut at `runs[i].cutAt` (after moving the service on), then one uncut: returns the runs actually cut. */
 async function scenario(
@@ -30,15 +39,9 @@ async function scenario(
   try {
     env.sandbox.populate(env.key, { locations: stores, reservationsPerLocation: 4 });
     await check.query('create table partner_log (event_id text not null, kind text not null)');
-    const options: SyncOptions = {
-      pool: cuts.pool,
-      once: true,
-      standby: true,
-      leaseMs: 1_000,
-      onChange: async (event, tx) => {
-        await tx.query('insert into partner_log (event_id, kind) values ($1, $2)', [event.id, event.type]);
-      },
-    };
+    const options = cutSyncOptions(cuts, async (event, tx) => {
+      await tx.query('insert into partner_log (event_id, kind) values ($1, $2)', [event.id, event.type]);
+    });
     let cutsDone = 0;
     for (const run of runs) {
       env.sandbox.clock.advance({ ms: run.advanceHours * HOUR });
@@ -102,17 +105,11 @@ describe('syncToPostgres(): kills at random statements', () => {
       await check.query('create table partner_log (event_id text not null)');
       let calls = 0;
       let cutting = true;
-      const options: SyncOptions = {
-        pool: cuts.pool,
-        once: true,
-        standby: true,
-        leaseMs: 1_000,
-        onChange: async (event, tx) => {
-          // The next statement sent (this insert) is cut: the server ends the connection, as a kill would.
-          if (cutting && ++calls === 5) cuts.cutAt(1);
-          await tx.query('insert into partner_log (event_id) values ($1)', [event.id]);
-        },
-      };
+      const options = cutSyncOptions(cuts, async (event, tx) => {
+        // The next statement sent (this insert) is cut: the server ends the connection, as a kill would.
+        if (cutting && ++calls === 5) cuts.cutAt(1);
+        await tx.query('insert into partner_log (event_id) values ($1)', [event.id]);
+      });
       const error = await syncToPostgres(env.client(), options).catch((e: unknown) => e);
       expect(cuts.cut).toBe(true);
       expect(error).toBeInstanceOf(MirrorDatabaseError);
