@@ -21,6 +21,8 @@ export interface BatchParts {
 
 export class ChangeBatch {
   readonly #p: BatchParts;
+  /** When the oldest change held was delivered (performance.now()); undefined when none is held. */
+  #since: number | undefined;
   /** Delivered, the loop body perhaps still at work on the last one. */
   #open: PartnerEventWithStores[] = [];
   #sealed: PartnerEventWithStores[] = [];
@@ -31,6 +33,7 @@ export class ChangeBatch {
 
   /** A change the stream delivered (the sync's loop body). */
   add(event: PartnerEventWithStores): void {
+    this.#since ??= performance.now();
     this.#open.push(event);
   }
 
@@ -46,10 +49,16 @@ export class ChangeBatch {
     return this.#sealed.length;
   }
 
+  /** How long the oldest change held has waited for its transaction, in ms (0: none held). */
+  get heldMs(): number {
+    return this.#since === undefined ? 0 : performance.now() - this.#since;
+  }
+
   /** Forget every change held: after a failed transaction, they come again from the stream. */
   drop(): void {
     this.#open = [];
     this.#sealed = [];
+    this.#since = undefined;
   }
 
   /**
@@ -59,6 +68,7 @@ export class ChangeBatch {
   async write(tx: Queryable): Promise<number> {
     const events = this.#sealed;
     this.#sealed = [];
+    this.#since = this.#open.length > 0 ? performance.now() : undefined;
     if (events.length === 0) return 0;
     const { schemaQuoted: s, database, onChange } = this.#p;
     const stores: Location[] = [];

@@ -3,9 +3,9 @@
  * changes commit in. The sync's loop body hands each change to the batch (batch.ts); the watcher
  * then saves the change's record (`save()`), which is held with it. A batch commits in one fenced
  * transaction (`flush()`): its rows, the partner's `onChange` statements and the records saved
- * since the last commit, together or not at all. It commits when it is full, before the stream's
- * next API call (the sync's budget), at the end of each pass (`PASS_END`), and when the lock is
- * released; a snapshot record commits at once.
+ * since the last commit, together or not at all. It commits when it is full, before a stream call
+ * that must wait for the budget or once its oldest change has waited a second (the sync's budget),
+ * at the end of each pass (`PASS_END`), and when the lock is released; a snapshot commits at once.
  */
 import type { Checkpoint, LockOptions, SaveOptions } from '../events/index.js';
 import { PASS_END } from '../events/pass-end.js';

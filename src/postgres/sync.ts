@@ -82,6 +82,9 @@ export interface SyncProgress {
   database: string;
 }
 
+/** The longest a change delivered waits for its transaction while the stream goes on calling the service. */
+const HELD_MS = 1_000;
+
 const KNOWN = new Set([
   'connectionString',
   'pool',
@@ -258,10 +261,11 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
       ...(options.once ? { maxLag: 1 } : intervals(options)),
       ...(options.previousKeys ? { previousKeys: options.previousKeys } : {}),
     };
-    // The stream's every call waits for the changes delivered before it to commit: none is held while the service answers.
+    // Changes held across the stream's calls make the batches large; they commit before a call that
+    // has to wait for the budget, or once the oldest has waited a second, so none waits long unseen.
     const streamBudget = {
       take: async (signal: AbortSignal) => {
-        await cp.flush();
+        if (budget.wouldWait() || batch.heldMs >= HELD_MS) await cp.flush();
         await budget.take(signal);
       },
       get waitedMs() {

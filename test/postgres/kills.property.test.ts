@@ -142,7 +142,7 @@ describe('syncToPostgres(): kills at random statements', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(
-          fc.record({ cutAt: fc.integer({ min: 1, max: 250 }), advanceHours: fc.integer({ min: 0, max: 30 }) }),
+          fc.record({ cutAt: fc.integer({ min: 1, max: 120 }), advanceHours: fc.integer({ min: 0, max: 30 }) }),
           { minLength: 1, maxLength: 4 },
         ),
         fc.integer({ min: 2, max: 5 }),
