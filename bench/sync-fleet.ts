@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     `  429s: ${throttled}; busiest minute ${loadBusiest} calls (${((loadBusiest / LIMIT) * 100).toFixed(0)} % of the limit)`,
   );
   console.log(
-    `  applied: ${first.events} changes in ${loadWallS.toFixed(0)} s real = ${(first.events / loadWallS).toFixed(0)} changes/s (one transaction each, with the checkpoint)`,
+    `  applied: ${first.events} changes in ${loadWallS.toFixed(0)} s real = ${(first.events / loadWallS).toFixed(0)} changes/s (up to 1,000 a transaction, with the checkpoint)`,
   );
   console.log(
     `  rows: ${JSON.stringify(rows)}; checkpoint ${mb(checkpointBytes)} in crp.stream_records; peak RSS (sandbox included) ${mb(loadRss)}`,
