@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { coverage, type DeliveredEvent } from '../test/events/coverage.js';
 import { loadEvents, loadSdk, loadTesting, tmpDir } from './lib/paths.js';
+import { MINUTE, simulatedClient } from './lib/simulated-client.js';
 import { fmt, percentile, type CaseResult } from './lib/stats.js';
 
 const STORES = Number(process.env.BENCH_EVENTS_STORES ?? 10_000);
@@ -21,7 +22,6 @@ const DAYS = Number(process.env.BENCH_EVENTS_DAYS ?? 7);
 const BUDGET_SHARE = 0.5;
 const MAX_LAG = 15 * 60_000;
 const LIMIT = 600;
-const MINUTE = 60_000;
 
 export async function run(): Promise<CaseResult> {
   const { PartnerClient } = await loadSdk();
@@ -30,24 +30,7 @@ export async function run(): Promise<CaseResult> {
   const sandbox = createSandbox({ seed: 13, rateLimitClock: 'simulated' });
   const key = sandbox.issueKey();
   sandbox.populate(key, { locations: STORES, reservationsPerLocation: 2 });
-  const perMinute = new Map<number, number>();
-  const clock = {
-    now: () => sandbox.clock.now().getTime(),
-    sleep: async (ms: number, signal?: AbortSignal) => {
-      sandbox.clock.advance({ ms });
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-  const client = new PartnerClient({
-    apiKey: key,
-    baseUrl: 'https://bench.crp.test',
-    clock,
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const minute = Math.floor(clock.now() / MINUTE);
-      perMinute.set(minute, (perMinute.get(minute) ?? 0) + 1);
-      return sandbox.handle(input instanceof Request ? input : new Request(input, init));
-    },
-  });
+  const { client, clock, perMinute } = simulatedClient(PartnerClient, sandbox, key);
   const dir = mkdtempSync(join(tmpDir('events'), 'run-'));
   const path = join(dir, 'checkpoint.json');
   const started = performance.now();

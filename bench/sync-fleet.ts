@@ -11,7 +11,7 @@
  * `BENCH_SYNC_WALL_S` caps the first load's real time: a load that does not fit is reported as far
  * as it got.
  *
- *   npx tsx bench/sync-fleet.ts                 BENCH_SYNC_STORES=10000 BENCH_SYNC_HOURS=24 BENCH_SYNC_WALL_S=1200
+ *   node --expose-gc --import tsx bench/sync-fleet.ts    BENCH_SYNC_STORES=10000 BENCH_SYNC_HOURS=24 BENCH_SYNC_WALL_S=1200
  */
 import { createSandbox } from '../src/testing/index.js';
 import { PartnerClient } from '../src/index.js';
@@ -19,6 +19,7 @@ import { syncToPostgres } from '../src/postgres/index.js';
 import { coverage, type DeliveredEvent } from '../test/events/coverage.js';
 import { startPostgresServer } from '../test/helpers/postgres-server.js';
 import pg from 'pg';
+import { MINUTE, simulatedClient } from './lib/simulated-client.js';
 
 const STORES = Number(process.env.BENCH_SYNC_STORES ?? 10_000);
 const HOURS = Number(process.env.BENCH_SYNC_HOURS ?? 24);
@@ -26,7 +27,6 @@ const WALL_S = Number(process.env.BENCH_SYNC_WALL_S ?? 1_200);
 const LIMIT = 6_000;
 const SHARE = 0.5;
 const MAX_LAG = 15 * 60_000;
-const MINUTE = 60_000;
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const peakRss = () => process.resourceUsage().maxRSS * 1024;
@@ -44,37 +44,20 @@ async function main(): Promise<void> {
   const key = sandbox.issueKey();
   const populateStarted = performance.now();
   sandbox.populate(key, { locations: STORES, reservationsPerLocation: 30 });
+  global.gc?.();
+  const baseRss = process.memoryUsage().rss;
+  const baseHeap = process.memoryUsage().heapUsed;
   console.error(
     `populated ${STORES} stores in ${((performance.now() - populateStarted) / 1000).toFixed(0)} s; RSS ${mb(process.memoryUsage().rss)}`,
   );
-  const perMinute = new Map<number, number>();
   let calls = 0;
   let throttled = 0;
   const byPath = new Map<string, number>();
-  const clock = {
-    now: () => sandbox.clock.now().getTime(),
-    sleep: async (ms: number, signal?: AbortSignal) => {
-      sandbox.clock.advance({ ms });
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-  const client = new PartnerClient({
-    apiKey: key,
-    baseUrl: 'https://bench.crp.test',
-    clock,
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const minute = Math.floor(clock.now() / MINUTE);
-      perMinute.set(minute, (perMinute.get(minute) ?? 0) + 1);
-      calls++;
-      const path = new URL(input instanceof Request ? input.url : String(input)).pathname.replace(
-        /\/locations\/[^/]+/,
-        '/locations/{id}',
-      );
-      byPath.set(path, (byPath.get(path) ?? 0) + 1);
-      const response = await sandbox.handle(input instanceof Request ? input : new Request(input, init));
-      if (response.status === 429) throttled++;
-      return response;
-    },
+  const { client, clock, perMinute } = simulatedClient(PartnerClient, sandbox, key, (path, response) => {
+    const shape = path.replace(/\/locations\/[^/]+/, '/locations/{id}');
+    calls++;
+    byPath.set(shape, (byPath.get(shape) ?? 0) + 1);
+    if (response.status === 429) throttled++;
   });
   const bookings = sandbox.inspect.reservations(key);
   const stores = sandbox.inspect.stores(key);
@@ -142,11 +125,36 @@ async function main(): Promise<void> {
     `  429s: ${throttled}; busiest minute ${loadBusiest} calls (${((loadBusiest / LIMIT) * 100).toFixed(0)} % of the limit)`,
   );
   console.log(
-    `  applied: ${first.events} changes in ${loadWallS.toFixed(0)} s real = ${(first.events / loadWallS).toFixed(0)} changes/s (one transaction each, with the checkpoint)`,
+    `  applied: ${first.events} changes in ${loadWallS.toFixed(0)} s real = ${(first.events / loadWallS).toFixed(0)} changes/s (up to 1,000 a transaction, with the checkpoint)`,
   );
   console.log(
     `  rows: ${JSON.stringify(rows)}; checkpoint ${mb(checkpointBytes)} in crp.stream_records; peak RSS (sandbox included) ${mb(loadRss)}`,
   );
+  global.gc?.();
+  console.log(
+    `  memory: RSS ${mb(baseRss)} with the sandbox populated, before the sync; after the load ${mb(process.memoryUsage().rss)} ` +
+      `(heap ${mb(baseHeap)} → ${mb(process.memoryUsage().heapUsed)} after a GC: the sync's own is the difference)`,
+  );
+  if (complete) {
+    // Start-up after a restart: from the call to the end of the first poll (checkpoint read and parsed, lease, one poll).
+    const restartStop = new AbortController();
+    const restartAt = performance.now();
+    let firstPoll: number | undefined;
+    await syncToPostgres(client, {
+      connectionString: url,
+      budgetShare: SHARE,
+      maxLag: MAX_LAG,
+      signal: restartStop.signal,
+      onProgress: () => {
+        firstPoll ??= performance.now() - restartAt;
+        restartStop.abort();
+      },
+    });
+    global.gc?.();
+    console.log(
+      `  start-up after a restart (to the end of the first poll): ${((firstPoll ?? 0) / 1000).toFixed(1)} s; heap after it ${mb(process.memoryUsage().heapUsed)}, RSS ${mb(process.memoryUsage().rss)}`,
+    );
+  }
   if (!complete || HOURS <= 0) {
     await check.end();
     await server.stop();

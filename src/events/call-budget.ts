@@ -23,6 +23,15 @@ export class CallBudget {
     this.#limits = limits;
   }
 
+  /** Whether `take()` would wait now: the share of the window is used up. */
+  wouldWait(): boolean {
+    const state = this.#limits();
+    const windowMs = state?.windowMs ?? DEFAULT_WINDOW_MS;
+    const allowed = Math.max(1, Math.floor((state?.limit ?? DEFAULT_LIMIT) * this.#share));
+    const oldest = this.#recent.at(-allowed);
+    return this.#recent.length >= allowed && oldest !== undefined && this.#clock.monotonic() - oldest < windowMs;
+  }
+
   /** Resolve when one more call fits in the share (rejects when `signal` aborts the wait). */
   async take(signal: AbortSignal): Promise<void> {
     for (;;) {

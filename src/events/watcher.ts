@@ -23,6 +23,7 @@ import type {
   WatchStats,
 } from './types.js';
 import { SHARED_BUDGET, type SharedBudget } from './shared-budget.js';
+import { passEnded } from './pass-end.js';
 
 /** Checkpoints a watcher in this process is using (catches two watchers on one custom checkpoint). */
 const inUse = new WeakSet<Checkpoint>();
@@ -227,6 +228,7 @@ export class Watcher<E extends PartnerEventWithStores = PartnerEvent> implements
     this.stats.polls++;
     if (pass.kind === 'reconciliation') this.stats.reconciliations++;
     await state.compact(checkpoint, silent);
+    await passEnded(checkpoint);
     return pass;
   }
 

@@ -1,11 +1,15 @@
 /**
- * The stream's checkpoint in the mirror's own schema (`stream_records`), and the transaction each
- * event commits in. The sync's loop body opens the transaction (`begin()`: fenced by the lease),
- * writes the event's rows and the partner's `onChange` statements; the watcher then saves the
- * event's record (`save()`), which is written in that same transaction and commits it. So the rows,
- * the partner's statements and the stream's position commit together or not at all.
+ * The stream's checkpoint in the mirror's own schema (`stream_records`), and the transactions the
+ * changes commit in. The sync's loop body hands each change to the batch (batch.ts); the watcher
+ * then saves the change's record (`save()`), which is held with it. A batch commits in one fenced
+ * transaction (`flush()`): its rows, the partner's `onChange` statements and the records saved
+ * since the last commit, together or not at all. It commits when it is full, before a stream call
+ * that must wait for the budget or once its oldest change has waited a second (the sync's budget),
+ * at the end of each pass (`PASS_END`), and when the lock is released; a snapshot commits at once.
  */
 import type { Checkpoint, LockOptions, SaveOptions } from '../events/index.js';
+import { PASS_END } from '../events/pass-end.js';
+import { BATCH_CHANGES, type ChangeBatch } from './batch.js';
 import type { Queryable, Session } from './database.js';
 import { databaseError } from './errors.js';
 import type { WriterLease } from './lease.js';
@@ -15,10 +19,25 @@ export interface CheckpointParts {
   /** A second connection renewing the lease while the main one is in a transaction; none for the embedded engine. */
   renewal: Session | undefined;
   lease: WriterLease;
+  /** The changes delivered and not yet committed. */
+  batch: ChangeBatch;
   schemaQuoted: string;
   database: string;
   /** Called at every `confirm()` outside a transaction: the sync's own work between events and polls. */
   onConfirm(signal: AbortSignal): Promise<void>;
+}
+
+/** Records held past this many characters are committed (with their changes) at once. */
+const HELD_RECORD_CHARS = 1_000_000;
+
+/**
+ * A batch that failed (the partner's `onChange` threw, or the database did): carried through the
+ * stream, which would retry an error it takes for transient, to the sync, which rejects with `error`.
+ */
+export class BatchFailed extends Error {
+  constructor(readonly error: unknown) {
+    super('The batch of changes was not committed', { cause: error });
+  }
 }
 
 const realSleep = (ms: number, signal?: AbortSignal) =>
@@ -39,6 +58,12 @@ export class PostgresCheckpoint implements Checkpoint {
   readonly #p: CheckpointParts;
   readonly #records: string;
   #open = false;
+  /** Records saved since the last commit, and whether the first of them replaces every row. */
+  #held: string[] = [];
+  #heldChars = 0;
+  #replace = false;
+  /** The batch that failed: nothing more is committed by this checkpoint. */
+  failure: BatchFailed | undefined;
   /** Statements sent in this process (the crash tests cut the connection at a random one). */
   statements = 0;
 
@@ -65,8 +90,14 @@ export class PostgresCheckpoint implements Checkpoint {
     }
   }
 
-  /** Open the event's transaction, fenced: rejects (nothing written) once the lease is lost. */
+  /** Commit what is held, then open a transaction, fenced: rejects (nothing written) once the lease is lost. */
   async begin(): Promise<Queryable> {
+    await this.flush();
+    await this.#begin();
+    return this.tx;
+  }
+
+  async #begin(): Promise<void> {
     await this.#commitOpen();
     try {
       await this.tx.query('begin');
@@ -76,7 +107,6 @@ export class PostgresCheckpoint implements Checkpoint {
       await this.rollback();
       throw databaseError(error, this.#p.database, 'opening a transaction');
     }
-    return this.tx;
   }
 
   /** Drop the open transaction: nothing of it is committed. */
@@ -87,15 +117,62 @@ export class PostgresCheckpoint implements Checkpoint {
   }
 
   async save(record: string, options: SaveOptions = {}): Promise<void> {
-    if (!this.#open) await this.begin();
-    try {
-      if (options.replace) await this.tx.query(`delete from ${this.#records}`);
-      await this.tx.query(`insert into ${this.#records} (record) values ($1)`, [record]);
-    } catch (error) {
-      await this.rollback();
-      throw databaseError(error, this.#p.database, 'saving the stream checkpoint');
+    if (this.failure) throw this.failure;
+    // The watcher saves once the loop body is done with the changes delivered.
+    this.#p.batch.seal();
+    if (options.replace) {
+      this.#held = [record];
+      this.#heldChars = record.length;
+      this.#replace = true;
+    } else {
+      this.#held.push(record);
+      this.#heldChars += record.length;
     }
-    await this.#commitOpen();
+    if (options.replace || this.#p.batch.size >= BATCH_CHANGES || this.#heldChars >= HELD_RECORD_CHARS)
+      await this.flush();
+  }
+
+  /** Commit every change delivered so far, with the records saved since the last commit. */
+  async flush(): Promise<void> {
+    if (this.failure) throw this.failure;
+    this.#p.batch.seal();
+    await this.#commitHeld();
+  }
+
+  /** The watcher's end of a pass: nothing waits out the interval uncommitted. */
+  [PASS_END](): Promise<void> {
+    return this.flush();
+  }
+
+  /** One fenced transaction: the sealed changes' rows and `onChange` statements, then the records held. */
+  async #commitHeld(): Promise<void> {
+    const { batch } = this.#p;
+    if (this.#held.length === 0 && batch.size === 0) return;
+    const records = this.#held;
+    const replace = this.#replace;
+    this.#held = [];
+    this.#heldChars = 0;
+    this.#replace = false;
+    try {
+      await this.#begin();
+      await batch.write(this.tx);
+      try {
+        if (replace) await this.tx.query(`delete from ${this.#records}`);
+        if (records.length > 0)
+          await this.tx.query(
+            `insert into ${this.#records} (record) select r from unnest($1::text[]) with ordinality as t(r, n) order by n`,
+            [records],
+          );
+      } catch (error) {
+        throw databaseError(error, this.#p.database, 'saving the stream checkpoint');
+      }
+      await this.#commitOpen();
+    } catch (error) {
+      batch.drop();
+      await this.rollback();
+      this.failure = new BatchFailed(error);
+      throw this.failure;
+    }
   }
 
   /** Commit the open transaction (none open: nothing to do). */
@@ -151,6 +228,8 @@ export class PostgresCheckpoint implements Checkpoint {
     }
     return async () => {
       if (timer) clearInterval(timer);
+      // Only sealed changes: a loop left by an error may not be done with the last one delivered.
+      if (!this.failure && !lease.lost) await this.#commitHeld().catch(() => undefined);
       await this.rollback();
       if (!lease.lost) await lease.release(main).catch(() => undefined);
     };
@@ -159,6 +238,7 @@ export class PostgresCheckpoint implements Checkpoint {
   async confirm(signal: AbortSignal): Promise<void> {
     const { lease } = this.#p;
     if (lease.lost) throw lease.lostError();
+    if (this.failure) throw this.failure;
     await this.#commitOpen();
     // The embedded engine has one connection: its lease is renewed here, between transactions.
     if (!this.#p.renewal) {

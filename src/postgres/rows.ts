@@ -1,58 +1,75 @@
 /**
- * The statements that write the service's objects into the mirror's tables. Each upsert keeps the
- * newer state: a booking or video by when the stream found it (`observed_at`, the service's clock),
- * a store by its own `updated_at`; an older state (a replay, a late writer) changes nothing.
+ * The statements that write the service's objects into the mirror's tables, many rows in one
+ * statement. Each upsert keeps the newer state: a booking or video by when the stream found it
+ * (`observed_at`, the service's clock), a store by its own `updated_at`; an older state (a replay,
+ * a late writer) changes nothing.
  */
 import type { BillingRow, Location } from '../index.js';
 import type { PartnerEvent } from '../events/index.js';
 import type { Queryable } from './database.js';
 
-export async function applyEvent(tx: Queryable, s: string, event: PartnerEvent): Promise<void> {
-  if (event.type === 'video.published') {
-    const v = event.data;
+/**
+ * The newest state of each key among `items`, in first-seen order: one statement cannot update a
+ * row twice, and on equal versions the later one wins, as the upsert's `<=` lets it.
+ */
+export function newestByKey<T>(items: readonly T[], key: (item: T) => string, version: (item: T) => number): T[] {
+  const newest = new Map<string, T>();
+  for (const item of items) {
+    const k = key(item);
+    const seen = newest.get(k);
+    if (seen === undefined || version(seen) <= version(item)) newest.set(k, item);
+  }
+  return [...newest.values()];
+}
+
+const observed = (event: PartnerEvent) => Date.parse(event.created_at);
+
+/** One change's rows (a batch of one). */
+export function applyEvent(tx: Queryable, s: string, event: PartnerEvent): Promise<void> {
+  return applyEvents(tx, s, [event]);
+}
+
+/** The rows of many changes: one statement for the bookings, one for the videos. */
+export async function applyEvents(tx: Queryable, s: string, events: readonly PartnerEvent[]): Promise<void> {
+  const videos = newestByKey(
+    events.filter((e) => e.type === 'video.published'),
+    (e) => e.data.video_id,
+    observed,
+  ).map((e) => ({ ...e.data, partner_location_id: e.partner_location_id, observed_at: e.created_at, data: e.data }));
+  const bookings = newestByKey(
+    events.filter((e) => e.type !== 'video.published'),
+    (e) => e.data.reservation_id,
+    observed,
+  ).map((e) => ({ ...e.data, observed_at: e.created_at, data: e.data }));
+  if (videos.length > 0) {
     await tx.query(
       `insert into ${s}.videos (video_id, partner_location_id, reservation_id, url, platform, posted_at, data, observed_at, synced_at)
-       values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, now())
+       select e->>'video_id', e->>'partner_location_id', e->>'reservation_id', e->>'url', e->>'platform',
+              (e->>'posted_at')::timestamptz, e->'data', (e->>'observed_at')::timestamptz, now()
+         from jsonb_array_elements($1::jsonb) as e
        on conflict (video_id) do update set partner_location_id = excluded.partner_location_id, reservation_id = excluded.reservation_id,
          url = excluded.url, platform = excluded.platform, posted_at = excluded.posted_at, data = excluded.data,
          observed_at = excluded.observed_at, synced_at = excluded.synced_at
        where ${s}.videos.observed_at <= excluded.observed_at`,
-      [
-        v.video_id,
-        event.partner_location_id,
-        v.reservation_id,
-        v.url,
-        v.platform,
-        v.posted_at,
-        JSON.stringify(v),
-        event.created_at,
-      ],
+      [JSON.stringify(videos)],
     );
-    return;
   }
-  const b = event.data;
-  await tx.query(
-    `insert into ${s}.bookings (reservation_id, partner_location_id, status, visit_at, time_zone, party_size,
-       acknowledged_kind, created_at, data, observed_at, synced_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, now())
-     on conflict (reservation_id) do update set partner_location_id = excluded.partner_location_id, status = excluded.status,
-       visit_at = excluded.visit_at, time_zone = excluded.time_zone, party_size = excluded.party_size,
-       acknowledged_kind = excluded.acknowledged_kind, created_at = excluded.created_at, data = excluded.data,
-       observed_at = excluded.observed_at, synced_at = excluded.synced_at
-     where ${s}.bookings.observed_at <= excluded.observed_at`,
-    [
-      b.reservation_id,
-      b.partner_location_id,
-      b.status,
-      b.visit_at,
-      b.time_zone,
-      b.party_size,
-      b.acknowledged_kind,
-      b.created_at,
-      JSON.stringify(b),
-      event.created_at,
-    ],
-  );
+  if (bookings.length > 0) {
+    await tx.query(
+      `insert into ${s}.bookings (reservation_id, partner_location_id, status, visit_at, time_zone, party_size,
+         acknowledged_kind, created_at, data, observed_at, synced_at)
+       select e->>'reservation_id', e->>'partner_location_id', e->>'status', (e->>'visit_at')::timestamptz, e->>'time_zone',
+              (e->>'party_size')::int, e->>'acknowledged_kind', (e->>'created_at')::timestamptz, e->'data',
+              (e->>'observed_at')::timestamptz, now()
+         from jsonb_array_elements($1::jsonb) as e
+       on conflict (reservation_id) do update set partner_location_id = excluded.partner_location_id, status = excluded.status,
+         visit_at = excluded.visit_at, time_zone = excluded.time_zone, party_size = excluded.party_size,
+         acknowledged_kind = excluded.acknowledged_kind, created_at = excluded.created_at, data = excluded.data,
+         observed_at = excluded.observed_at, synced_at = excluded.synced_at
+       where ${s}.bookings.observed_at <= excluded.observed_at`,
+      [JSON.stringify(bookings)],
+    );
+  }
 }
 
 /**
@@ -60,25 +77,35 @@ export async function applyEvent(tx: Queryable, s: string, event: PartnerEvent):
  * `updated_at` is older than the row's changes nothing. `synced_at` is `readAt`, and never moves
  * back for a store read again as the row holds it.
  */
-export async function upsertStores(
-  tx: Queryable,
-  s: string,
-  stores: readonly Location[],
-  readAt: string,
-): Promise<void> {
-  if (stores.length === 0) return;
+/** A store as one read of the service returned it, and the service's time of that answer. */
+export interface StoreRead {
+  store: Location;
+  at: string;
+}
+
+/**
+ * Stores as read, each row confirmed at its own read's time: a batch holds reads made at
+ * different moments. The same data read again only moves `synced_at` forward.
+ */
+export async function upsertStores(tx: Queryable, s: string, reads: readonly StoreRead[]): Promise<void> {
+  if (reads.length === 0) return;
+  const newest = newestByKey(
+    reads,
+    (r) => r.store.partner_location_id,
+    (r) => Date.parse(r.store.updated_at) || 0,
+  );
   await tx.query(
     `insert into ${s}.stores (partner_location_id, name, status, time_zone, preferred_language, address, created_at, updated_at, data, synced_at)
      select e->>'partner_location_id', e->>'name', e->>'status', e->>'time_zone', e->>'preferred_language', e->'address',
-            (e->>'created_at')::timestamptz, (e->>'updated_at')::timestamptz, e, $2
-       from jsonb_array_elements($1::jsonb) as e
+            (e->>'created_at')::timestamptz, (e->>'updated_at')::timestamptz, e, ($2::timestamptz[])[r.i]
+       from jsonb_array_elements($1::jsonb) with ordinality as r(e, i)
      on conflict (partner_location_id) do update set name = excluded.name, status = excluded.status, time_zone = excluded.time_zone,
        preferred_language = excluded.preferred_language, address = excluded.address, created_at = excluded.created_at,
        updated_at = excluded.updated_at, data = excluded.data,
        synced_at = case when ${s}.stores.data = excluded.data then greatest(${s}.stores.synced_at, excluded.synced_at)
                         else excluded.synced_at end
      where ${s}.stores.updated_at is null or ${s}.stores.updated_at <= excluded.updated_at`,
-    [JSON.stringify(stores), readAt],
+    [JSON.stringify(newest.map((r) => r.store)), newest.map((r) => r.at)],
   );
 }
 

@@ -1,7 +1,7 @@
 /**
  * `syncToPostgres()`: the event stream (`watchEvents`, its store family included) applied to
- * tables, one transaction per event together with the stream's checkpoint and the partner's
- * `onChange`, plus the billing reads the stream does not carry (refresher.ts), in one budget,
+ * tables, consecutive changes in one transaction (batch.ts) together with the stream's checkpoint
+ * and the partner's `onChange`, plus the billing reads the stream does not carry (refresher.ts), in one budget,
  * under a fenced writer lease.
  */
 import type { Pool } from 'pg';
@@ -14,14 +14,15 @@ import {
 } from '../events/index.js';
 import { CallBudget } from '../events/call-budget.js';
 import { withSharedBudget } from '../events/shared-budget.js';
-import { PostgresCheckpoint } from './checkpoint.js';
+import { ChangeBatch } from './batch.js';
+import { BatchFailed, PostgresCheckpoint } from './checkpoint.js';
 import { embeddedDatabase, postgresDatabase, type MirrorDatabase, type Queryable, type Session } from './database.js';
 import { databaseError } from './errors.js';
 import { WriterLease } from './lease.js';
 import { migrate, quoted, SCHEMA_NAME } from './migrations.js';
 import { Refresher } from './refresher.js';
 import { StoreConfirmations } from './confirmations.js';
-import { applyEvent, confirmStores, upsertStores } from './rows.js';
+import { confirmStores } from './rows.js';
 
 /** Options of `syncToPostgres()`. Durations in milliseconds. */
 export interface SyncOptions {
@@ -39,8 +40,11 @@ export interface SyncOptions {
   once?: boolean;
   /**
    * Your statements for each change, on `tx` (node-postgres's `query(text, params)`), committed in the
-   * same transaction as the change's rows and the stream's position: exactly once. If it throws,
-   * nothing of the change is committed, the sync rejects with that error, and the change comes again.
+   * same transaction as the change's rows and the stream's position: exactly once. Consecutive changes
+   * share one transaction (up to 1,000): it is called for each, in order, once the rows of all of them
+   * are written. If it throws, nothing of that transaction is committed (your statements for the
+   * changes before it in the batch neither), the sync rejects with that error, and the changes come
+   * again: it is called again for each of them.
    */
   onChange?: (event: PartnerEventWithStores, tx: Queryable) => Promise<void> | void;
   /** Wait while another process writes this schema, and take over when it stops or dies. @default false */
@@ -79,6 +83,9 @@ export interface SyncProgress {
   /** The database, without its password. */
   database: string;
 }
+
+/** The longest a change delivered waits for its transaction while the stream goes on calling the service. */
+const HELD_MS = 1_000;
 
 const KNOWN = new Set([
   'connectionString',
@@ -199,10 +206,12 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
     let polls = 0;
     // Stores a read found as their rows hold them: their synced_at moves once a pass, not one event each.
     const confirmations = new StoreConfirmations();
+    const batch = new ChangeBatch({ schemaQuoted: s, database: db.name, onChange: options.onChange });
     const cp: PostgresCheckpoint = new PostgresCheckpoint({
       main,
       renewal,
       lease,
+      batch,
       schemaQuoted: s,
       database: db.name,
       onConfirm: async (signal) => {
@@ -259,34 +268,35 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
       ...(options.once ? { maxLag: 1 } : intervals(options)),
       ...(options.previousKeys ? { previousKeys: options.previousKeys } : {}),
     };
-    watcher = watchEvents(client, withSharedBudget(streamOptions, budget));
+    // Changes held across the stream's calls make the batches large; they commit before a call that
+    // has to wait for the budget, or once the oldest has waited a second, so none waits long unseen.
+    const streamBudget = {
+      take: async (signal: AbortSignal) => {
+        if (budget.wouldWait() || batch.heldMs >= HELD_MS) await cp.flush();
+        await budget.take(signal);
+      },
+      get waitedMs() {
+        return budget.waitedMs;
+      },
+    };
+    watcher = watchEvents(client, withSharedBudget(streamOptions, streamBudget));
     let progressAt = performance.now();
-    for await (const event of watcher) {
-      const open = await cp.begin();
-      // The database's failures (the connection lost inside onChange too) are told as the database's.
-      const tx: Queryable = {
-        query: <Row>(text: string, params?: unknown[]) =>
-          open.query<Row>(text, params).catch((error: unknown) => {
-            throw databaseError(error, db.name, `applying ${event.type} ${event.id}`);
-          }),
-      };
-      try {
-        if (event.type === 'location.updated') {
-          await upsertStores(tx, s, [event.data], event.created_at);
-          storeReads++;
-        } else await applyEvent(tx, s, event);
-        if (options.onChange) await options.onChange(event, tx);
-      } catch (error) {
-        await cp.rollback();
-        throw error;
+    try {
+      for await (const event of watcher) {
+        // Written with its batch, once the watcher has saved its record (checkpoint.ts).
+        batch.add(event);
+        if (event.type === 'location.updated') storeReads++;
+        // During a long pass (a first load) too, not only between polls: about once a second.
+        if (options.onProgress && performance.now() - progressAt >= 1_000) {
+          progressAt = performance.now();
+          options.onProgress(progress());
+        }
       }
-      // During a long pass (a first load) too, not only between polls: about once a second.
-      if (options.onProgress && performance.now() - progressAt >= 1_000) {
-        progressAt = performance.now();
-        options.onProgress(progress());
-      }
-      // The watcher's save() of this event's record commits the transaction.
+    } catch (error) {
+      throw error instanceof BatchFailed ? error.error : error;
     }
+    // A batch that failed while the stream was stopping (its error then not rethrown by the stream).
+    if (cp.failure) throw cp.failure.error;
     return progress();
   } finally {
     outer?.removeEventListener('abort', onOuter);

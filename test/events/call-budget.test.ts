@@ -30,6 +30,23 @@ async function take(budget: CallBudget, clock: Clock, n: number): Promise<number
 }
 
 describe('CallBudget', () => {
+  it('wouldWait() tells, without taking, whether the next take() waits', async () => {
+    const clock = simClock();
+    const budget = new CallBudget(clock, 0.5, () => limits(10, 1_000));
+    await take(budget, clock, 4);
+    expect(budget.wouldWait()).toBe(false);
+    await take(budget, clock, 1);
+    expect(budget.wouldWait()).toBe(true);
+    expect(budget.wouldWait()).toBe(true);
+    clock.advance(999);
+    expect(budget.wouldWait()).toBe(true);
+    clock.advance(1);
+    expect(budget.wouldWait()).toBe(false);
+    const start = clock.now();
+    await take(budget, clock, 1);
+    expect(clock.now()).toBe(start);
+  });
+
   it('allows share × limit calls at once, then waits for the oldest to leave the window', async () => {
     const clock = simClock();
     const budget = new CallBudget(clock, 0.5, () => limits(10, 1_000));

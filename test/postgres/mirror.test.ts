@@ -67,7 +67,7 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
     expect((await query('select count(*)::int as n from partner_log'))[0]?.n).toBe(first.events + second.events);
   });
 
-  it('onChange that throws: nothing of that change is committed, the sync rejects with the error, and the change comes again', {
+  it('onChange that throws: nothing of its batch is committed (the changes before it neither), the sync rejects with the error, and they come again', {
     timeout: 60_000,
   }, async () => {
     env = await startSimEnv('msw', { visitsPerWeek: 0 });
@@ -87,8 +87,10 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
         },
       }),
     ).rejects.toBe(boom);
-    expect((await pool.query('select count(*)::int as n from partner_log')).rows[0].n).toBe(3);
-    expect((await pool.query('select count(*)::int as n from crp.bookings')).rows[0].n).toBe(3);
+    // The first page's changes are one batch: onChange ran for 3 of them, and none is committed.
+    expect(calls).toBe(4);
+    expect((await pool.query('select count(*)::int as n from partner_log')).rows[0].n).toBe(0);
+    expect((await pool.query('select count(*)::int as n from crp.bookings')).rows[0].n).toBe(0);
     await syncToPostgres(env.client(), {
       connectionString: url,
       once: true,
@@ -214,8 +216,12 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
           created_at: '2026-11-01T00:00:00Z',
           updated_at: updated,
         }) as unknown as Location;
-      await upsertStores(c, '"crp"', [store('New name', '2026-12-02T00:00:00Z')], '2026-12-02T00:00:01Z');
-      await upsertStores(c, '"crp"', [store('Old name', '2026-12-01T00:00:00Z')], '2026-12-02T00:00:02Z');
+      await upsertStores(c, '"crp"', [
+        { store: store('New name', '2026-12-02T00:00:00Z'), at: '2026-12-02T00:00:01Z' },
+      ]);
+      await upsertStores(c, '"crp"', [
+        { store: store('Old name', '2026-12-01T00:00:00Z'), at: '2026-12-02T00:00:02Z' },
+      ]);
       expect((await c.query('select name from crp.stores')).rows).toEqual([{ name: 'New name' }]);
     } finally {
       c.release();

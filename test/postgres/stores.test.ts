@@ -194,8 +194,12 @@ describe('the mirror’s stores, from the stream’s store family', () => {
           created_at: '2026-11-01T00:00:00Z',
           updated_at: updated,
         }) as unknown as Location;
-      await upsertStores(c, '"crp"', [store('s1', 'One', '2026-12-01T00:00:00Z')], '2026-12-02T00:00:00Z');
-      await upsertStores(c, '"crp"', [store('s2', 'Two', '2026-12-01T00:00:00Z')], '2026-12-02T00:00:00Z');
+      await upsertStores(c, '"crp"', [
+        { store: store('s1', 'One', '2026-12-01T00:00:00Z'), at: '2026-12-02T00:00:00Z' },
+      ]);
+      await upsertStores(c, '"crp"', [
+        { store: store('s2', 'Two', '2026-12-01T00:00:00Z'), at: '2026-12-02T00:00:00Z' },
+      ]);
       const at = async (id: string) => {
         const row = (await c.query('select synced_at from crp.stores where partner_location_id = $1', [id])).rows[0];
         return (row.synced_at as Date).toISOString();
@@ -208,13 +212,17 @@ describe('the mirror’s stores, from the stream’s store family', () => {
       await confirm('s1', '2026-12-02T12:00:00Z');
       expect(await at('s1')).toBe('2026-12-03T00:00:00.000Z');
       // The same data delivered again, read earlier than the last confirmation: still not back.
-      await upsertStores(c, '"crp"', [store('s1', 'One', '2026-12-01T00:00:00Z')], '2026-12-02T06:00:00Z');
+      await upsertStores(c, '"crp"', [
+        { store: store('s1', 'One', '2026-12-01T00:00:00Z'), at: '2026-12-02T06:00:00Z' },
+      ]);
       expect(await at('s1')).toBe('2026-12-03T00:00:00.000Z');
       // A read of another version than the row holds confirms nothing.
       await confirm('s2', '2026-12-04T00:00:00Z', '2026-11-30T00:00:00Z');
       expect(await at('s2')).toBe('2026-12-02T00:00:00.000Z');
       // New data: synced_at is the time of the read that found it.
-      await upsertStores(c, '"crp"', [store('s1', 'Renamed', '2026-12-05T00:00:00Z')], '2026-12-05T00:00:01Z');
+      await upsertStores(c, '"crp"', [
+        { store: store('s1', 'Renamed', '2026-12-05T00:00:00Z'), at: '2026-12-05T00:00:01Z' },
+      ]);
       expect(await at('s1')).toBe('2026-12-05T00:00:01.000Z');
     } finally {
       c.release();
