@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillRoute } from '../../src/core/path.js';
+import { fillRoute } from '../../src/core/operation.js';
 import { ValidationError } from '../../src/index.js';
 
 /**
