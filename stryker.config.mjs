@@ -13,7 +13,10 @@
  *   MUTATE_TESTS='test/events/pacing.test.ts' npx stryker run --concurrency 1 --mutate src/events/pacing.ts
  *   MUTATE_TESTS='test/events/pass-choice.test.ts' npx stryker run --concurrency 1 --mutate src/events/detector.ts:95-111
  *   MUTATE_TESTS='test/events/pass-choice.test.ts,test/events/history-reset.test.ts' npx stryker run --concurrency 1 --mutate src/events/detector.ts
- * pagination.ts, api-promise.ts, path.ts and input.ts are left out here: each is mutated in a run of its own.
+ * pagination.ts and api-promise.ts are left out here: each is mutated in a run of its own. The call path
+ * (transport.ts, retry-policy.ts, operation.ts), with the tests that cover it:
+ *   MUTATE_TESTS='test/transport/retry-policy.test.ts,test/transport/retries.test.ts,test/transport/write-safety.test.ts,test/transport/wait-rules.test.ts,test/transport/attempt-limits.test.ts,test/transport/call-reports.test.ts,test/transport/network-faults.test.ts,test/transport/rate-limited-wait.test.ts,test/transport/hostile-answers.test.ts,test/core/dot-segments.test.ts,test/core/fill-route.test.ts,test/core/real-clock.test.ts,test/core/refused-before-sending.test.ts,test/core/settle-repeat.test.ts,test/sdk/input-refusals.test.ts,test/sdk/errors.test.ts,test/sdk/refusal.test.ts,test/sdk/config.test.ts' \
+ *     npx stryker run --mutate src/core/transport.ts,src/core/retry-policy.ts,src/core/operation.ts
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
@@ -30,8 +33,6 @@ export default {
     'src/redis/**/*.ts',
     '!src/core/pagination.ts',
     '!src/core/api-promise.ts',
-    '!src/core/path.ts',
-    '!src/core/input.ts',
     '!src/core/instrumentation.ts',
   ],
   reporters: ['clear-text', 'progress', 'json'],

@@ -5,7 +5,20 @@
  * the sandbox on a real port, in this process; the sandbox's own files (src/testing) are left out.
  *
  *   npx tsx bench/call-path.ts            # prints the counts and the reversals
- *   npx tsx bench/call-path.ts --check    # also exits 1 when over the budget (14 files, 1 reversal besides the gate's task)
+ *   npx tsx bench/call-path.ts --check    # also exits 1 when over the budget (npm run check:call-path, in CI)
+ *
+ * Budget: on success at most 14 of our files; on a 404 at most 18 (the error's own files: its
+ * class, the answer read into it, the retry rule that refuses to repeat it, the cleaning of the
+ * server's text); on both, one reversal besides the gate's task.
+ *
+ * How reversals are counted: one per pair of modules (caller → callee), however many functions
+ * the profile shows on it. The gate calling its task is the gate's design (the task is how it
+ * learns from nothing but the answer), so edges out of gate.ts are named but not counted. p-retry
+ * → transport is the one reversal a retry library needs: it calls the attempt function we hand it.
+ * Its `shouldRetry` and `onFailedAttempt` are part of that same hand-over (p-retry's documented
+ * options, called by its loop between attempts, with our rules in them), so they count with it,
+ * not as reversals of their own; a rule that moved into another module called back from p-retry
+ * would make a second pair and be counted.
  *
  * Files and functions come from V8's precise coverage of one warm call (exact); reversals from
  * the caller → callee edges of a CPU profile over many calls (sampled, so a reversal too brief to
@@ -20,7 +33,7 @@ import { createSandbox } from '../src/testing/index.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
-const MAX_FILES = 14;
+const MAX_FILES = { success: 14, '404': 18 } as const;
 const MAX_REVERSALS = 1;
 const PROFILED_CALLS = Number(process.env.CALL_PATH_CALLS ?? 4000);
 
@@ -142,12 +155,14 @@ for (const [name, call] of [
   );
   for (const file of files) console.log(`  file ${file}`);
   for (const edge of reversals) console.log(`  reversal ${edge}`);
-  if (name === 'success' && (files.length > MAX_FILES || others > MAX_REVERSALS)) over = true;
+  if (files.length > MAX_FILES[name] || others > MAX_REVERSALS) over = true;
 }
 session.disconnect();
 await client.close();
 await server.close();
 if (process.argv.includes('--check') && over) {
-  console.error(`Over budget: at most ${MAX_FILES} files and ${MAX_REVERSALS} reversal besides the gate's task.`);
+  console.error(
+    `Over budget: at most ${MAX_FILES.success} files on success, ${MAX_FILES['404']} on a 404, and ${MAX_REVERSALS} reversal besides the gate's task.`,
+  );
   process.exitCode = 1;
 }

@@ -8,7 +8,7 @@
  * attempt's controller (the caller's signal aborts it too), armed when the attempt starts and
  * cleared once the body is read: it covers the body, and no timer outlives the attempt.
  *
- * An attempt never throws: it returns what happened (`Outcome`), with the rate-limit signals of
+ * An attempt never throws: it returns what happened (`Outcome`), with the rate-limit fields of
  * the response parsed once, so the gate learns from the value the task returns and nothing else.
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
@@ -25,9 +25,7 @@ import {
 } from './errors.js';
 import { HookFailure, kyHooks } from './hooks.js';
 import { classifyFetchFailure, safeCopy } from './network-error.js';
-import type { Signals } from './rate-limit/gate.js';
-import { parseRateLimitHeaders } from './rate-limit/headers.js';
-import { parseRetryAfter } from './rate-limit/retry-after.js';
+import { readServerLimits, type ServerLimits } from './rate-limit/headers.js';
 import { rateLimitedWait as waitWhenRateLimited } from './retry-policy.js';
 import { cleanText } from './sanitize.js';
 
@@ -55,7 +53,7 @@ export interface Answer {
 }
 
 export interface Outcome {
-  signals?: Signals;
+  limits?: ServerLimits;
   answer?: Answer;
   error?: PartnerError;
 }
@@ -108,7 +106,7 @@ export class Http {
     }
     const outcome: Outcome = {};
     let status = 0;
-    let requestId: string | undefined;
+    /** The response's `x-request-id` as sent; an error carries it cleaned (`#errorId`). */
     let idText: string | null = null;
     try {
       const client = this.#ky ?? (await this.#client());
@@ -122,38 +120,34 @@ export class Http {
       });
       const now = this.#now();
       status = response.status;
-      outcome.signals = {
-        rateLimit: parseRateLimitHeaders(response.headers, now),
-        retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), now),
-      };
+      outcome.limits = readServerLimits(response.headers, now);
       idText = response.headers.get('x-request-id');
-      requestId = idText === null ? undefined : cleanText(idText, this.#secret, 100);
       if (status >= 300 && status < 400) {
         cancel(response);
-        outcome.error = this.#redirect(response, request, requestId);
+        outcome.error = this.#redirect(response, request, this.#errorId(idText));
         return outcome;
       }
       const body = await readBody(response, this.#maxBytes, controller.signal);
       if (status >= 400) {
-        const signals = outcome.signals;
-        const rateLimitedWait = () => waitWhenRateLimited(signals.rateLimit, now, input.context.attempt, this.#random);
+        const limits = outcome.limits;
+        const rateLimitedWait = () => waitWhenRateLimited(limits.rateLimit, now, input.context.attempt, this.#random);
         const error = errorFromResponse({
           status,
           headers: response.headers,
           body,
           request,
-          retryAfterMs: signals.retryAfterMs,
+          retryAfterMs: limits.retryAfterMs,
           rateLimitedWait,
           secret: this.#secret,
         });
         // A rate limit without Retry-After holds the key for the wait the error states, as Retry-After would.
-        if (error instanceof RateLimitError) signals.retryAfterMs ??= error.retryAfterMs;
+        if (error instanceof RateLimitError) limits.retryAfterMs ??= error.retryAfterMs;
         outcome.error = error;
       } else {
         outcome.answer = { status, headers: response.headers, body, requestId: idText ?? undefined };
       }
     } catch (error) {
-      outcome.error = this.#failure(error, input, status, requestId, timedOut);
+      outcome.error = this.#failure(error, input, status, this.#errorId(idText), timedOut);
     } finally {
       clearTimeout(timer);
       if (onAbort) caller?.removeEventListener('abort', onAbort);
@@ -173,6 +167,11 @@ export class Http {
       return this.#ky;
     });
     return this.#kyLoading;
+  }
+
+  /** A request id as an error carries it: text from the other side, cleaned (a success hands it on as sent). */
+  #errorId(idText: string | null): string | undefined {
+    return idText === null ? undefined : cleanText(idText, this.#secret, 100);
   }
 
   #redirect(response: Response, request: RequestSummary, requestId: string | undefined): RedirectError {

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ConfigurationError } from './errors.js';
 import { refuseUnknown } from './config.js';
-import { hasDotSegment } from './path.js';
+import { hasDotSegment } from './operation.js';
 import type { CallInput, Operation } from './operation.js';
 
 /** A call to an endpoint this SDK version does not know yet (`client.request()`). */

@@ -89,10 +89,12 @@ export class Transport {
     return this.#gate.close();
   }
 
-  async #run<T>(operation: Operation<T>, input: CallInput, options: RequestOptions = {}): Promise<WithResponse<T>> {
-    refuseUnknown('', options, CALL_OPTIONS);
-    const maxRetries = retriesOf(options.maxRetries, this.#config.maxRetries);
-    const timeout = positiveNumber('timeout', options.timeout, this.#config.timeout);
+  async #run<T>(
+    operation: Operation<T>,
+    input: CallInput,
+    options: RequestOptions | undefined,
+  ): Promise<WithResponse<T>> {
+    const { maxRetries, timeout } = options === undefined ? this.#config : this.#limitsOf(options);
     const sent = outgoing(operation, input);
     const request: RequestSummary = { method: operation.method, path: `${API_PREFIX}${sent.path}` };
     const { clock, telemetry } = this.#config;
@@ -103,9 +105,10 @@ export class Transport {
       serverAddress: this.#server.address,
       serverPort: this.#server.port,
     });
-    const call: Call = { operation, sent, request, signal: options.signal, timeout, observer };
+    const call: Call = { operation, sent, request, signal: options?.signal, timeout, observer };
     this.#startSharing();
-    const started = clock.now();
+    // Read only for telemetry, the one reader of a call's duration.
+    const started = observer ? clock.now() : 0;
     let attempts = 0;
     /** The first failed attempt after which the service may have acted, for `input.settle`. */
     let mayHaveActedOn: PartnerError | undefined;
@@ -120,7 +123,7 @@ export class Transport {
         {
           retries: maxRetries,
           minTimeout: 0,
-          ...(options.signal ? { signal: options.signal } : {}),
+          ...(call.signal ? { signal: call.signal } : {}),
           onFailedAttempt: ({ error }) => {
             if (!mayHaveActedOn && error instanceof PartnerError && mayHaveActed(error)) mayHaveActedOn = error;
           },
@@ -173,6 +176,15 @@ export class Transport {
     }
   }
 
+  /** A call's own options, checked; a call that gives none takes the client's as they are. */
+  #limitsOf(options: RequestOptions): { maxRetries: number; timeout: number } {
+    refuseUnknown('', options, CALL_OPTIONS);
+    return {
+      maxRetries: retriesOf(options.maxRetries, this.#config.maxRetries),
+      timeout: positiveNumber('timeout', options.timeout, this.#config.timeout),
+    };
+  }
+
   /**
    * Reads the state back through the call's hook: the call's result when the earlier attempt took
    * effect, else an {@link AmbiguousOutcomeError} carrying both failures.
@@ -219,7 +231,7 @@ export class Transport {
         () => {
           const headers: Record<string, string> = {};
           observer?.attemptStart?.({ attempt: attemptNumber, headers });
-          startedAt = this.#config.clock.now();
+          if (observer?.attemptEnd || this.#config.logger.debug) startedAt = this.#config.clock.now();
           this.#config.logger.debug?.('partner-sdk: request', {
             method: operation.method,
             path: call.request.path,
@@ -335,7 +347,7 @@ export class Transport {
   #reportAttempt(observer: CallObserver, attempt: number, startedAt: number, outcome: Outcome): void {
     const error = outcome.error;
     const status = outcome.answer?.status ?? (error ? statusOf(error).status : undefined);
-    const state = outcome.signals?.rateLimit;
+    const state = outcome.limits?.rateLimit;
     observer.attemptEnd?.({
       attempt,
       durationMs: this.#config.clock.now() - startedAt,
@@ -383,7 +395,7 @@ export class Transport {
         { status, requestId, request },
       );
     }
-    const response: ResponseMeta = { status, headers, requestId, rateLimit: outcome.signals?.rateLimit };
+    const response: ResponseMeta = { status, headers, requestId, rateLimit: outcome.limits?.rateLimit };
     return { data: parsed.data, response };
   }
 }

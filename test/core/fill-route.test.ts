@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fillRoute } from '../../src/core/path.js';
+import { fillRoute, outgoing } from '../../src/core/operation.js';
+import { OPERATIONS } from '../../src/resources/operations.js';
 import { ValidationError } from '../../src/index.js';
 
 /**
@@ -44,5 +45,19 @@ describe('fillRoute', () => {
         }),
       );
     }
+  });
+});
+
+describe('outgoing', () => {
+  it('refuses a row whose path ids were not given at all, naming the id, with nothing sent', () => {
+    const refusal = (() => {
+      try {
+        outgoing(OPERATIONS['locations.get'], {});
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(ValidationError);
+    expect(refusal).toMatchObject({ field: 'partner_location_id', sent: false });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { problemRefusedBeforeSending } from '../../src/core/refusal.js';
 import {
+  ConnectionError,
   PartnerClient,
   ValidationError,
   effectInDoubt,
@@ -48,10 +49,19 @@ describe('the rules of doubt, one owner', () => {
     expect(effectInDoubt(new TimeoutError('slow'))).toBe(true);
     expect(effectInDoubt(new ValidationError({ status: 400, code: 'validation_error', message: 'x' }))).toBe(false);
   });
+  it('effectInDoubt: any 5xx, the 500 included; a connection refused before sending leaves nothing in doubt', () => {
+    expect(effectInDoubt(api(InternalServerError, 500, 'internal_error', 'internal_error'))).toBe(true);
+    expect(effectInDoubt(new ConnectionError('refused', false))).toBe(false);
+    expect(effectInDoubt(new ConnectionError('reset', true))).toBe(true);
+  });
   it('isTransient: what a poller tries again at its next turn', () => {
     expect(isTransient(api(InternalServerError, 500, 'internal_error'))).toBe(true);
     expect(isTransient(new TimeoutError('slow'))).toBe(true);
     expect(isTransient(new ValidationError({ status: 400, code: 'validation_error', message: 'x' }))).toBe(false);
     expect(isTransient(new Error('plain'))).toBe(false);
+  });
+  it('isTransient: any 5xx passes with time, whatever code the service gave it (500 included)', () => {
+    expect(isTransient(api(InternalServerError, 500, 'unavailable'))).toBe(true);
+    expect(isTransient(api(InternalServerError, 502, 'bad_gateway'))).toBe(true);
   });
 });

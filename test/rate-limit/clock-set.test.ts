@@ -5,7 +5,8 @@
  * caught up again.
  */
 import { describe, expect, it } from 'vitest';
-import { Gate, type Signals } from '../../src/core/rate-limit/gate.js';
+import { Gate } from '../../src/core/rate-limit/gate.js';
+import type { ServerLimits } from '../../src/core/rate-limit/headers.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 
 const DAY = 86_400_000;
@@ -13,7 +14,7 @@ const DAY = 86_400_000;
 const settableClock = () => fakeClock({ start: Date.parse('2026-11-25T12:00:00Z') });
 
 /** The budget as a response read at `wall` tells it: `remaining` left until `inMs` from then. */
-const budget = (remaining: number, wall: number, inMs: number): Signals => ({
+const budget = (remaining: number, wall: number, inMs: number): ServerLimits => ({
   rateLimit: { limit: 3, remaining, resetAt: new Date(wall + inMs) },
 });
 
@@ -24,7 +25,7 @@ describe('Gate on a clock that is set', () => {
   ])('waits out the window as the server set it when the wall clock is set 2 days %s', async (_, jump) => {
     const clock = settableClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
-    await gate.run({}, undefined, async () => ({ signals: budget(0, clock.now(), 1_000) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(0, clock.now(), 1_000) }));
     clock.shiftWall(jump);
     let sent = 0;
     await gate.run({}, undefined, async () => (sent++, {}));
@@ -37,9 +38,9 @@ describe('Gate on a clock that is set', () => {
   it('keeps taking the newest budget after the wall clock is set back', async () => {
     const clock = settableClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
-    await gate.run({}, undefined, async () => ({ signals: budget(2, clock.now(), 1_000) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(2, clock.now(), 1_000) }));
     clock.shiftWall(-2 * DAY);
-    await gate.run({}, undefined, async () => ({ signals: budget(1, clock.now(), 900) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(1, clock.now(), 900) }));
     expect(gate.state?.remaining).toBe(1);
   });
 });

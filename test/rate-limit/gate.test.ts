@@ -4,21 +4,22 @@
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { Gate, GateClosed, WaitTooLong, type Sharing, type Signals } from '../../src/core/rate-limit/gate.js';
+import { Gate, GateClosed, WaitTooLong, type Sharing } from '../../src/core/rate-limit/gate.js';
+import type { ServerLimits } from '../../src/core/rate-limit/headers.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 
 const manualClock = () => fakeClock({ start: 0 });
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-const budget = (remaining: number, resetAt: number, limit = 10): Signals => ({
+const budget = (remaining: number, resetAt: number, limit = 10): ServerLimits => ({
   rateLimit: { limit, remaining, resetAt: new Date(resetAt) },
 });
 
 /** A task whose answer we give later. */
 function pending() {
-  let answer!: (signals?: Signals) => void;
-  const promise = new Promise<{ signals?: Signals }>(
-    (resolve) => (answer = (signals) => resolve(signals ? { signals } : {})),
+  let answer!: (limits?: ServerLimits) => void;
+  const promise = new Promise<{ limits?: ServerLimits }>(
+    (resolve) => (answer = (limits) => resolve(limits ? { limits } : {})),
   );
   return { promise, answer };
 }
@@ -41,7 +42,7 @@ describe('Gate', () => {
   it('spends the window, waits exactly until its end, then refills to the limit less what is in flight', async () => {
     const clock = manualClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
-    await gate.run({}, undefined, async () => ({ signals: budget(2, 1000, 3) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(2, 1000, 3) }));
     let sent = 0;
     const calls = Array.from({ length: 5 }, () => gate.run({}, undefined, async () => (sent++, {})));
     await Promise.all(calls);
@@ -53,10 +54,10 @@ describe('Gate', () => {
   it('ignores a late response from the window it already refilled for (it says nothing of the new one)', async () => {
     const clock = manualClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
-    await gate.run({}, undefined, async () => ({ signals: budget(8, 1000) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(8, 1000) }));
     const late = pending();
     const lateCall = gate.run({}, undefined, () => late.promise);
-    for (let i = 0; i < 7; i++) await gate.run({}, undefined, async () => ({ signals: budget(7 - i, 1000) }));
+    for (let i = 0; i < 7; i++) await gate.run({}, undefined, async () => ({ limits: budget(7 - i, 1000) }));
     // Spent: 5 more calls wait for the window's end, then go on the refill (10 - 1 in flight).
     await Promise.all(Array.from({ length: 5 }, () => gate.run({}, undefined, async () => ({}))));
     expect(clock.sleeps).toEqual([1000]);
@@ -77,8 +78,8 @@ describe('Gate', () => {
   it('lowers its own count when the server counted more than our calls explain (another client)', async () => {
     const clock = manualClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
-    await gate.run({}, undefined, async () => ({ signals: budget(9, 1000) }));
-    await gate.run({}, undefined, async () => ({ signals: budget(2, 1000) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(9, 1000) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(2, 1000) }));
     let sent = 0;
     await Promise.all(Array.from({ length: 3 }, () => gate.run({}, undefined, async () => (sent++, {}))));
     expect(sent).toBe(3);
@@ -90,7 +91,7 @@ describe('Gate', () => {
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
     const sharing: Sharing = { sharers: () => 4, announcePause: () => undefined, close: async () => undefined };
     gate.share(sharing);
-    await gate.run({}, undefined, async () => ({ signals: budget(40, 1000, 40) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(40, 1000, 40) }));
     let sent = 0;
     await Promise.all(Array.from({ length: 11 }, () => gate.run({}, undefined, async () => (sent++, {}))));
     // 10 (40 / 4) at once, the 11th after the window's end.
@@ -103,9 +104,9 @@ describe('Gate', () => {
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
     let sharers = 2;
     gate.share({ sharers: () => sharers, announcePause: () => undefined, close: async () => undefined });
-    await gate.run({}, undefined, async () => ({ signals: budget(40, 1000, 40) })); // 20 ours
+    await gate.run({}, undefined, async () => ({ limits: budget(40, 1000, 40) })); // 20 ours
     sharers = 4;
-    await gate.run({}, undefined, async () => ({ signals: budget(39, 1000, 40) })); // 19 left, now 9
+    await gate.run({}, undefined, async () => ({ limits: budget(39, 1000, 40) })); // 19 left, now 9
     const held = pending();
     let started = 0;
     const calls = Array.from({ length: 12 }, () => gate.run({}, undefined, () => (started++, held.promise)));
@@ -122,7 +123,7 @@ describe('Gate', () => {
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: false });
     const announced: number[] = [];
     gate.share({ sharers: () => 2, announcePause: (ms) => void announced.push(ms), close: async () => undefined });
-    await gate.run({}, undefined, async () => ({ signals: { retryAfterMs: 1500 } }));
+    await gate.run({}, undefined, async () => ({ limits: { retryAfterMs: 1500 } }));
     expect(announced).toEqual([1500]);
     clock.advance(1500);
     gate.pauseFromElsewhere(2500);
@@ -140,7 +141,7 @@ describe('Gate', () => {
     const clock = manualClock();
     const gate = new Gate({ clock, maxWaitMs: 1000, pacing: true });
     const call = {};
-    await gate.run(call, undefined, async () => ({ signals: { retryAfterMs: 5000 } }));
+    await gate.run(call, undefined, async () => ({ limits: { retryAfterMs: 5000 } }));
     const own = await gate.run(call, undefined, async () => ({})).catch((e: unknown) => e);
     expect(own).toEqual(new WaitTooLong(5000, 'retry_after'));
     expect((own as WaitTooLong).reason).toBe('retry_after');
@@ -206,8 +207,8 @@ function heldClock() {
  */
 function held(gate: Gate) {
   const started: string[] = [];
-  const answers = new Map<string, (signals?: Signals) => void>();
-  const early = new Map<string, Signals | undefined>();
+  const answers = new Map<string, (limits?: ServerLimits) => void>();
+  const early = new Map<string, ServerLimits | undefined>();
   const send = (
     name: string,
     options: { call?: object; signal?: AbortSignal; waited?: (reason: string, ms: number) => void } = {},
@@ -217,18 +218,18 @@ function held(gate: Gate) {
       options.signal,
       () => {
         started.push(name);
-        return new Promise<{ signals?: Signals }>((resolve) => {
-          const give = (signals?: Signals) => resolve(signals ? { signals } : {});
+        return new Promise<{ limits?: ServerLimits }>((resolve) => {
+          const give = (limits?: ServerLimits) => resolve(limits ? { limits } : {});
           if (early.has(name)) give(early.get(name));
           else answers.set(name, give);
         });
       },
       options.waited,
     );
-  const answer = (name: string, signals?: Signals) => {
+  const answer = (name: string, limits?: ServerLimits) => {
     const give = answers.get(name);
-    if (give) give(signals);
-    else early.set(name, signals);
+    if (give) give(limits);
+    else early.set(name, limits);
   };
   /** Sends `n` calls named prefix1..n and lets the gate start what it will. */
   const burst = async (prefix: string, n: number) => {
@@ -236,14 +237,14 @@ function held(gate: Gate) {
     await flush();
     return calls;
   };
-  /** Ends a test: answers every call sent (with `signals`) and fires the timers until all have settled. */
-  const drain = async (clock: ReturnType<typeof heldClock>, calls: Promise<unknown>[], signals?: Signals) => {
+  /** Ends a test: answers every call sent (with `limits`) and fires the timers until all have settled. */
+  const drain = async (clock: ReturnType<typeof heldClock>, calls: Promise<unknown>[], limits?: ServerLimits) => {
     let done = false;
     const all = Promise.all(calls).then(() => (done = true));
     while (!done) {
       for (const [name, give] of answers) {
         answers.delete(name);
-        give(signals);
+        give(limits);
       }
       await flush();
       clock.armed()[0]?.fire();
@@ -276,11 +277,11 @@ describe('Gate: the budget, response by response', () => {
     const clock = manualClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
     const { started, send, answer } = held(gate);
-    await gate.run({}, undefined, async () => ({ signals: budget(8, 1000) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(8, 1000) }));
     const late = send('late'); // sent at 0, answers after the refill
     for (let i = 0; i < 7; i++) await gate.run({}, undefined, async () => ({}));
     // Spent. At 1000 the refill (10 less the late one in flight); this call shows the new window.
-    await gate.run({}, undefined, async () => ({ signals: budget(8, newEnd) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(8, newEnd) }));
     expect(clock.sleeps).toEqual([1000]);
     answer('late', lateAnswer);
     await late;
@@ -294,11 +295,11 @@ describe('Gate: the budget, response by response', () => {
   });
 
   /** A gate on a held clock whose first answer showed `first`; `h` sends and answers held calls. */
-  async function gateAfter(first: Signals, sharers?: () => number) {
+  async function gateAfter(first: ServerLimits, sharers?: () => number) {
     const clock = heldClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
     if (sharers) gate.share({ sharers, announcePause: () => undefined, close: async () => undefined });
-    await gate.run({}, undefined, async () => ({ signals: first }));
+    await gate.run({}, undefined, async () => ({ limits: first }));
     return { clock, gate, h: held(gate) };
   }
 
@@ -375,7 +376,7 @@ describe('Gate: the budget, response by response', () => {
     let sharers = before;
     const { clock, gate, h } = await gateAfter(budget(limit, 1000, limit), () => sharers);
     sharers = after;
-    await gate.run({}, undefined, async () => ({ signals: budget(limit - 1, 1000, limit) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(limit - 1, 1000, limit) }));
     const calls = await h.burst('c', expected + 1);
     expect(h.started.length).toBe(expected);
     await h.drain(clock, calls);
@@ -426,7 +427,7 @@ describe('Gate: the budget, response by response', () => {
     async ({ first, second, end }) => {
       const { clock, gate, h } = await gateAfter(budget(5, first));
       clock.t = 500;
-      await gate.run({}, undefined, async () => ({ signals: budget(4, second) }));
+      await gate.run({}, undefined, async () => ({ limits: budget(4, second) }));
       const calls = await h.burst('c', 5);
       expect(h.started.length).toBe(4);
       expect(clock.armed().map((t) => t.at)).toEqual([end]);
@@ -518,7 +519,7 @@ describe('Gate: waiting calls', () => {
     const clock = heldClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
     const { started, send, answer } = held(gate);
-    await gate.run({}, undefined, async () => ({ signals: budget(0, 1000, 1) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(0, 1000, 1) }));
     const a = send('a');
     await flush();
     clock.t = 1000; // the window has ended; its timer has not fired yet
@@ -566,7 +567,7 @@ describe('Gate: waiting calls', () => {
   it("removes its abort listener from the caller's signal once the call is sent", async () => {
     const clock = manualClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
-    await gate.run({}, undefined, async () => ({ signals: budget(0, 1000) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(0, 1000) }));
     const stop = new AbortController();
     await gate.run({}, stop.signal, async () => ({}));
     expect(clock.sleeps).toEqual([1000]);
@@ -577,7 +578,7 @@ describe('Gate: waiting calls', () => {
     const gate = new Gate({ clock: manualClock(), maxWaitMs: 60_000, pacing: true });
     const broken = new Error('task failed');
     await expect(gate.run({}, undefined, () => Promise.reject(broken))).rejects.toBe(broken);
-    await expect(gate.run({}, undefined, async () => ({ signals: undefined, done: true }))).resolves.toEqual({
+    await expect(gate.run({}, undefined, async () => ({ limits: undefined, done: true }))).resolves.toEqual({
       done: true,
     });
   });
@@ -599,8 +600,8 @@ describe('Gate: waiting calls', () => {
   it('waits a Retry-After of exactly maxWaitMs; one millisecond more is refused', async () => {
     const clock = manualClock();
     const gate = new Gate({ clock, maxWaitMs: 1000, pacing: true });
-    await gate.run({}, undefined, async () => ({ signals: { retryAfterMs: 1000 } }));
-    await gate.run({}, undefined, async () => ({ signals: { retryAfterMs: 1001 } }));
+    await gate.run({}, undefined, async () => ({ limits: { retryAfterMs: 1000 } }));
+    await gate.run({}, undefined, async () => ({ limits: { retryAfterMs: 1001 } }));
     expect(clock.sleeps).toEqual([1000]);
     await expect(gate.run({}, undefined, async () => ({}))).rejects.toEqual(new WaitTooLong(1001, 'shared_pause'));
   });
@@ -608,7 +609,7 @@ describe('Gate: waiting calls', () => {
   it('a shorter pause does not cut a longer one short', async () => {
     const clock = manualClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: false });
-    await gate.run({}, undefined, async () => ({ signals: { retryAfterMs: 5000 } }));
+    await gate.run({}, undefined, async () => ({ limits: { retryAfterMs: 5000 } }));
     gate.pauseFromElsewhere(1000);
     await gate.run({}, undefined, async () => ({}));
     expect(clock.sleeps).toEqual([5000]);
@@ -618,13 +619,13 @@ describe('Gate: waiting calls', () => {
     const gate = new Gate({ clock: manualClock(), maxWaitMs: 60_000, pacing: true });
     const announced: unknown[] = [];
     gate.share({ sharers: () => 1, announcePause: (ms) => void announced.push(ms), close: async () => undefined });
-    await gate.run({}, undefined, async () => ({ signals: budget(5, 1000) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(5, 1000) }));
     expect(announced).toEqual([]);
   });
 
   it('state: the newest window wins; a response about an older one does not replace it', async () => {
     const gate = new Gate({ clock: manualClock(), maxWaitMs: 60_000, pacing: false });
-    const answer = (signals: Signals) => gate.run({}, undefined, async () => ({ signals }));
+    const answer = (limits: ServerLimits) => gate.run({}, undefined, async () => ({ limits }));
     expect(gate.state).toBeUndefined();
     await answer(budget(5, 5000));
     await answer(budget(9, 1000));
@@ -637,7 +638,7 @@ describe('Gate: waiting calls', () => {
   it('arms one timer for many waiting calls, and close() stops it and settles them', async () => {
     const clock = heldClock();
     const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: true });
-    await gate.run({}, undefined, async () => ({ signals: budget(0, 1000) }));
+    await gate.run({}, undefined, async () => ({ limits: budget(0, 1000) }));
     const calls = Array.from({ length: 5 }, () => gate.run({}, undefined, async () => ({})).catch((e: unknown) => e));
     await flush();
     expect(clock.timers).toHaveLength(1);

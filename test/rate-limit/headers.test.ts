@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRateLimitHeaders } from '../../src/core/rate-limit/headers.js';
-import { parseRetryAfter } from '../../src/core/rate-limit/retry-after.js';
+import { parseRateLimitHeaders, parseRetryAfter } from '../../src/core/rate-limit/headers.js';
 
 const NOW = Date.UTC(2026, 10, 3, 12, 0, 0);
 

@@ -4,8 +4,7 @@
  * (fixtures/ratelimit-headers.json, a copy of the shared fixture), plus our own beside them.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { budgetOf, readRateLimitFields } from '../../src/core/rate-limit/headers.js';
-import { parseRetryAfter } from '../../src/core/rate-limit/retry-after.js';
+import { budgetOf, parseRetryAfter, readRateLimitFields } from '../../src/core/rate-limit/headers.js';
 import fixture from './fixtures/ratelimit-headers.json' with { type: 'json' };
 
 interface Expect {

@@ -19,17 +19,11 @@
  */
 import { withMonotonic, type Clock, type ClientClock } from '../clock.js';
 import type { WaitReason } from '../instrumentation.js';
-import type { RateLimitState } from './headers.js';
+import type { RateLimitState, ServerLimits } from './headers.js';
 import { Parts, type Sharing } from './shared.js';
 import { boundsOf, classify, intersect, type Bounds } from './window.js';
 
 export type { Sharing } from './shared.js';
-
-/** What one answer tells the gate; parsed once by the transport. */
-export interface Signals {
-  rateLimit?: RateLimitState | undefined;
-  retryAfterMs?: number | undefined;
-}
 
 /** The wait this call would need is longer than allowed (rule 3). */
 export class WaitTooLong extends Error {
@@ -94,7 +88,8 @@ export class Gate {
   #pauseOwner: object | undefined;
   #timer: { at: number; stop: AbortController } | undefined;
   #closed = false;
-  readonly #parts = new Parts();
+  /** This process's part of a shared window; alone, the whole window is ours and there is nothing to count. */
+  #parts: Parts | undefined;
 
   constructor(options: GateOptions) {
     const clock = withMonotonic(options.clock);
@@ -111,6 +106,7 @@ export class Gate {
 
   share(sharing: Sharing): void {
     this.#sharing = sharing;
+    this.#parts = new Parts();
     if (!sharing.ready) return;
     this.#starting = true;
     void sharing.ready.then(() => {
@@ -123,7 +119,7 @@ export class Gate {
    * Run `task` when the server allows, as part of `call` (the same object for every attempt of
    * one call). Rejects with the signal's reason, `WaitTooLong` or `GateClosed` without running it.
    */
-  run<T extends { signals?: Signals | undefined }>(
+  run<T extends { limits?: ServerLimits | undefined }>(
     call: object,
     signal: AbortSignal | undefined,
     task: () => Promise<T>,
@@ -155,14 +151,14 @@ export class Gate {
   }
 
   /** `task`, sent with a grant in hand; the gate learns from its answer. */
-  async #send<T extends { signals?: Signals | undefined }>(call: object, task: () => Promise<T>): Promise<T> {
+  async #send<T extends { limits?: ServerLimits | undefined }>(call: object, task: () => Promise<T>): Promise<T> {
     const sentAt = this.#now();
     let answer: T | undefined;
     try {
       answer = await task();
       return answer;
     } finally {
-      if (answer?.signals) this.#observe(answer.signals, sentAt, call);
+      if (answer?.limits) this.#observe(answer.limits, sentAt, call);
       this.#inFlight -= 1;
       this.#pump();
     }
@@ -256,13 +252,13 @@ export class Gate {
     this.#tokens -= 1;
   }
 
-  #observe(signals: Signals, sentAt: number, call: object | undefined, ownAnswer = true): void {
+  #observe(limits: ServerLimits, sentAt: number, call: object | undefined, ownAnswer = true): void {
     const now = this.#now();
-    if (signals.retryAfterMs !== undefined) {
-      this.#pause(signals.retryAfterMs, call);
-      this.#sharing?.announcePause(signals.retryAfterMs);
+    if (limits.retryAfterMs !== undefined) {
+      this.#pause(limits.retryAfterMs, call);
+      this.#sharing?.announcePause(limits.retryAfterMs);
     }
-    const state = signals.rateLimit;
+    const state = limits.rateLimit;
     if (!state) return;
     // resetAt was read on the wall clock just now: the same moment on the monotonic reading.
     const reset = state.resetAt.getTime() - this.#clock.now() + now;
@@ -302,13 +298,15 @@ export class Gate {
 
   /** How many processes share the key now; our count shrinks in proportion when more have joined. */
   #sharers(): number {
-    const sharers = Math.max(1, this.#sharing?.sharers() ?? 1);
+    if (!this.#sharing || !this.#parts) return 1;
+    const sharers = Math.max(1, this.#sharing.sharers());
     this.#tokens = this.#parts.joined(sharers, this.#tokens);
     return sharers;
   }
 
   #refill(now: number): void {
-    const splitBy = this.#parts.refillSplit(this.#sharers());
+    const sharers = this.#sharers();
+    const splitBy = this.#parts ? this.#parts.refillSplit(sharers) : sharers;
     // Everything still in flight may be counted in the new window: leave room for it.
     this.#tokens = Math.max(1, Math.floor((this.#limit ?? 1) / splitBy)) - this.#inFlight;
     this.#refreshed = true;

@@ -6,8 +6,20 @@
  * `RateLimit-Policy: "default";q=600;w=60`), draft-07 (`RateLimit: limit=600, remaining=50, reset=30`)
  * and draft-06 and earlier, the contract's own (`RateLimit-Limit` / `-Remaining` / `-Reset`,
  * `RateLimit-Policy: 600;w=60`, also as `X-RateLimit-*`). A malformed field is ignored whole.
+ *
+ * Retry-After (RFC 9110 §10.2.3) is read here too: on any status that carries it, it is the
+ * server's word (draft-ietf-httpapi-ratelimit-headers-10 §6: it wins over the RateLimit fields).
+ * Each response's fields are read once, by the attempt (`readServerLimits`); the gate is their only reader.
  */
 import { parseList, parseDictionary, type BareItem } from './structured-fields.js';
+
+/** What one answer says of the key's limits: the gate learns from this and from nothing else. */
+export interface ServerLimits {
+  /** The budget its RateLimit fields show. */
+  rateLimit?: RateLimitState | undefined;
+  /** Its Retry-After, in ms from when it was read. */
+  retryAfterMs?: number | undefined;
+}
 
 /** The key's budget as a response reported it. */
 export interface RateLimitState {
@@ -86,6 +98,14 @@ export function budgetOf(reading: RateLimitReading, now: number): RateLimitState
 export function parseRateLimitHeaders(headers: Headers, now: number): RateLimitState | undefined {
   const reading = readRateLimitFields(headers);
   return reading && budgetOf(reading, now);
+}
+
+/** Everything a response's headers say of the key's limits, read at `now`. */
+export function readServerLimits(headers: Headers, now: number): ServerLimits {
+  return {
+    rateLimit: parseRateLimitHeaders(headers, now),
+    retryAfterMs: parseRetryAfter(headers.get('retry-after'), now),
+  };
 }
 
 /** The last policy field read, and what it said: the service sends the same one every time. */
@@ -197,4 +217,27 @@ function count(item: BareItem | undefined): number | undefined {
   if (item?.type !== 'integer') return undefined;
   const n = item.value as number;
   return n >= 0 && Number.isSafeInteger(n) ? n : undefined;
+}
+
+const DELAY_SECONDS = /^\d{1,15}$/;
+// IMF-fixdate, RFC 850 and asctime all name a month and carry hh:mm:ss. Checking for that keeps
+// Date.parse from accepting things like "5" (a year) or "1 2".
+const HTTP_DATE = /(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*[\s-].*\d{1,2}:\d{2}:\d{2}/i;
+
+/**
+ * Retry-After in ms (relative to `now` for a date), clamped to a day so no timer overflows;
+ * undefined when absent or malformed (negative, a fraction, garbage).
+ */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (DELAY_SECONDS.test(text)) return Math.min(Number(text) * 1000, MAX_SERVER_WAIT_MS);
+  // 400 nines: not a number a delay can be, and not a date either, but plainly "a long time".
+  if (/^\d{16,}$/.test(text)) return MAX_SERVER_WAIT_MS;
+  if (!HTTP_DATE.test(text)) return undefined;
+  // HTTP-dates are always GMT; asctime's form does not say so, and Date.parse would read local time.
+  const at = Date.parse(/gmt$/i.test(text) ? text : `${text} GMT`);
+  if (Number.isNaN(at)) return undefined;
+  // A date in the past means "now"; never a negative wait.
+  return Math.min(Math.max(0, at - now), MAX_SERVER_WAIT_MS);
 }
