@@ -34,7 +34,12 @@ function kindOf(found: Found): string {
   return `${event.previous.status}>${event.data.status}`;
 }
 
-async function pollRig(startSimEnv: ReturnType<typeof useSimEnv>, now: string, visitsPerWeek = 40) {
+async function pollRig(
+  startSimEnv: ReturnType<typeof useSimEnv>,
+  now: string,
+  visitsPerWeek = 40,
+  videoScanSpacing = 0,
+) {
   const env: SimEnv = await startSimEnv('msw', { now, visitsPerWeek });
   env.sandbox.populate(env.key, { locations: 10, reservationsPerLocation: 25 });
   let log: string[] = [];
@@ -65,7 +70,7 @@ async function pollRig(startSimEnv: ReturnType<typeof useSimEnv>, now: string, v
     local: () => client.clock.monotonic(),
     signal: new AbortController().signal,
     onCall: () => {},
-    videoScanSpacing: 0,
+    videoScanSpacing,
     maxLag: 60 * DAY,
   });
   const collect = async (pass: AsyncGenerator<Found>): Promise<Step> => {
@@ -197,5 +202,36 @@ describe('a poll, change by change', () => {
       'reconciled confirmed>cancelled',
     ])
       expect(kinds, kind).toContain(kind);
+  });
+
+  it('a video total billing cannot explain: billing for each recent month once, then not again until the total moves; one scan per scanSpacing', async () => {
+    for (const [now, months] of [
+      ['2026-11-10T12:00:00Z', ['2026-11', '2026-10']],
+      // Within a time zone's reach of December's first moment: December's counts too.
+      ['2026-11-30T20:00:00Z', ['2026-11', '2026-10', '2026-12']],
+    ] as const) {
+      const { env, detector, collect } = await pollRig(startSimEnv, now, 0, 60_000);
+      const summary = await detector.summary();
+      const total = (more: number): Summary => ({ ...summary, videos_published: summary.videos_published + more });
+      // The first scan also settles the stores whose billing count depends on the time zone.
+      await collect(detector.poll(total(1)));
+      env.clock.advance(60_000);
+      const first = await collect(detector.poll(total(2)));
+      expect(first.calls, now).toEqual(months.map(billing));
+      expect(first.events).toEqual([]);
+      // The same total: not chased again, even once the spacing has passed.
+      env.clock.advance(60_000);
+      expect((await collect(detector.poll(total(2)))).calls).toEqual([]);
+      // A new total inside the spacing waits for it; at its end, billing is read again.
+      env.clock.advance(10_000);
+      await collect(detector.poll(total(3)));
+      env.clock.advance(59_999);
+      expect((await collect(detector.poll(total(4)))).calls).toEqual([]);
+      env.clock.advance(1);
+      expect((await collect(detector.poll(total(4)))).calls).toEqual(months.map(billing));
+      // Explained again: nothing read.
+      env.clock.advance(60_000);
+      expect((await collect(detector.poll(summary))).calls).toEqual([]);
+    }
   });
 });
