@@ -8,11 +8,16 @@
  *     npx stryker run --timeoutMS 5000 --mutate src/core/rate-limit/gate.ts,src/core/rate-limit/headers.ts
  * The event stream and the bulk run, file by file with their unit tests, e.g.
  *   MUTATE_TESTS='test/events/intervals.test.ts,test/events/options.test.ts' npx stryker run --concurrency 1 --mutate src/events/intervals.ts
- * The event stream's scheduler and finders, one file (or line range) at a time with the tests that
- * pin it (pass-cost.test.ts runs simulated days, too long for the 5 s test timeout of a narrowed run):
+ * The event stream's scheduler and finders, with the tests that pin them (poll-paths.test.ts drives
+ * each finder's poll change by change in seconds; pass-cost.test.ts runs simulated days, too long
+ * for a narrowed run), one file at a time while iterating:
  *   MUTATE_TESTS='test/events/pacing.test.ts' npx stryker run --concurrency 1 --mutate src/events/pacing.ts
- *   MUTATE_TESTS='test/events/pass-choice.test.ts' npx stryker run --concurrency 1 --mutate src/events/detector.ts:95-111
+ *   MUTATE_TESTS='test/events/poll-paths.test.ts,test/events/pass-choice.test.ts' npx stryker run --concurrency 1 --mutate src/events/bookings.ts
+ *   MUTATE_TESTS='test/events/poll-paths.test.ts,test/events/pass-choice.test.ts' npx stryker run --concurrency 1 --mutate src/events/videos.ts
  *   MUTATE_TESTS='test/events/pass-choice.test.ts,test/events/history-reset.test.ts' npx stryker run --concurrency 1 --mutate src/events/detector.ts
+ * and all of them in one run (about 900 mutants; see the time measured below):
+ *   MUTATE_TESTS='test/events/poll-paths.test.ts,test/events/pass-choice.test.ts,test/events/history-reset.test.ts,test/events/pacing.test.ts,test/events/watcher-lease.test.ts,test/events/watch.test.ts' \
+ *     npx stryker run --mutate 'src/events/{detector,bookings,videos,finder,pacing,watcher}.ts'
  * pagination.ts, api-promise.ts, path.ts and input.ts are left out here: each is mutated in a run of its own.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
