@@ -88,8 +88,8 @@ async function pollRig(
     return step;
   };
   await detector.summary();
-  await collect(detector.reconcile());
-  return { env, state, service, detector, collect, client };
+  const firstSync = await collect(detector.reconcile());
+  return { env, state, service, detector, collect, client, firstSync };
 }
 
 const MAX_LAG = 60 * DAY;
@@ -128,7 +128,27 @@ describe('a poll, change by change', () => {
   it('each kind of change costs what the summary points at, and is found in the poll after it (or asks for a reconciliation)', {
     timeout: 60_000,
   }, async () => {
-    const { env, state, service, detector, collect } = await pollRig(startSimEnv, '2026-11-30T00:00:00Z');
+    const { env, state, service, detector, collect, firstSync } = await pollRig(startSimEnv, '2026-11-30T00:00:00Z');
+    // The first sync: the whole list in two pages, billing for every month since the oldest
+    // booking, the content of each store with a completed visit; every booking and video delivered,
+    // and the list's end saved (the last page's cursor and its 50 bookings).
+    const stores = env.sandbox.inspect.stores(env.key).map((store) => store.partner_location_id);
+    const videos = stores.reduce((sum, store) => sum + env.sandbox.inspect.videos(env.key, store).length, 0);
+    expect(firstSync.calls).toEqual([
+      '/reservations?limit=200',
+      '/reservations?cursor=other&limit=200',
+      billing('2026-10'),
+      billing('2026-11'),
+      ...Array<string>(10).fill(CONTENT),
+    ]);
+    expect(firstSync.events.filter((e) => e === 'new booking').length).toBe(250);
+    expect(firstSync.events.filter((e) => e === 'new video').length).toBe(videos);
+    expect(firstSync.events.length).toBe(250 + videos);
+    expect(firstSync.records.filter((r) => r[0] === 'b').length).toBe(250);
+    expect(firstSync.records.filter((r) => r[0] === 't')).toEqual([['t', state.tail.cursor, 50]]);
+    expect(state.tail.seen).toBe(50);
+    expect(state.tail.cursor).toEqual(expect.any(String));
+    expect(firstSync.records.at(-1)).toEqual(['f', state.fullAt]);
     const app = env.client();
     const kinds = new Set<string>();
     let seq = env.sandbox.inspect.changes(env.key).at(-1)?.seq ?? 0;
@@ -183,7 +203,19 @@ describe('a poll, change by change', () => {
         // Only a full read places it (a cancellation of a confirmed booking, an acknowledgement).
         expect(choice).toEqual({ kind: 'reconciliation', reason: 'mismatch' });
         const settled = await collect(detector.reconcile(summary));
-        expect(settled.calls[0]).toBe('/reservations?limit=200');
+        const month = new Date(service.now()).toISOString().slice(0, 7);
+        const ahead = new Date(service.now() + 14 * 3_600_000).toISOString().slice(0, 7);
+        const months = [month, month === '2026-12' ? '2026-11' : '2026-10', ...(ahead === month ? [] : [ahead])];
+        // Not a first sync: the whole list, billing for this month and the last (and the next near
+        // its first moment), and no store whose count agrees.
+        const anyCursor = (c: string) => c.replace(/cursor=\w+/, 'cursor');
+        expect(settled.calls.filter((c) => c !== CONTENT).map(anyCursor)).toEqual([
+          '/reservations?limit=200',
+          '/reservations?cursor&limit=200',
+          ...months.map(billing),
+        ]);
+        expect(settled.records.filter((r) => r[0] === 't')).toEqual([['t', state.tail.cursor, state.tail.seen]]);
+        expect(state.tail.seen).toBe(env.sandbox.inspect.reservations(env.key).length - 200);
         expect(settled.events.length).toBeGreaterThan(0);
         for (const e of settled.events) kinds.add(`reconciled ${e}`);
       } else expect(choice, key).toEqual({ kind: 'poll', reason: 'not due' });
@@ -204,7 +236,9 @@ describe('a poll, change by change', () => {
       expect(kinds, kind).toContain(kind);
   });
 
-  it('a video total billing cannot explain: billing for each recent month once, then not again until the total moves; one scan per scanSpacing', async () => {
+  it('a video total billing cannot explain: billing for each recent month once, then not again until the total moves; one scan per scanSpacing', {
+    timeout: 60_000,
+  }, async () => {
     for (const [now, months] of [
       ['2026-11-10T12:00:00Z', ['2026-11', '2026-10']],
       // Within a time zone's reach of December's first moment: December's counts too.
