@@ -268,4 +268,48 @@ describe('a poll, change by change', () => {
       expect((await collect(detector.poll(summary))).calls).toEqual([]);
     }
   });
+
+  it('the first poll since start reads the list end once even when the counts agree; then nothing until the summary moves', {
+    timeout: 60_000,
+  }, async () => {
+    const { detector, collect } = await pollRig(startSimEnv, '2026-11-10T12:00:00Z', 0);
+    const summary = await detector.summary();
+    // A booking made and settled while the watcher was down leaves the counts as they were: only the list shows it.
+    expect((await collect(detector.poll(summary))).calls).toEqual([TAIL]);
+    expect((await collect(detector.poll(summary))).calls).toEqual([]);
+  });
+
+  it('a visit that became due: its store read once, found as a status change', { timeout: 60_000 }, async () => {
+    const { env, detector, collect } = await pollRig(startSimEnv, '2026-11-10T12:00:00Z', 0);
+    await collect(detector.poll(await detector.summary()));
+    // Polls every 10 minutes until a pass finds a visit's outcome alone.
+    let step: Step | undefined;
+    for (let i = 0; i < 600 && !(step?.events.length === 1 && step.events[0]?.startsWith('confirmed>')); i++) {
+      env.clock.advance(10 * MINUTE);
+      step = await collect(detector.poll(await detector.summary()));
+    }
+    expect(step?.events).toHaveLength(1);
+    expect(step?.events[0]).toMatch(/^confirmed>(completed|no_show)$/);
+    expect(step?.calls).toEqual([TAIL, STORE_BOOKINGS]);
+  });
+
+  it('a list end the service no longer reaches: history gone back, nothing more read in the pass; another error is thrown, not taken for a refused position', {
+    timeout: 60_000,
+  }, async () => {
+    const { env, state, detector, collect } = await pollRig(startSimEnv, '2026-11-10T12:00:00Z', 0);
+    const summary = await detector.summary();
+    state.apply(['t', state.tail.cursor, 199]);
+    const moved: Summary = {
+      ...summary,
+      reservations: { ...summary.reservations, pending: summary.reservations.pending + 1 },
+    };
+    const rewound = await collect(detector.poll(moved));
+    expect(rewound.calls).toEqual([TAIL]);
+    expect(detector.rewound).toEqual(expect.any(String));
+    expect(detector.choose(0)).toEqual({ kind: 'reconciliation', reason: 'history reset' });
+    await collect(detector.reconcile(summary));
+    env.sandbox.faults.next({ status: 403, path: /\/reservations$/ });
+    await expect(collect(detector.poll(moved))).rejects.toMatchObject({ status: 403 });
+    expect(detector.choose(0)).toEqual({ kind: 'poll', reason: 'not due' });
+  });
 });
