@@ -7,12 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../src/index.js';
-import { CallBudget } from '../../src/events/call-budget.js';
-import { Detector, type Found } from '../../src/events/detector.js';
-import { ServiceClock } from '../../src/events/service-clock.js';
-import { WatchState } from '../../src/events/state.js';
+import type { Found } from '../../src/events/detector.js';
 import type { StateRecord } from '../../src/events/records.js';
-import { useSimEnv, type SimEnv } from './support.js';
+import { detectorFor, useSimEnv, type SimEnv } from './support.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -60,19 +57,7 @@ async function pollRig(
       return fetch(request);
     },
   });
-  const state = new WatchState();
-  const service = new ServiceClock(client.clock);
-  const detector = new Detector({
-    client,
-    budget: new CallBudget(client.clock, 1, () => client.rateLimit),
-    state,
-    service,
-    local: () => client.clock.monotonic(),
-    signal: new AbortController().signal,
-    onCall: () => {},
-    videoScanSpacing,
-    maxLag: 60 * DAY,
-  });
+  const { state, service, detector } = detectorFor(client, { videoScanSpacing, maxLag: 60 * DAY });
   const collect = async (pass: AsyncGenerator<Found>): Promise<Step> => {
     const step: Step = { calls: [], events: [], stores: [], records: [] };
     log = [];
