@@ -5,11 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PartnerClient, Summary } from '../../src/index.js';
-import { CallBudget } from '../../src/events/call-budget.js';
-import { Detector } from '../../src/events/detector.js';
-import { ServiceClock } from '../../src/events/service-clock.js';
-import { WatchState } from '../../src/events/state.js';
-import { useSimEnv } from './support.js';
+import { detectorFor, useSimEnv } from './support.js';
 
 const MAX_LAG = 900_000;
 const TAKES = 90_000;
@@ -25,19 +21,11 @@ describe('Detector.choose', () => {
     const env = await startSimEnv('msw', { now: '2026-11-10T00:00:00Z', visitsPerWeek: 0 });
     if (populated) env.sandbox.populate(env.key, { locations: 3, reservationsPerLocation: 4 });
     const client: PartnerClient = env.client();
-    const state = new WatchState();
-    const service = new ServiceClock(client.clock);
     let calls = 0;
-    const detector = new Detector({
-      client,
-      budget: new CallBudget(client.clock, 1, () => client.rateLimit),
-      state,
-      service,
-      local: () => client.clock.monotonic(),
-      signal: new AbortController().signal,
-      onCall: () => calls++,
+    const { state, service, detector } = detectorFor(client, {
       videoScanSpacing: 60_000,
       maxLag: MAX_LAG,
+      onCall: () => calls++,
     });
     return { env, state, service, detector, calls: () => calls };
   }

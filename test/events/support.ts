@@ -5,6 +5,10 @@
  * watcher paces itself against.
  */
 import type { ClientOptions, PartnerClient } from '../../src/index.js';
+import { CallBudget } from '../../src/events/call-budget.js';
+import { Detector, type DetectorContext } from '../../src/events/detector.js';
+import { ServiceClock } from '../../src/events/service-clock.js';
+import { WatchState } from '../../src/events/state.js';
 import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import { startSdkEnv, type Sandbox, type SandboxOptions, type TransportKind } from '../helpers/sdk-env.js';
 import { closedAfterEach } from '../helpers/teardown.js';
@@ -67,4 +71,25 @@ export function billingInStoreZone(env: SimEnv): typeof fetch {
     const headers = { 'content-type': 'application/json', date: env.sandbox.clock.now().toUTCString() };
     return new Response(JSON.stringify({ items, next_cursor: null }), { status: 200, headers });
   };
+}
+
+/** A detector on `client` with a fresh state, its whole budget (share 1), driven pass by pass by a test. */
+export function detectorFor(
+  client: PartnerClient,
+  options: Pick<DetectorContext, 'videoScanSpacing' | 'maxLag'> & { onCall?: () => void },
+) {
+  const state = new WatchState();
+  const service = new ServiceClock(client.clock);
+  const detector = new Detector({
+    client,
+    budget: new CallBudget(client.clock, 1, () => client.rateLimit),
+    state,
+    service,
+    local: () => client.clock.monotonic(),
+    signal: new AbortController().signal,
+    onCall: options.onCall ?? (() => {}),
+    videoScanSpacing: options.videoScanSpacing,
+    maxLag: options.maxLag,
+  });
+  return { state, service, detector };
 }
