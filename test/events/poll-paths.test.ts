@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../src/index.js';
+import { bookingFamily } from '../../src/events/bookings.js';
 import type { Found } from '../../src/events/detector.js';
 import type { StateRecord } from '../../src/events/records.js';
 import { detectorFor, useSimEnv, type SimEnv } from './support.js';
@@ -162,7 +163,7 @@ describe('a poll, change by change', () => {
       state.fullAt = service.now() - MAX_LAG / 10;
       const choice = detector.choose(0);
       const key = step.events.join(',') || (changes.length === 0 && !acked ? 'nothing' : 'none');
-      const s = state.counts;
+      const s = state.family(bookingFamily).counts;
       const r = summary.reservations;
       const placed = [
         s.pending === r.pending,

@@ -46,6 +46,12 @@ const POSTGRES_ON_EVENTS: Exception[] = [
   { file: 'postgres/sync.ts', target: 'events/index.ts', why: 'watchEvents() runs the stream the mirror applies' },
   { file: 'postgres/checkpoint.ts', target: 'events/index.ts', why: 'the Checkpoint interface it implements (types)' },
   { file: 'postgres/rows.ts', target: 'events/index.ts', why: 'PartnerEvent (a type)' },
+  { file: 'postgres/batch.ts', target: 'events/index.ts', why: 'PartnerEvent and the changes it holds (types)' },
+  {
+    file: 'postgres/checkpoint.ts',
+    target: 'events/pass-end.ts',
+    why: "the symbol under which the watcher tells the checkpoint a pass ended (Symbol.for, as the shared budget's)",
+  },
   {
     file: 'postgres/sync.ts',
     target: 'events/call-budget.ts',
