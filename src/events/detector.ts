@@ -153,7 +153,8 @@ export class Detector {
   /** Every finder reads everything of its family (every month of videos on a first sync). */
   async *reconcile(summary?: Summary): AsyncGenerator<Found> {
     const state = this.#context.state;
-    const startedAt = this.#serviceNow();
+    // Remembered as seen (the `f` and `r` records): never a time the service did not confirm.
+    const startedAt = this.#context.service.seenAt();
     if (this.rewound) {
       const forget: Found = { records: [] };
       state.record(['r', startedAt], forget.records);

@@ -97,6 +97,19 @@ export class ServiceClock {
   }
 
   /**
+   * The service's time to remember as one the service was seen at (a reconciliation's start, a
+   * history reset): the estimate once confirmed; before that, the earliest time a recent answer
+   * told. Answers that never agreed may leave a first estimate hours ahead of the service, and
+   * remembered as seen it would put the next reconciliation off and, once the service's true time
+   * is confirmed, pass for a history gone back. Remembered early, it only brings a
+   * reconciliation forward.
+   */
+  seenAt(): number {
+    if (this.#confirmed || this.#window.length === 0) return this.now();
+    return this.#local.monotonic() + Math.min(...this.#window.map((r) => r.offset));
+  }
+
+  /**
    * After `reads` summaries in a poll: whether to read it again, to confirm a first estimate or to
    * settle one the last answer disputed (only while the last answer told a usable time, at most
    * `CONFIRM_READS` times). A poll then runs on a time its answers agree on: one that ran ahead (a

@@ -179,4 +179,18 @@ describe('ServiceClock', () => {
     service.observe(undefined, iso(T0 - YEARS));
     expect(service.now()).toBe(T0 - YEARS);
   });
+  it('remembers as seen the earliest time answers told until they agree, then the estimate', () => {
+    const local = localClock(T0);
+    const service = new ServiceClock(local);
+    // The first four summaries of a property run's counterexample: no two agree.
+    for (const hours of [34.9, 21.6, 0, -35.4]) service.observe(undefined, iso(T0 + hours * 3_600_000));
+    expect(service.needsConfirming(4)).toBe(false);
+    expect(service.now()).toBe(T0 + 21.6 * 3_600_000);
+    expect(service.seenAt()).toBe(T0 - 35.4 * 3_600_000);
+    local.advance(60_000);
+    service.observe(undefined, iso(T0 + 60_000));
+    service.observe(undefined, iso(T0 + 60_000));
+    expect(service.confirmed).toBe(true);
+    expect(service.seenAt()).toBe(T0 + 60_000);
+  });
 });
