@@ -65,6 +65,12 @@ export class ServiceClock {
   readonly #window: Reading[] = [];
   /** The last readings that did not support the estimate, one after another, newest last. */
   #against: Reading[] = [];
+  /**
+   * The same of readings refused as far: kept apart, so that a backend years off behind a
+   * balancer neither interrupts the answers that agree on a service clock being set back, nor
+   * counts among them.
+   */
+  #farAgainst: Reading[] = [];
   /** The latest reading (not refused as far) disputed the estimate without moving it yet. */
   #disputed = false;
   /** The latest `generated_at` reading, which a `Date` cannot overturn. */
@@ -197,6 +203,7 @@ export class ServiceClock {
       this.#latestReported = reading.offset;
     if (agree(reading.offset, offset)) {
       this.#against = [];
+      this.#farAgainst = [];
       this.#disputed = false;
       if (reading.offset > offset) this.#offset = reading.offset;
       return;
@@ -211,18 +218,24 @@ export class ServiceClock {
           `agreed time`,
       );
     }
-    const last = this.#against.at(-1);
-    this.#against = last && agree(last.offset, reading.offset) ? [...this.#against, reading] : [reading];
+    // Far readings count only one after another with no other between them.
+    if (!far) this.#farAgainst = [];
+    const before = far ? this.#farAgainst : this.#against;
+    const last = before.at(-1);
+    const against = last && agree(last.offset, reading.offset) ? [...before, reading] : [reading];
+    if (far) this.#farAgainst = against;
+    else this.#against = against;
     const needed = far ? FAR_AGREEING : AGREEING;
     if (!far) this.#disputed = true;
     // generated_at leads: Dates alone never overturn what the latest generated_at says.
     const reportedHolds =
       this.#latestReported !== undefined &&
       agree(this.#latestReported, offset) &&
-      this.#against.every((r) => r.source === 'Date');
-    if (this.#against.length >= needed && !reportedHolds) {
-      this.#offset = Math.max(...this.#against.map((r) => r.offset));
+      against.every((r) => r.source === 'Date');
+    if (against.length >= needed && !reportedHolds) {
+      this.#offset = Math.max(...against.map((r) => r.offset));
       this.#against = [];
+      this.#farAgainst = [];
       this.#disputed = false;
       return;
     }

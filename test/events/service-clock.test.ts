@@ -193,4 +193,18 @@ describe('ServiceClock', () => {
     expect(service.confirmed).toBe(true);
     expect(service.seenAt()).toBe(T0 + 60_000);
   });
+  it('follows a service clock set back a day even while every other answer is a year ahead (refused answers do not interrupt agreement)', () => {
+    const local = localClock(T0);
+    const service = new ServiceClock(local);
+    service.observe(undefined, iso(T0));
+    service.observe(undefined, iso(T0));
+    expect(service.confirmed).toBe(true);
+    const back = T0 - 86_400_000;
+    for (let i = 0; i < 3; i++) {
+      service.observe(dated(T0 + 365 * 86_400_000));
+      service.observe(undefined, iso(back));
+    }
+    expect(service.now()).toBe(back);
+    expect(service.confirmed).toBe(true);
+  });
 });
