@@ -78,6 +78,7 @@ export class Detector {
       lists,
       historyWentBack: (reason: string) => {
         this.rewound ??= reason;
+        context.service.historyWentBack();
       },
     };
     this.#bookings = new BookingFinder(finderContext);

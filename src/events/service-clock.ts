@@ -103,6 +103,23 @@ export class ServiceClock {
   }
 
   /**
+   * The service's history went back, as its data shows (a booking list shorter than the saved
+   * position, bookings gone): its clock may have gone back with it (a sandbox reset, a restored
+   * backup), before any answers agree on that. So the estimate runs on but is chosen afresh from
+   * the answers that follow, and until they confirm it, `seenAt()` is the earliest they tell: the
+   * state forgotten and synced again is never stamped with the time of the history that was lost,
+   * which the service's true time would later show as a second history gone back.
+   */
+  historyWentBack(): void {
+    this.#confirmed = false;
+    this.#window.length = 0;
+    this.#against = [];
+    this.#farAgainst = [];
+    this.#disputed = false;
+    this.#latestReported = undefined;
+  }
+
+  /**
    * The service's time to remember as one the service was seen at (a reconciliation's start, a
    * history reset): the estimate once confirmed; before that, the earliest time a recent answer
    * told. Answers that never agreed may leave a first estimate hours ahead of the service, and
