@@ -143,10 +143,8 @@ async function check(
   try {
     const result = await run(env, rewriteOf(dateMode, reportedMode, seed), rewindAt);
     const rewinds = env.lost.length;
-    const published = [...env.lost.flatMap((h) => h.changes), ...env.sandbox.inspect.changes(env.key)].filter(
-      (c) => c.type === 'video.published' && Date.parse(c.at) > result.start,
-    );
-    expect(published.length).toBeGreaterThan(0);
+    // The run delivered videos (every one after a reset, so their count does not depend on when it came).
+    expect(result.events.filter((e) => e.type === 'video.published').length).toBeGreaterThan(0);
     const deliveries = new Map<string, number>();
     for (const event of result.events) deliveries.set(event.id, (deliveries.get(event.id) ?? 0) + 1);
     expect({ missing: missingChanges(env, result), resets: result.watcher.stats.historyResets }).toEqual({
