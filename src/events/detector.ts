@@ -75,6 +75,7 @@ export class Detector {
       lists,
       historyWentBack: (reason: string) => {
         this.rewound ??= reason;
+        context.service.historyWentBack();
       },
     };
     const settings = { scanSpacing: context.videoScanSpacing, stores: context.stores, touched: this.#touched };
@@ -142,7 +143,8 @@ export class Detector {
   /** Every finder reads everything of its family (every month of videos on a first sync). */
   async *reconcile(summary?: Summary): AsyncGenerator<Found> {
     const state = this.#context.state;
-    const startedAt = this.#serviceNow();
+    // Remembered as seen (the `f` and `r` records): never a time the service did not confirm.
+    const startedAt = this.#context.service.seenAt();
     if (this.rewound) {
       const forget: Found = { records: [] };
       state.record(['r', startedAt], forget.records);

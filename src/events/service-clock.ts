@@ -65,6 +65,12 @@ export class ServiceClock {
   readonly #window: Reading[] = [];
   /** The last readings that did not support the estimate, one after another, newest last. */
   #against: Reading[] = [];
+  /**
+   * The same of readings refused as far: kept apart, so that a backend years off behind a
+   * balancer neither interrupts the answers that agree on a service clock being set back, nor
+   * counts among them.
+   */
+  #farAgainst: Reading[] = [];
   /** The latest reading (not refused as far) disputed the estimate without moving it yet. */
   #disputed = false;
   /** The latest `generated_at` reading, which a `Date` cannot overturn. */
@@ -94,6 +100,36 @@ export class ServiceClock {
   /** The service's time now (epoch ms): the client's until an answer told a usable one. */
   now(): number {
     return this.#offset === undefined ? this.#local.now() : this.#local.monotonic() + this.#offset;
+  }
+
+  /**
+   * The service's history went back, as its data shows (a booking list shorter than the saved
+   * position, bookings gone): its clock may have gone back with it (a sandbox reset, a restored
+   * backup), before any answers agree on that. So the estimate runs on but is chosen afresh from
+   * the answers that follow, and until they confirm it, `seenAt()` is the earliest they tell: the
+   * state forgotten and synced again is never stamped with the time of the history that was lost,
+   * which the service's true time would later show as a second history gone back.
+   */
+  historyWentBack(): void {
+    this.#confirmed = false;
+    this.#window.length = 0;
+    this.#against = [];
+    this.#farAgainst = [];
+    this.#disputed = false;
+    this.#latestReported = undefined;
+  }
+
+  /**
+   * The service's time to remember as one the service was seen at (a reconciliation's start, a
+   * history reset): the estimate once confirmed; before that, the earliest time a recent answer
+   * told. Answers that never agreed may leave a first estimate hours ahead of the service, and
+   * remembered as seen it would put the next reconciliation off and, once the service's true time
+   * is confirmed, pass for a history gone back. Remembered early, it only brings a
+   * reconciliation forward.
+   */
+  seenAt(): number {
+    if (this.#confirmed || this.#window.length === 0) return this.now();
+    return this.#local.monotonic() + Math.min(...this.#window.map((r) => r.offset));
   }
 
   /**
@@ -184,6 +220,7 @@ export class ServiceClock {
       this.#latestReported = reading.offset;
     if (agree(reading.offset, offset)) {
       this.#against = [];
+      this.#farAgainst = [];
       this.#disputed = false;
       if (reading.offset > offset) this.#offset = reading.offset;
       return;
@@ -198,18 +235,24 @@ export class ServiceClock {
           `agreed time`,
       );
     }
-    const last = this.#against.at(-1);
-    this.#against = last && agree(last.offset, reading.offset) ? [...this.#against, reading] : [reading];
+    // Far readings count only one after another with no other between them.
+    if (!far) this.#farAgainst = [];
+    const before = far ? this.#farAgainst : this.#against;
+    const last = before.at(-1);
+    const against = last && agree(last.offset, reading.offset) ? [...before, reading] : [reading];
+    if (far) this.#farAgainst = against;
+    else this.#against = against;
     const needed = far ? FAR_AGREEING : AGREEING;
     if (!far) this.#disputed = true;
     // generated_at leads: Dates alone never overturn what the latest generated_at says.
     const reportedHolds =
       this.#latestReported !== undefined &&
       agree(this.#latestReported, offset) &&
-      this.#against.every((r) => r.source === 'Date');
-    if (this.#against.length >= needed && !reportedHolds) {
-      this.#offset = Math.max(...this.#against.map((r) => r.offset));
+      against.every((r) => r.source === 'Date');
+    if (against.length >= needed && !reportedHolds) {
+      this.#offset = Math.max(...against.map((r) => r.offset));
       this.#against = [];
+      this.#farAgainst = [];
       this.#disputed = false;
       return;
     }

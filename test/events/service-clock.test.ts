@@ -179,4 +179,32 @@ describe('ServiceClock', () => {
     service.observe(undefined, iso(T0 - YEARS));
     expect(service.now()).toBe(T0 - YEARS);
   });
+  it('remembers as seen the earliest time answers told until they agree, then the estimate', () => {
+    const local = localClock(T0);
+    const service = new ServiceClock(local);
+    // The first four summaries of a property run's counterexample: no two agree.
+    for (const hours of [34.9, 21.6, 0, -35.4]) service.observe(undefined, iso(T0 + hours * 3_600_000));
+    expect(service.needsConfirming(4)).toBe(false);
+    expect(service.now()).toBe(T0 + 21.6 * 3_600_000);
+    expect(service.seenAt()).toBe(T0 - 35.4 * 3_600_000);
+    local.advance(60_000);
+    service.observe(undefined, iso(T0 + 60_000));
+    service.observe(undefined, iso(T0 + 60_000));
+    expect(service.confirmed).toBe(true);
+    expect(service.seenAt()).toBe(T0 + 60_000);
+  });
+  it('follows a service clock set back a day even while every other answer is a year ahead (refused answers do not interrupt agreement)', () => {
+    const local = localClock(T0);
+    const service = new ServiceClock(local);
+    service.observe(undefined, iso(T0));
+    service.observe(undefined, iso(T0));
+    expect(service.confirmed).toBe(true);
+    const back = T0 - 86_400_000;
+    for (let i = 0; i < 3; i++) {
+      service.observe(dated(T0 + 365 * 86_400_000));
+      service.observe(undefined, iso(back));
+    }
+    expect(service.now()).toBe(back);
+    expect(service.confirmed).toBe(true);
+  });
 });

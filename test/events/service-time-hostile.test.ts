@@ -136,4 +136,18 @@ describe("the service's time, trusted within reason", () => {
     expectEveryChangeOnce(env, result);
     expect(result.warnings.filter((w) => w.includes('"1"'))).toHaveLength(1);
   });
+  it('first summaries that never agree (35 h and 22 h ahead, right, 35 h behind), then right ones: no history reset, nothing delivered twice', {
+    timeout: 90_000,
+  }, async () => {
+    env = await startSimEnv('msw', { now: '2026-11-25T00:00:00Z', visitsPerWeek: 20 });
+    // The first poll reads the summary four times and takes the time the machine's clock settles
+    // a split on (22 h ahead); the first sync must not remember that time as seen.
+    const first = [34.9, 21.6, 0, -35.4].map((hours) => hours * HOUR);
+    const result = await run(env, ({ summary, at }) => {
+      const off = summary === undefined ? undefined : first[summary];
+      return off === undefined ? {} : { generatedAt: isoTime(at + off) };
+    });
+    expectEveryChangeOnce(env, result);
+    expect(result.watcher.stats.lastHistoryReset).toBeNull();
+  });
 });

@@ -3,7 +3,6 @@
  * `Date` header of any answer, and `generated_at` in the summary's body (a broken proxy, servers
  * behind a balancer whose clocks differ, an odd runtime). Every other byte is passed on.
  */
-import type { SimEnv } from './support.js';
 
 /** What one answer told about the service's time, as the sandbox wrote it. */
 export interface TimedAnswer {
@@ -24,8 +23,13 @@ export interface TimeRewrite {
 
 export type TimeFetch = typeof fetch & { calls: number };
 
+/** Where the service's time is read from: the sandbox's simulated clock. */
+export interface TimedService {
+  sandbox: { clock: { now(): Date } };
+}
+
 /** A `fetch` for the client that rewrites each answer's time as `rewrite` says; `calls` counts every request. */
-export function serviceTimeProxy(env: SimEnv, rewrite: (answer: TimedAnswer) => TimeRewrite): TimeFetch {
+export function serviceTimeProxy(env: TimedService, rewrite: (answer: TimedAnswer) => TimeRewrite): TimeFetch {
   let index = 0;
   let summaries = 0;
   const wrapped = async (input: RequestInfo | URL, init?: RequestInit) => {

@@ -43,7 +43,7 @@ describe('the watcher on the service clock', () => {
     ['40 days behind', -40 * DAY],
   ])(
     'delivers every change when the client clock is %s the service, across a month end',
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async (_, offset) => {
       env = await startSimEnv('msw', { now: '2026-11-25T00:00:00Z', visitsPerWeek: 6 }, offset);
       env.sandbox.populate(env.key, { locations: 15, reservationsPerLocation: 4 });
