@@ -26,8 +26,9 @@ export const SLOW_TESTS = [
   'test/examples/watch-bookings.test.ts',
   // Real-time pacing by the rate-limit windows of every dialect.
   'test/transport/dialects.test.ts',
-  // Other runtimes and compilers: the examples as child processes under tsx, the type tests on tsgo.
+  // Other runtimes and compilers: the examples and the docs' snippets as child processes under tsx, the type tests on tsgo.
   'test/examples/standalone.test.ts',
+  'test/docs/snippets.test.ts',
   'test/types/typescript-7.test.ts',
   // The largest property runs.
   'test/events/stream.property.test.ts',
