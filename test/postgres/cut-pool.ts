@@ -17,10 +17,19 @@ export interface CutPool {
   end(): Promise<void>;
 }
 
+/**
+ * A test's own pool. `end()` resolves before its connections have closed: one the server ends
+ * meanwhile (a server stopped or killed by the test) must not be an uncaught error.
+ */
+export function testPool(url: string, max?: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, ...(max ? { max } : {}) });
+  pool.on('error', () => {});
+  return pool;
+}
+
 export function cutPool(url: string): CutPool {
-  const real = new pg.Pool({ connectionString: url, max: 6 });
-  real.on('error', () => {});
-  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  const real = testPool(url, 6);
+  const admin = testPool(url, 1);
   let statements = 0;
   let at: number | undefined;
   let before: RegExp | undefined;

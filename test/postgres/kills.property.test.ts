@@ -6,13 +6,13 @@
  * event exactly once.
  */
 import fc from 'fast-check';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MirrorDatabaseError, syncToPostgres, type SyncOptions } from '../../src/postgres/index.js';
 import { startSimEnv } from '../events/support.js';
 import { fastCheckRuns } from '../helpers/fast-check-runs.js';
 import { usePostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
-import { cutPool, type CutPool } from './cut-pool.js';
+import { cutPool, testPool, type CutPool } from './cut-pool.js';
 import { expectMirrorMatches, freshDatabase } from './support.js';
 
 const HOUR = 3_600_000;
@@ -35,7 +35,7 @@ async function scenario(
   const env = await startSimEnv('msw', { visitsPerWeek: 10 });
   const url = await freshDatabase(server());
   const cuts = cutPool(url);
-  const check = new pg.Pool({ connectionString: url });
+  const check = testPool(url);
   try {
     env.sandbox.populate(env.key, { locations: stores, reservationsPerLocation: 4 });
     await check.query('create table partner_log (event_id text not null, kind text not null)');
@@ -98,7 +98,7 @@ describe('syncToPostgres(): kills at random statements', () => {
     const env = await startSimEnv('msw', { visitsPerWeek: 10 });
     const url = await freshDatabase(server());
     const cuts = cutPool(url);
-    const check = new pg.Pool({ connectionString: url });
+    const check = testPool(url);
     pools.push(check);
     try {
       env.sandbox.populate(env.key, { locations: 3, reservationsPerLocation: 4 });

@@ -7,7 +7,7 @@
  * with no event, never back, and a crash before that write leaves the rows as they were.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import pg from 'pg';
+import type pg from 'pg';
 import type { PartnerEventWithStores } from '../../src/events/index.js';
 import type { Location } from '../../src/index.js';
 import { MirrorDatabaseError, syncToPostgres, type SyncOptions } from '../../src/postgres/index.js';
@@ -15,21 +15,11 @@ import { migrate } from '../../src/postgres/migrations.js';
 import { confirmStores, upsertStores } from '../../src/postgres/rows.js';
 import { startSimEnv, type SimEnv } from '../events/support.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
-import { cutPool } from './cut-pool.js';
+import { cutPool, testPool } from './cut-pool.js';
 import { expectMirrorMatches, freshDatabase } from './support.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
-/**
- * The test's own pool. `end()` resolves before its connections have closed: one the server ends
- * meanwhile (stopped after the last test) must not be an uncaught error.
- */
-function poolOf(url: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url });
-  pool.on('error', () => {});
-  return pool;
-}
 
 describe('the mirror’s stores, from the stream’s store family', () => {
   const server = usePostgresServer();
@@ -49,7 +39,7 @@ describe('the mirror’s stores, from the stream’s store family', () => {
     const e = env;
     e.sandbox.populate(e.key, { locations: 8, reservationsPerLocation: 3 });
     const url = await freshDatabase(server());
-    pool = poolOf(url);
+    pool = testPool(url);
     const ids = e.sandbox.inspect.stores(e.key).map((s) => s.partner_location_id);
     const [paused, renamed] = [ids[2] as string, ids[5] as string];
     const storeReads: string[] = [];
@@ -131,7 +121,7 @@ describe('the mirror’s stores, from the stream’s store family', () => {
     const e = env;
     e.sandbox.populate(e.key, { locations: stores, reservationsPerLocation: 2 });
     const url = await freshDatabase(server());
-    pool = poolOf(url);
+    pool = testPool(url);
     const start = e.clock.now();
     await syncToPostgres(e.client(), { connectionString: url, once: true });
     return { e, url, start, p: pool, loaded: await syncedAt(pool) };
@@ -182,7 +172,7 @@ describe('the mirror’s stores, from the stream’s store family', () => {
 
   it('a confirmation never moves synced_at back, and confirms only the data it read', async () => {
     const url = await freshDatabase(server());
-    pool = poolOf(url);
+    pool = testPool(url);
     const c = await pool.connect();
     try {
       await migrate(c, 'crp', 'db');
