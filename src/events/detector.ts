@@ -84,6 +84,8 @@ export class Detector {
   }
 
   readonly #lists: Lists;
+  /** The state's seen times were stamped on a service time no answers had confirmed yet (history.ts's `clockWentBack`). */
+  #provisional = false;
 
   /**
    * The account's summary; its response also sets the service's time for the pass that follows,
@@ -99,7 +101,8 @@ export class Detector {
       data = answer.data;
       this.#context.service.observe(answer.response.headers, data.generated_at);
     } while (this.#context.service.needsConfirming(++reads));
-    if (clockWentBack(this.#context.state, this.#context.service)) this.rewound ??= REWOUND.clock;
+    if (clockWentBack(this.#context.state, this.#context.service, this.#provisional)) this.rewound ??= REWOUND.clock;
+    if (this.#context.service.confirmed) this.#provisional = false;
     return data;
   }
 
@@ -143,8 +146,10 @@ export class Detector {
   /** Every finder reads everything of its family (every month of videos on a first sync). */
   async *reconcile(summary?: Summary): AsyncGenerator<Found> {
     const state = this.#context.state;
-    // Remembered as seen (the `f` and `r` records): never a time the service did not confirm.
+    // Remembered as seen (the `f` and `r` records): a time the service did not confirm is the earliest
+    // its answers told, and the first confirmed time corrects it.
     const startedAt = this.#context.service.seenAt();
+    if (!this.#context.service.confirmed) this.#provisional = true;
     if (this.rewound) {
       const forget: Found = { records: [] };
       state.record(['r', startedAt], forget.records);

@@ -25,10 +25,24 @@ export const REWOUND = {
  * Whether the service's time is well before the latest the state saw; keeps the later of the two as
  * seen. Only a time the service confirmed counts (`ServiceClock.confirmed`: several answers agreed
  * on it), so one answer with a wrong `Date` neither resets the history nor raises the mark.
+ *
+ * `provisional`: the state's times were stamped while no answers agreed (`ServiceClock.seenAt()`
+ * after a history reset, when every answer read may be hours off). The first confirmed time then
+ * corrects them instead of being compared with them: a wrong answer stamped as seen would
+ * otherwise pass for a second history gone back.
  */
-export function clockWentBack(state: WatchState, service: Pick<ServiceClock, 'confirmed' | 'now'>): boolean {
+export function clockWentBack(
+  state: WatchState,
+  service: Pick<ServiceClock, 'confirmed' | 'now'>,
+  provisional = false,
+): boolean {
   if (!service.confirmed) return false;
   const now = service.now();
+  if (provisional) {
+    state.seenAt = now;
+    if (state.fullAt !== null && state.fullAt > now) state.fullAt = now;
+    return false;
+  }
   const latest = Math.max(state.seenAt ?? Number.NEGATIVE_INFINITY, state.fullAt ?? Number.NEGATIVE_INFINITY);
   state.seenAt = Math.max(latest, now);
   return now < latest - CLOCK_STEP_BACK_MS;

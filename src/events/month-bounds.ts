@@ -2,8 +2,8 @@
  * The times and months the watcher can work with. Billing months are `YYYY-MM` on the wire: an
  * instant past 9999 would make a month the service refuses (`+010000`), and the loop would end on
  * it. So a service time outside these bounds is refused where it is read (`ServiceClock`), every
- * month is built from an instant clamped to them, and the months of billing read in a first sync
- * stay within those of the account's bookings.
+ * month is built from an instant clamped to them, and the months of billing read (by a first sync,
+ * and by later passes whose estimate runs past every booking) stay within those of the account's bookings.
  */
 import type { Reservation } from '../index.js';
 
@@ -31,12 +31,29 @@ export function withinMonths(ms: number): number {
 /** The months the account's bookings span (their creation and their visits), as a full pass lists them. */
 export class BookingMonths {
   #last: string | undefined;
+  /** The latest month a booking was created in: the service's true month is this one or later. */
+  #lastCreated: string | undefined;
 
   note(booking: Pick<Reservation, 'created_at' | 'visit_at'>): void {
     for (const at of [booking.created_at, booking.visit_at]) {
       const month = typeof at === 'string' ? at.slice(0, 7) : '';
-      if (/^\d{4}-\d{2}$/.test(month) && (this.#last === undefined || month > this.#last)) this.#last = month;
+      if (!/^\d{4}-\d{2}$/.test(month)) continue;
+      if (this.#last === undefined || month > this.#last) this.#last = month;
+      if (at === booking.created_at && (this.#lastCreated === undefined || month > this.#lastCreated))
+        this.#lastCreated = month;
     }
+  }
+
+  /**
+   * The billing months a recent video can be in, when the service's time runs past every booking
+   * (`months` in a month after the last one a booking reaches: answers agreeing on a time years
+   * ahead): the latest month a booking was created in, the one before and the one after. Else `months`.
+   */
+  recentWithin(months: string[], previous: (m: string) => string, next: (m: string) => string): string[] {
+    if (this.#last === undefined || this.#lastCreated === undefined || (months[0] as string) <= next(this.#last))
+      return months;
+    const created = this.#lastCreated;
+    return [created, previous(created), next(created)];
   }
 
   /** The last month worth reading billing's history up to: `current`, unless no booking reaches it. */

@@ -20,6 +20,7 @@ import { monthOf, monthStartNear, monthsFrom, nextMonth, previousMonth, ZONE_REA
 import { eventId } from './event-id.js';
 import { page, type Finder, type FinderContext, type Found, type Reconciliation } from './finder.js';
 import { invalid } from './checkpoint-invalid.js';
+import type { BookingMonths } from './month-bounds.js';
 import type { Family, FamilyState } from './family.js';
 import {
   byStoreNumber,
@@ -167,6 +168,8 @@ export class VideoFinder implements Finder {
   #unexplained: number | undefined;
   #scanAt = Number.NEGATIVE_INFINITY;
   readonly #billed = new BilledCounts();
+  /** The months the bookings spanned at the last reconciliation: a poll's billing months stay within them. */
+  #bookingMonths: BookingMonths | undefined;
   readonly wants = undefined;
 
   constructor(context: FinderContext, options: VideoFinderOptions) {
@@ -197,6 +200,7 @@ export class VideoFinder implements Finder {
 
   /** The counts of this month and the last (every month on a first sync), and the stores that differ. */
   async *reconcile(pass: Reconciliation): AsyncGenerator<Found> {
+    this.#bookingMonths = pass.bookingMonths;
     const recent = this.#recentMonths();
     const months = pass.firstSync
       ? [...new Set([...monthsFrom(pass.earliestMonth, pass.bookingMonths.lastOf(this.#c.state.month)), ...recent])]
@@ -218,7 +222,8 @@ export class VideoFinder implements Finder {
   #recentMonths(): string[] {
     const month = this.#c.state.month;
     const ahead = monthOf(this.#c.service.now() + ZONE_REACH_MS);
-    return ahead === month ? [month, previousMonth(month)] : [month, previousMonth(month), ahead];
+    const months = ahead === month ? [month, previousMonth(month)] : [month, previousMonth(month), ahead];
+    return this.#bookingMonths?.recentWithin(months, previousMonth, nextMonth) ?? months;
   }
 
   /** Compare billing's per-store video counts for `months` with the state; read the content of stores that differ. */

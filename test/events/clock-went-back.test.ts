@@ -28,6 +28,21 @@ describe('clockWentBack', () => {
     expect(fromFull.seenAt).toBe(T);
   });
 
+  it('corrects times stamped before the service confirmed its time instead of counting a step back from them', () => {
+    const stamped = state(T, T);
+    expect(clockWentBack(stamped, at(T - 3 * 3_600_000), true)).toBe(false);
+    expect({ seenAt: stamped.seenAt, fullAt: stamped.fullAt }).toEqual({
+      seenAt: T - 3 * 3_600_000,
+      fullAt: T - 3 * 3_600_000,
+    });
+    // Once corrected, the confirmed time is the mark again.
+    expect(clockWentBack(stamped, at(T - 4 * 3_600_000))).toBe(true);
+    const early = state(T, T);
+    clockWentBack(early, at(T + 60_000), true);
+    expect({ seenAt: early.seenAt, fullAt: early.fullAt }).toEqual({ seenAt: T + 60_000, fullAt: T });
+    expect(clockWentBack(state(T, T), { confirmed: false, now: () => T - 100 * CLOCK_STEP_BACK_MS }, true)).toBe(false);
+  });
+
   it('takes no time the service has not confirmed: neither a step back nor a new mark', () => {
     const unconfirmed = state(T, null);
     expect(clockWentBack(unconfirmed, { confirmed: false, now: () => T - 100 * CLOCK_STEP_BACK_MS })).toBe(false);

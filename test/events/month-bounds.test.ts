@@ -26,4 +26,20 @@ describe('month bounds', () => {
     expect(span.lastOf('9999-11')).toBe('2026-04');
     expect(span.lastOf('2026-03')).toBe('2026-03');
   });
+
+  it("keeps a poll's billing months near the latest booking's creation once the service's time runs past every booking", () => {
+    const span = new BookingMonths();
+    const recent = ['9990-11', '9990-10'];
+    expect(span.recentWithin(recent, previousMonth, nextMonth)).toEqual(recent);
+    span.note({ created_at: '2026-03-02T10:00:00Z', visit_at: '2026-04-10T19:00:00+02:00' });
+    span.note({ created_at: '2026-02-01T10:00:00Z', visit_at: null });
+    expect(span.recentWithin(recent, previousMonth, nextMonth)).toEqual(['2026-03', '2026-02', '2026-04']);
+    // Up to the month after the last a booking reaches, the service's months stand.
+    expect(span.recentWithin(['2026-05', '2026-04'], previousMonth, nextMonth)).toEqual(['2026-05', '2026-04']);
+    expect(span.recentWithin(['2026-06', '2026-05'], previousMonth, nextMonth)).toEqual([
+      '2026-03',
+      '2026-02',
+      '2026-04',
+    ]);
+  });
 });

@@ -150,4 +150,27 @@ describe("the service's time, trusted within reason", () => {
     expectEveryChangeOnce(env, result);
     expect(result.watcher.stats.lastHistoryReset).toBeNull();
   });
+
+  it("every answer agreeing on year 9990 (a usable time, 7,964 years ahead): a poll's billing months stay within the bookings' and every video arrives once", {
+    timeout: 90_000,
+  }, async () => {
+    env = await startSimEnv('msw', { now: '2026-11-25T00:00:00Z', visitsPerWeek: 20 });
+    const ahead = Date.UTC(9990, 10, 25) - Date.UTC(2026, 10, 25);
+    const result = await run(env, ({ at, summary }) => ({
+      date: httpDate(at + ahead),
+      ...(summary !== undefined ? { generatedAt: isoTime(at + ahead) } : {}),
+    }));
+    const changes = env.sandbox.inspect.changes(env.key).filter((c) => Date.parse(c.at) > result.start);
+    const report = coverage(changes, result.events, result.start + RUN - OPTIONS.maxLag - OPTIONS.maxInterval);
+    expect(changes.filter((c) => c.type === 'video.published').length).toBeGreaterThan(3);
+    expect({
+      missing: report.missing,
+      duplicates: report.duplicates,
+      resets: result.watcher.stats.historyResets,
+    }).toEqual({
+      missing: [],
+      duplicates: 0,
+      resets: 0,
+    });
+  });
 });

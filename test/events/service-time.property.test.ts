@@ -192,6 +192,10 @@ describe("the service's time drawn per answer", () => {
     // A reset the bookings showed before the estimate followed the clock back: the time of the
     // lost history was stamped as seen, and the service's true time passed for a second reset.
     ['mixed', 'alternating', 13, 0.2],
+    // Date missing, generated_at mixed: the summaries read after the reset the bookings showed were
+    // all hours ahead or unusable, their earliest was stamped as seen, and the service's true time,
+    // once confirmed, passed for a second reset.
+    ['missing', 'mixed', 320863295, 0.608],
   ] as const)(
     'Date %s, generated_at %s, seed %d, history back at %s of the run',
     { timeout: 120_000 },
