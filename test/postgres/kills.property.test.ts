@@ -142,7 +142,7 @@ describe('syncToPostgres(): kills at random statements', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(
-          fc.record({ cutAt: fc.integer({ min: 1, max: 120 }), advanceHours: fc.integer({ min: 0, max: 30 }) }),
+          fc.record({ cutAt: fc.integer({ min: 1, max: 60 }), advanceHours: fc.integer({ min: 0, max: 30 }) }),
           { minLength: 1, maxLength: 4 },
         ),
         fc.integer({ min: 2, max: 5 }),
@@ -152,7 +152,9 @@ describe('syncToPostgres(): kills at random statements', () => {
       ),
       fastCheckRuns(12),
     );
-    // The cuts landed: most runs were cut at least once (the range of statements a run sends).
-    expect(cutTotals.filter((n) => n > 0).length).toBeGreaterThan(cutTotals.length / 2);
+    // The cuts landed: a run sends from a few dozen statements (batched) to well over a hundred, so a
+    // cut drawn in 1–60 lands in most runs; a third is the floor that keeps the property from passing
+    // with no cut at all, without failing on an unlucky draw of few stores and late cuts.
+    expect(cutTotals.filter((n) => n > 0).length).toBeGreaterThanOrEqual(Math.ceil(cutTotals.length / 3));
   });
 });
