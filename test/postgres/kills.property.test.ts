@@ -141,10 +141,10 @@ describe('syncToPostgres(): kills at random statements', () => {
   }, async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(
-          fc.record({ cutAt: fc.integer({ min: 1, max: 60 }), advanceHours: fc.integer({ min: 0, max: 30 }) }),
-          { minLength: 1, maxLength: 4 },
-        ),
+        fc.array(fc.record({ cutAt: fc.integer({ min: 1, max: 60 }), advanceHours: fc.integer({ min: 0, max: 30 }) }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         fc.integer({ min: 2, max: 5 }),
         async (runs, stores) => {
           cutTotals.push(await scenario(server, runs, stores));
