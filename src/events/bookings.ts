@@ -202,7 +202,7 @@ export class BookingFinder implements Finder {
       for (const item of lastItems) {
         const month = item.created_at.slice(0, 7);
         if (pass.firstSync && month < pass.earliestMonth && /^\d{4}-\d{2}$/.test(month)) pass.earliestMonth = month;
-        if (pass.firstSync && item.status === 'completed') pass.storesWithCompletedVisits.add(item.partner_location_id);
+        if (item.status === 'completed') pass.storesWithCompletedVisits.add(item.partner_location_id);
         pass.bookingMonths.note(item);
         yield* this.#diff(item);
       }

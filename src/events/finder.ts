@@ -40,7 +40,7 @@ export interface Reconciliation {
   firstSync: boolean;
   /** The month of the oldest booking listed (videos follow visits, so none is older). */
   earliestMonth: string;
-  /** Stores with a completed visit: they may have videos of months billing no longer lists. */
+  /** Stores with a completed visit: they may have videos of months billing does not list them for. */
   storesWithCompletedVisits: Set<string>;
   /** The months the bookings listed reach: billing's history is read no further. */
   bookingMonths: BookingMonths;

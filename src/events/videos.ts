@@ -5,7 +5,11 @@
  * `videoScanSpacing`: billing's per-store counts of the months a recent video can be in (one
  * call per 200 stores), then the content of each store whose count moved, until the total is
  * explained. The reconciliation compares billing's counts of this month and the last (every month
- * since the oldest booking on a first sync) and reads the stores that differ.
+ * since the oldest booking on a first sync) and reads the stores that differ. Billing lists a
+ * store only for the months it was enrolled by, and a store's history may be older: so a first
+ * sync reads every store with a completed visit, and a later reconciliation whose counts leave the
+ * summary's total unexplained reads each store with a completed visit that billing left out of a
+ * month it read (one enrolled since, whose older videos only its content shows).
  *
  * Near a month's first moment the next month's counts are read too, and a store with a video
  * posted that close to it is read until billing's count for it is one its content explains
@@ -207,12 +211,18 @@ export class VideoFinder implements Finder {
       : recent;
     // On a first sync, also every store with a completed visit (videos follow completed visits):
     // billing lists a store only for months it was enrolled in, and its history may be older.
-    yield* this.#scan(
+    const scanned = yield* this.#scan(
       months,
       undefined,
       pass.firstSync ? pass.storesWithCompletedVisits : undefined,
       pass.storesBilled,
     );
+    if (pass.firstSync || (pass.summary && this.#videos.total === pass.summary.videos_published)) return;
+    // Later, a store enrolled since (or one whose first read a crash cut short) has videos billing
+    // cannot point at: those of months before it was enrolled, which billing does not list it for.
+    for (const store of pass.storesWithCompletedVisits) {
+      if (!scanned.read.has(store) && (scanned.listings.get(store) ?? 0) < months.length) yield* this.#content(store);
+    }
   }
 
   /**
@@ -226,24 +236,30 @@ export class VideoFinder implements Finder {
     return this.#bookingMonths?.recentWithin(months, previousMonth, nextMonth) ?? months;
   }
 
-  /** Compare billing's per-store video counts for `months` with the state; read the content of stores that differ. */
+  /**
+   * Compare billing's per-store video counts for `months` with the state; read the content of
+   * stores that differ. Returns the stores read, and in how many of the months billing listed each.
+   */
   async *#scan(
     months: string[],
     enough: () => boolean = () => false,
     alsoStores?: Set<string>,
     listed?: Set<string>,
-  ): AsyncGenerator<Found> {
+  ): AsyncGenerator<Found, { read: Set<string>; listings: Map<string, number> }> {
     const state = this.#c.state;
     const stale = new Set<string>(alsoStores);
     /** Billing's counts our own cannot check, per store: kept once the store's content explains them. */
     const inDoubt = new Map<string, Map<string, number>>();
+    const listings = new Map<string, number>();
     for (const month of months) {
+      const inMonth = new Set<string>();
       const known = month === state.month ? 'cur' : month === previousMonth(state.month) ? 'prev' : undefined;
       const list = (c: string | undefined) =>
         this.#c.client.reports.billingMonthly(month, page(c), this.#c.lists.options);
       for await (const current of this.#c.lists.walk(list)) {
         for (const row of current.items) {
           listed?.add(row.partner_location_id);
+          inMonth.add(row.partner_location_id);
           const index = state.storeIndex(row.partner_location_id);
           const entry = index === undefined ? undefined : this.#videos.videos(index);
           const have = entry === undefined || known === undefined ? 0 : entry[known];
@@ -260,13 +276,17 @@ export class VideoFinder implements Finder {
             stale.add(store);
         }
       }
+      for (const store of inMonth) listings.set(store, (listings.get(store) ?? 0) + 1);
     }
+    const read = new Set<string>();
     for (const storeId of stale) {
       const postedAt = yield* this.#content(storeId);
+      read.add(storeId);
       const counts = inDoubt.get(storeId);
       if (counts) this.#billed.explained(storeId, counts, postedAt);
-      if (enough()) return;
+      if (enough()) break;
     }
+    return { read, listings };
   }
 
   /**
