@@ -8,8 +8,8 @@
  * since the oldest booking on a first sync) and reads the stores that differ. Billing lists a
  * store only for the months it was enrolled by, and a store's history may be older: so a first
  * sync reads every store with a completed visit, and a later reconciliation whose counts leave the
- * summary's total unexplained reads each store with a completed visit that billing left out of a
- * month it read (one enrolled since, whose older videos only its content shows).
+ * summary's total short reads the stores with a completed visit that billing left out of a month it
+ * read (one enrolled since, whose older videos only its content shows) until it is reached.
  *
  * Near a month's first moment the next month's counts are read too, and a store with a video
  * posted that close to it is read until billing's count for it is one its content explains
@@ -217,11 +217,22 @@ export class VideoFinder implements Finder {
       pass.firstSync ? pass.storesWithCompletedVisits : undefined,
       pass.storesBilled,
     );
-    if (pass.firstSync || (pass.summary && this.#videos.total === pass.summary.videos_published)) return;
+    if (pass.firstSync) return;
     // Later, a store enrolled since (or one whose first read a crash cut short) has videos billing
     // cannot point at: those of months before it was enrolled, which billing does not list it for.
+    // Read while the summary's total is not reached (a video posted during the pass may exceed it):
+    // the stores with no video known first, so a month of new stores costs their own reads only.
+    const published = pass.summary?.videos_published ?? Number.POSITIVE_INFINITY;
+    const unseen: string[] = [];
+    const seen: string[] = [];
     for (const store of pass.storesWithCompletedVisits) {
-      if (!scanned.read.has(store) && (scanned.listings.get(store) ?? 0) < months.length) yield* this.#content(store);
+      if (scanned.read.has(store) || (scanned.listings.get(store) ?? 0) >= months.length) continue;
+      const index = this.#c.state.storeIndex(store);
+      (index === undefined || this.#videos.videos(index).seen === 0 ? unseen : seen).push(store);
+    }
+    for (const store of [...unseen, ...seen]) {
+      if (this.#videos.total >= published) return;
+      yield* this.#content(store);
     }
   }
 
