@@ -4,31 +4,29 @@
  * for), with no simulated time passing since the first load: when `once` resolves, every video of
  * the service is in the tables, as are the bookings, stores and billing, for one content read per new store.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { syncToPostgres } from '../../src/postgres/index.js';
-import { startSimEnv, type SimEnv } from '../events/support.js';
+import { useSimEnv } from '../events/support.js';
+import { closedAfterEach } from '../helpers/teardown.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
 import { expectMirrorMatches, freshDatabase } from './support.js';
 
 describe('syncToPostgres() once, stores that appeared since the first load', () => {
   const server = usePostgresServer();
-  let env: SimEnv | undefined;
-  const pools: pg.Pool[] = [];
-  afterEach(async () => {
-    await env?.close();
-    env = undefined;
-    await Promise.all(pools.splice(0).map((p) => p.end()));
+  const startEnv = useSimEnv();
+  const pools = closedAfterEach(async (url: string) => {
+    const pool = new pg.Pool({ connectionString: url });
+    return { pool, close: () => pool.end() };
   });
 
   it('the second once run brings every video of the new stores, those of months billing does not list them for included', {
     timeout: 60_000,
   }, async () => {
-    env = await startSimEnv('msw', { visitsPerWeek: 0 });
+    const env = await startEnv('msw', { visitsPerWeek: 0 });
     env.sandbox.populate(env.key, { locations: 5, reservationsPerLocation: 10 });
     const url = await freshDatabase(server());
-    const pool = new pg.Pool({ connectionString: url });
-    pools.push(pool);
+    const { pool } = await pools(url);
     const query = async (text: string) => (await pool.query(text)).rows;
     await syncToPostgres(env.client(), { connectionString: url, once: true });
     await expectMirrorMatches(env, query);
@@ -39,7 +37,7 @@ describe('syncToPostgres() once, stores that appeared since the first load', () 
     const late = env.sandbox.inspect
       .stores(env.key)
       .filter((s) => s.partner_location_id.startsWith('late-'))
-      .flatMap((s) => env?.sandbox.inspect.videos(env.key, s.partner_location_id) ?? []);
+      .flatMap((s) => env.sandbox.inspect.videos(env.key, s.partner_location_id));
     expect(late.filter((v) => v.posted_at.slice(0, 7) < month).length).toBeGreaterThan(0);
     const seq = env.sandbox.requests.at(-1)?.seq ?? 0;
     await syncToPostgres(env.client(), { connectionString: url, once: true });
