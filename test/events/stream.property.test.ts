@@ -132,9 +132,9 @@ async function check(h: History): Promise<void> {
 }
 
 describe('event stream property', () => {
-  // A run takes ~0.2 s: the time limit grows with FC_NUM_RUNS, so a long run is not cut short.
+  // A run takes ~0.2 s alone, ~2 s on a loaded machine: the time limit grows with FC_NUM_RUNS, so a long run is not cut short.
   it('delivers every change at least once under a stable id, whatever the clocks and crashes', {
-    timeout: Math.max(120_000, RUNS.numRuns * 2_000),
+    timeout: Math.max(120_000, RUNS.numRuns * 5_000),
   }, async () => {
     await fc.assert(fc.asyncProperty(history, check), RUNS);
   });
