@@ -28,7 +28,7 @@ interface Case {
 
 const isLate = (event: PartnerEvent) => event.partner_location_id.startsWith('late-');
 
-/** The service's videos, by id. */
+/** Every video the service holds. */
 const serviceVideos = (env: SimEnv) =>
   env.sandbox.inspect.stores(env.key).flatMap((s) => env.sandbox.inspect.videos(env.key, s.partner_location_id));
 
@@ -39,8 +39,8 @@ function arrive(env: SimEnv, arrival: Arrival): void {
 }
 
 /**
- * A clock whose first wait after the first full reconciliation runs `atFirstWait` before any
- * time passes: the first load's pass is over, and the service has not moved on.
+ * A clock whose first wait runs `atFirstWait` before any time passes: at this size no call waits
+ * for the budget, so that wait follows the first load's pass, and the service has not moved on.
  */
 function clockWithHook(env: SimEnv, atFirstWait: () => Promise<void>): ClientClock {
   let fired = false;
