@@ -9,10 +9,12 @@
  */
 import type { Checkpoint, LockOptions, SaveOptions } from '../events/index.js';
 import { PASS_END } from '../events/pass-end.js';
+import { STATE_TABLES, type StateTables } from '../events/state-tables.js';
 import { BATCH_CHANGES, type ChangeBatch } from './batch.js';
 import type { Queryable, Session } from './database.js';
 import { databaseError } from './errors.js';
 import type { WriterLease } from './lease.js';
+import { StreamBookings } from './stream-bookings.js';
 
 export interface CheckpointParts {
   main: Session;
@@ -29,6 +31,10 @@ export interface CheckpointParts {
 
 /** Records held past this many characters are committed (with their changes) at once. */
 const HELD_RECORD_CHARS = 1_000_000;
+/** Bookings held for `stream_bookings` past this many are committed (with their changes) at once. */
+const HELD_BOOKINGS = 5_000;
+/** The line the stream saves for an event whose records all went to its tables: nothing to store. */
+const NO_RECORDS = '[]';
 
 /**
  * A batch that failed (the partner's `onChange` threw, or the database did): carried through the
@@ -66,10 +72,18 @@ export class PostgresCheckpoint implements Checkpoint {
   failure: BatchFailed | undefined;
   /** Statements sent in this process (the crash tests cut the connection at a random one). */
   statements = 0;
+  /** The stream's bookings, kept in their table (the stream reads them through `STATE_TABLES`). */
+  readonly bookings: StreamBookings;
 
   constructor(parts: CheckpointParts) {
     this.#p = parts;
     this.#records = `${parts.schemaQuoted}.stream_records`;
+    this.bookings = new StreamBookings(this.tx, parts.schemaQuoted, parts.database);
+  }
+
+  /** The families whose part of the stream's state lives in the mirror's tables: the bookings. */
+  [STATE_TABLES](): StateTables {
+    return { table: (family) => (family === 'bookings' ? this.bookings : undefined) };
   }
 
   /** The main connection, counting statements. */
@@ -120,7 +134,9 @@ export class PostgresCheckpoint implements Checkpoint {
     if (this.failure) throw this.failure;
     // The watcher saves once the loop body is done with the changes delivered.
     this.#p.batch.seal();
-    if (options.replace) {
+    if (record === NO_RECORDS && !options.replace) {
+      // Its records are held in their tables; the line itself holds nothing to replay.
+    } else if (options.replace) {
       this.#held = [record];
       this.#heldChars = record.length;
       this.#replace = true;
@@ -128,7 +144,12 @@ export class PostgresCheckpoint implements Checkpoint {
       this.#held.push(record);
       this.#heldChars += record.length;
     }
-    if (options.replace || this.#p.batch.size >= BATCH_CHANGES || this.#heldChars >= HELD_RECORD_CHARS)
+    if (
+      options.replace ||
+      this.#p.batch.size >= BATCH_CHANGES ||
+      this.#heldChars >= HELD_RECORD_CHARS ||
+      this.bookings.pending >= HELD_BOOKINGS
+    )
       await this.flush();
   }
 
@@ -147,7 +168,7 @@ export class PostgresCheckpoint implements Checkpoint {
   /** One fenced transaction: the sealed changes' rows and `onChange` statements, then the records held. */
   async #commitHeld(): Promise<void> {
     const { batch } = this.#p;
-    if (this.#held.length === 0 && batch.size === 0) return;
+    if (this.#held.length === 0 && batch.size === 0 && this.bookings.pending === 0) return;
     const records = this.#held;
     const replace = this.#replace;
     this.#held = [];
@@ -157,6 +178,7 @@ export class PostgresCheckpoint implements Checkpoint {
       await this.#begin();
       await batch.write(this.tx);
       try {
+        await this.bookings.write(this.tx);
         if (replace) await this.tx.query(`delete from ${this.#records}`);
         if (records.length > 0)
           await this.tx.query(

@@ -64,6 +64,17 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       holder_host text)`,
     `insert into %s.writer_lease (name) values ('writer') on conflict (name) do nothing`,
   ],
+  [
+    // The stream's bookings, one row each, read per page instead of held in the process (stream-bookings.ts).
+    `create table if not exists %s.stream_bookings (
+      reservation_id text primary key,
+      store integer not null,
+      status text not null,
+      ack text,
+      visit bigint,
+      packed text not null)`,
+    `create index if not exists stream_bookings_open on %s.stream_bookings (status, visit) where status in ('pending', 'confirmed')`,
+  ],
 ];
 
 /** The newest version this package writes. */
@@ -117,6 +128,14 @@ export const COLUMNS: Record<string, Record<string, string>> = {
     synced_at: 'timestamp with time zone',
   },
   stream_records: { id: 'bigint', record: 'text' },
+  stream_bookings: {
+    reservation_id: 'text',
+    store: 'integer',
+    status: 'text',
+    ack: 'text',
+    visit: 'bigint',
+    packed: 'text',
+  },
   writer_lease: {
     name: 'text',
     holder: 'text',
