@@ -181,12 +181,12 @@ export class BookingState implements FamilyState<BookingRecord> {
     else this.open.delete(record[1]);
   }
 
-  keep(record: BookingRecord): boolean {
-    if (!this.#table) return false;
+  keep(record: BookingRecord): BookingRecord | undefined {
+    if (!this.#table) return record;
     this.#table.hold(record[1], record[2], unpackBooking(record[2]));
     if (this.#unsaved.get(record[1]) === record[2]) this.#unsaved.delete(record[1]);
     this.#cache(record[1], record[2]);
-    return true;
+    return undefined;
   }
 
   storeOf(record: BookingRecord): number {

@@ -41,10 +41,11 @@ export interface FamilyState<R extends FamilyRecord = FamilyRecord> {
    */
   loadTable?(): Promise<void>;
   /**
-   * Kept in a table: take one record of a confirmed event, to be written to the table with the
-   * checkpoint's next commit; true when taken (it is then left out of the journal line).
+   * Kept in a table: take one record of a confirmed event, what of it the table keeps to be written
+   * there with the checkpoint's next commit; returns what the journal line still holds of it
+   * (undefined: nothing). A family without it writes its records whole.
    */
-  keep?(record: R): boolean;
+  keep?(record: R): R | undefined;
   /** Kept in a table, after a load: it replayed records of a checkpoint written before it had one, to be moved there. */
   readonly moved?: boolean;
 }

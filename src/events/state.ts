@@ -222,7 +222,13 @@ export class WatchState {
     // A checkpoint begins with a snapshot: it names the key and service, and a damaged first line is never taken for a torn last one.
     if (!this.#snapshotSaved) return this.compact(checkpoint, true);
     // A family kept in a table takes its records there; the line (empty, then) still marks the event saved.
-    const line = JSON.stringify(records.filter((record) => !this.#byKind.get(record[0])?.keep?.(record)));
+    const kept: StateRecord[] = [];
+    for (const record of records) {
+      const part = this.#byKind.get(record[0]);
+      const rest = part?.keep ? part.keep(record) : record;
+      if (rest !== undefined) kept.push(rest as StateRecord);
+    }
+    const line = JSON.stringify(kept);
     await checkpoint.save(line);
     this.#journalBytes += line.length;
   }

@@ -15,6 +15,7 @@ import type { Queryable, Session } from './database.js';
 import { databaseError } from './errors.js';
 import type { WriterLease } from './lease.js';
 import { StreamBookings } from './stream-bookings.js';
+import { StreamVideos } from './stream-videos.js';
 
 export interface CheckpointParts {
   main: Session;
@@ -31,8 +32,8 @@ export interface CheckpointParts {
 
 /** Records held past this many characters are committed (with their changes) at once. */
 const HELD_RECORD_CHARS = 1_000_000;
-/** Bookings held for `stream_bookings` past this many are committed (with their changes) at once. */
-const HELD_BOOKINGS = 5_000;
+/** Rows held for the stream's tables (`stream_bookings`, `stream_videos`) past this many are committed at once. */
+const HELD_TABLE_ROWS = 5_000;
 /** The line the stream saves for an event whose records all went to its tables: nothing to store. */
 const NO_RECORDS = '[]';
 
@@ -74,16 +75,25 @@ export class PostgresCheckpoint implements Checkpoint {
   statements = 0;
   /** The stream's bookings, kept in their table (the stream reads them through `STATE_TABLES`). */
   readonly bookings: StreamBookings;
+  /** The ids of the videos the stream delivered, kept in their table likewise. */
+  readonly videos: StreamVideos;
 
   constructor(parts: CheckpointParts) {
     this.#p = parts;
     this.#records = `${parts.schemaQuoted}.stream_records`;
     this.bookings = new StreamBookings(this.tx, parts.schemaQuoted, parts.database);
+    this.videos = new StreamVideos(this.tx, parts.schemaQuoted, parts.database);
   }
 
-  /** The families whose part of the stream's state lives in the mirror's tables: the bookings. */
+  /** The parts of the stream's state that grow with the account live in the mirror's tables: bookings, videos' ids. */
   [STATE_TABLES](): StateTables {
-    return { table: (family) => (family === 'bookings' ? this.bookings : undefined) };
+    const tables: Record<string, unknown> = { bookings: this.bookings, videos: this.videos };
+    return { table: (family) => (Object.hasOwn(tables, family) ? tables[family] : undefined) };
+  }
+
+  /** Rows held for the stream's tables, to be written with the next commit. */
+  get #tablesHeld(): number {
+    return this.bookings.pending + this.videos.pending;
   }
 
   /** The main connection, counting statements. */
@@ -148,7 +158,7 @@ export class PostgresCheckpoint implements Checkpoint {
       options.replace ||
       this.#p.batch.size >= BATCH_CHANGES ||
       this.#heldChars >= HELD_RECORD_CHARS ||
-      this.bookings.pending >= HELD_BOOKINGS
+      this.#tablesHeld >= HELD_TABLE_ROWS
     )
       await this.flush();
   }
@@ -168,7 +178,7 @@ export class PostgresCheckpoint implements Checkpoint {
   /** One fenced transaction: the sealed changes' rows and `onChange` statements, then the records held. */
   async #commitHeld(): Promise<void> {
     const { batch } = this.#p;
-    if (this.#held.length === 0 && batch.size === 0 && this.bookings.pending === 0) return;
+    if (this.#held.length === 0 && batch.size === 0 && this.#tablesHeld === 0) return;
     const records = this.#held;
     const replace = this.#replace;
     this.#held = [];
@@ -179,6 +189,7 @@ export class PostgresCheckpoint implements Checkpoint {
       await batch.write(this.tx);
       try {
         await this.bookings.write(this.tx);
+        await this.videos.write(this.tx);
         if (replace) await this.tx.query(`delete from ${this.#records}`);
         if (records.length > 0)
           await this.tx.query(

@@ -65,7 +65,8 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     `insert into %s.writer_lease (name) values ('writer') on conflict (name) do nothing`,
   ],
   [
-    // The stream's bookings, one row each, read per page instead of held in the process (stream-bookings.ts).
+    // The stream's state that grows with the account, read when needed instead of held in the process.
+    // Its bookings, one row each (stream-bookings.ts).
     `create table if not exists %s.stream_bookings (
       reservation_id text primary key,
       store integer not null,
@@ -74,6 +75,8 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       visit bigint,
       packed text not null)`,
     `create index if not exists stream_bookings_open on %s.stream_bookings (status, visit) where status in ('pending', 'confirmed')`,
+    // The ids of each store's videos delivered, read a store at a time (stream-videos.ts).
+    `create table if not exists %s.stream_videos (store integer not null, video_id text not null, primary key (store, video_id))`,
   ],
 ];
 
@@ -136,6 +139,7 @@ export const COLUMNS: Record<string, Record<string, string>> = {
     visit: 'bigint',
     packed: 'text',
   },
+  stream_videos: { store: 'integer', video_id: 'text' },
   writer_lease: {
     name: 'text',
     holder: 'text',

@@ -19,7 +19,7 @@ import {
 } from '../../src/events/bookings.js';
 import { monthOf, monthStartNear, nextMonth, previousMonth } from '../../src/events/calendar.js';
 import { WatchState, type StateRecord } from '../../src/events/state.js';
-import { packVideos, videoFamily } from '../../src/events/videos.js';
+import { packVideos, videoFamily, type VideoTable } from '../../src/events/videos.js';
 import { STATE_TABLES } from '../../src/events/state-tables.js';
 
 const HOUR = 3_600_000;
@@ -378,6 +378,24 @@ function tableCheckpoint(lines: string[] = [], rows = new Map<string, string>())
   const inner = memoryCheckpoint();
   let held = new Map<string, string>();
   let clear = false;
+  const videoRows = new Set<string>();
+  let videosHeld = new Set<string>();
+  let videosClear = false;
+  const videoReads: number[] = [];
+  const videos: VideoTable = {
+    read: async (store) => {
+      videoReads.push(store);
+      const all = [...(videosClear ? [] : videoRows), ...videosHeld];
+      return [...new Set(all.filter((row) => row.startsWith(`${store}:`)).map((row) => row.slice(`${store}:`.length)))];
+    },
+    hold: (store, ids) => {
+      for (const id of ids) videosHeld.add(`${store}:${id}`);
+    },
+    clear: () => {
+      videosHeld = new Set();
+      videosClear = true;
+    },
+  };
   const reads: string[][] = [];
   const table: BookingTable = {
     counts: async () => {
@@ -416,14 +434,27 @@ function tableCheckpoint(lines: string[] = [], rows = new Map<string, string>())
       for (const [id, packed] of held) rows.set(id, packed);
       held = new Map();
       clear = false;
+      if (videosClear) videoRows.clear();
+      for (const row of videosHeld) videoRows.add(row);
+      videosHeld = new Set();
+      videosClear = false;
       await inner.save(line, options);
     },
-    [STATE_TABLES]: () => ({ table: (family: string) => (family === 'bookings' ? table : undefined) }),
+    [STATE_TABLES]: () => ({
+      table: (family: string) => (family === 'bookings' ? table : family === 'videos' ? videos : undefined),
+    }),
   };
-  return { checkpoint, rows, reads, ready: Promise.all(lines.map((line) => inner.save(line))) };
+  return {
+    checkpoint,
+    rows,
+    reads,
+    videoRows,
+    videoReads,
+    ready: Promise.all(lines.map((line) => inner.save(line))),
+  };
 }
 
-describe('WatchState with its bookings in a table (a checkpoint that supplies one)', () => {
+describe('WatchState with its bookings and video ids in tables (a checkpoint that supplies them)', () => {
   const pending = (store: number) => packBooking(booking({ store }));
   const confirmed = (store: number, visit: number) => packBooking(booking({ store, status: 'confirmed', visit }));
 
@@ -530,5 +561,48 @@ describe('WatchState with its bookings in a table (a checkpoint that supplies on
     expect(loaded.family(bookingFamily).size).toBe(2);
     const again = await WatchState.load(t.checkpoint);
     expect(again.family(bookingFamily).counts).toEqual(loaded.family(bookingFamily).counts);
+  });
+
+  it("writes a store's video ids to the table and its counts to the journal; reads them back a store at a time", async () => {
+    const t = tableCheckpoint();
+    const state = await WatchState.load(t.checkpoint);
+    const out: StateRecord[] = [];
+    const a = state.ensureStore('loc-a', out);
+    await state.commit(t.checkpoint, out); // the first commit: a snapshot
+    const videos = state.family(videoFamily);
+    expect(() => videos.delivered(a)).toThrow(/not read from the checkpoint's table/);
+    await videos.read(a);
+    expect(videos.delivered(a)).toBeUndefined();
+    const more: StateRecord[] = [];
+    state.record(['v', a, packVideos({ seen: 1, cur: 1, prev: 0, edges: [] }), 'vid-1'], more);
+    expect(videos.delivered(a)).toEqual(new Set(['vid-1']));
+    await state.commit(t.checkpoint, more);
+    expect([...t.videoRows]).toEqual([`${a}:vid-1`]);
+    expect((await t.checkpoint.load()).slice(1)).toEqual([JSON.stringify([['v', a, '1|1|0']])]);
+
+    const loaded = await WatchState.load(t.checkpoint);
+    const again = loaded.family(videoFamily);
+    expect(again.total).toBe(1);
+    expect(again.videos(a)).toEqual({ seen: 1, cur: 1, prev: 0, edges: [] });
+    t.videoReads.length = 0;
+    await again.read(a);
+    expect(t.videoReads).toEqual([a]);
+    expect(again.delivered(a)).toEqual(new Set(['vid-1']));
+  });
+
+  it('moves the video ids of a checkpoint written without a table into it', async () => {
+    const old = new WatchState();
+    const out: StateRecord[] = [];
+    const a = old.ensureStore('loc-a', out);
+    old.apply(['v', a, packVideos({ seen: 2, cur: 0, prev: 2, edges: [] }), 'vid-1', 'vid-2']);
+    const t = tableCheckpoint([old.snapshot()]);
+    await t.ready;
+    const loaded = await WatchState.load(t.checkpoint);
+    expect([...t.videoRows].sort()).toEqual([`${a}:vid-1`, `${a}:vid-2`]);
+    const lines = await t.checkpoint.load();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string).videoIds).toEqual({});
+    await loaded.family(videoFamily).read(a);
+    expect(loaded.family(videoFamily).delivered(a)).toEqual(new Set(['vid-1', 'vid-2']));
   });
 });
