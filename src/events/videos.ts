@@ -123,7 +123,8 @@ export class VideoState implements FamilyState<VideoRecord> {
   async read(store: number): Promise<void> {
     this.#loaded = true;
     if (!this.#table || this.#videoIds.has(store)) return;
-    const ids = await this.#table.read(store);
+    // Ids come only with a store's counts record: a store with none has none in the table (a first load's stores).
+    const ids = this.#videos.has(store) ? await this.#table.read(store) : [];
     this.#videoIds.set(store, new Set(ids));
     for (const old of this.#videoIds.keys()) {
       if (this.#videoIds.size <= VIDEO_CACHE) break;
