@@ -84,30 +84,109 @@ export interface Counts {
   unacknowledged: number;
 }
 
-/** Every booking seen, packed, and how many are in each status. */
+/**
+ * A checkpoint's table of bookings (the Postgres mirror's): the state reads from it what a page
+ * needs, and the records of confirmed events are written to it with the checkpoint's next commit,
+ * so the process holds a bounded cache instead of every booking.
+ */
+export interface BookingTable {
+  /** How many bookings the table holds, and in each status (read once, when the state opens). */
+  counts(): Promise<{ size: number; counts: Counts }>;
+  /** The packed entries of those of `ids` the table holds (with what it holds for the next commit). */
+  read(ids: readonly string[]): Promise<Map<string, string>>;
+  /** Bookings (id and store) in `status`, with a visit at or before `visitBy` (epoch minutes) when given. */
+  list(status: 'pending' | 'confirmed', visitBy?: number): Promise<Array<[id: string, store: number]>>;
+  /** Write a booking's entry with the checkpoint's next commit. */
+  hold(id: string, packed: string, entry: BookingEntry): void;
+  /** Forget every booking with the next commit (before what is held after). */
+  clear(): void;
+}
+
+/** Entries kept in memory beside a table: about 100 bytes each. */
+export const BOOKING_CACHE = 20_000;
+
+/**
+ * Every booking seen, packed, and how many are in each status: in memory, or in a checkpoint's
+ * table (`BookingTable`) with a bounded cache, each page's bookings read first (`read`).
+ */
 export class BookingState implements FamilyState<BookingRecord> {
-  readonly #bookings = new Map<string, string>();
-  /** Bookings whose status can still change (pending, confirmed). */
+  readonly #table: BookingTable | undefined;
+  /** Every booking (in memory), or those read or applied lately (with a table; null: not in the table). */
+  readonly #bookings = new Map<string, string | null>();
+  /** With a table: applied, not yet taken for a commit (`keep`). */
+  readonly #unsaved = new Map<string, string>();
+  /** In memory: bookings whose status can still change (pending, confirmed); with a table, none. */
   readonly open = new Set<string>();
   readonly counts: Counts = { pending: 0, confirmed: 0, completed: 0, no_show: 0, unacknowledged: 0 };
+  #size = 0;
+  /** With a table, while loading: the table was empty, so a booking not in the cache is new. */
+  #tableEmpty = false;
+  #loaded = false;
+  moved = false;
+
+  constructor(table?: BookingTable) {
+    this.#table = table;
+  }
 
   get size(): number {
-    return this.#bookings.size;
+    return this.#size;
+  }
+
+  async loadTable(): Promise<void> {
+    if (!this.#table) return;
+    const { size, counts } = await this.#table.counts();
+    this.#size = size;
+    Object.assign(this.counts, counts);
+    this.#tableEmpty = size === 0;
+  }
+
+  /** Read these bookings from the table (none: all in memory already), so `booking()` has them. */
+  async read(ids: readonly string[]): Promise<void> {
+    this.#loaded = true;
+    if (!this.#table) return;
+    const missing = ids.filter((id) => !this.#unsaved.has(id) && !this.#bookings.has(id));
+    if (missing.length === 0) return;
+    const found = await this.#table.read(missing);
+    for (const id of missing) this.#cache(id, found.get(id) ?? null);
   }
 
   booking(id: string): BookingEntry | undefined {
-    const packed = this.#bookings.get(id);
+    const packed = this.#packed(id);
     return packed === undefined ? undefined : unpackBooking(packed);
   }
 
+  #packed(id: string): string | undefined {
+    const unsaved = this.#unsaved.get(id);
+    if (unsaved !== undefined) return unsaved;
+    const packed = this.#bookings.get(id);
+    if (packed !== undefined || !this.#table) return packed ?? undefined;
+    // Before the first read, only a checkpoint's lines are replayed: new when the table was empty.
+    if (!this.#loaded && this.#tableEmpty) return undefined;
+    throw new Error(`Booking ${id} was not read from the checkpoint's table before use.`);
+  }
+
   apply(record: BookingRecord): void {
-    const before = this.#bookings.get(record[1]);
+    const before = this.#packed(record[1]);
     if (before !== undefined) this.#count(unpackBooking(before), -1);
+    else this.#size++;
     const after = unpackBooking(record[2]);
-    this.#bookings.set(record[1], record[2]);
     this.#count(after, 1);
+    if (this.#table) {
+      this.#unsaved.set(record[1], record[2]);
+      if (!this.#loaded) this.moved = true;
+      return;
+    }
+    this.#bookings.set(record[1], record[2]);
     if (after.status === 'pending' || after.status === 'confirmed') this.open.add(record[1]);
     else this.open.delete(record[1]);
+  }
+
+  keep(record: BookingRecord): BookingRecord | undefined {
+    if (!this.#table) return record;
+    this.#table.hold(record[1], record[2], unpackBooking(record[2]));
+    if (this.#unsaved.get(record[1]) === record[2]) this.#unsaved.delete(record[1]);
+    this.#cache(record[1], record[2]);
+    return undefined;
   }
 
   storeOf(record: BookingRecord): number {
@@ -115,7 +194,11 @@ export class BookingState implements FamilyState<BookingRecord> {
   }
 
   snapshot(): Record<string, unknown> {
-    return { bookings: Object.fromEntries(this.#bookings) };
+    if (!this.#table) return { bookings: Object.fromEntries(this.#bookings) };
+    // With a table, the snapshot holds none: what was applied and not yet taken goes to the table with it.
+    for (const [id, packed] of [...this.#unsaved]) this.keep(['b', id, packed]);
+    this.moved = false;
+    return { bookings: {} };
   }
 
   *restore(snapshot: Readonly<Record<string, unknown>>, stores: number): Iterable<BookingRecord> {
@@ -128,8 +211,55 @@ export class BookingState implements FamilyState<BookingRecord> {
 
   forget(): void {
     this.#bookings.clear();
+    this.#unsaved.clear();
     this.open.clear();
+    this.#table?.clear();
+    this.#size = 0;
+    this.#tableEmpty = true;
     for (const name of Object.keys(this.counts) as Array<keyof Counts>) this.counts[name] = 0;
+  }
+
+  /** The stores of pending bookings not in `listed` (the pending list just read). */
+  async pendingStoresNotIn(listed: ReadonlySet<string>): Promise<Set<number>> {
+    const stores = new Set<number>();
+    for (const [id, store] of await this.#withStatus('pending')) if (!listed.has(id)) stores.add(store);
+    return stores;
+  }
+
+  /** The stores of confirmed bookings whose visit is due by `minute` (epoch minutes). */
+  async storesWithVisitsBy(minute: number): Promise<Set<number>> {
+    return new Set((await this.#withStatus('confirmed', minute)).map(([, store]) => store));
+  }
+
+  async #withStatus(status: 'pending' | 'confirmed', visitBy?: number): Promise<Array<[string, number]>> {
+    const matches = (e: BookingEntry) =>
+      e.status === status && (visitBy === undefined || (e.visit !== null && e.visit <= visitBy));
+    const found: Array<[string, number]> = [];
+    if (!this.#table) {
+      for (const id of this.open) {
+        const entry = this.booking(id);
+        if (entry && matches(entry)) found.push([id, entry.store]);
+      }
+      return found;
+    }
+    // What is applied and not yet taken for a commit is newer than the table's rows.
+    for (const [id, store] of await this.#table.list(status, visitBy))
+      if (!this.#unsaved.has(id)) found.push([id, store]);
+    for (const [id, packed] of this.#unsaved) {
+      const entry = unpackBooking(packed);
+      if (matches(entry)) found.push([id, entry.store]);
+    }
+    return found;
+  }
+
+  #cache(id: string, packed: string | null): void {
+    this.#bookings.delete(id);
+    this.#bookings.set(id, packed);
+    // The oldest go first; those of the page being read were just added.
+    for (const old of this.#bookings.keys()) {
+      if (this.#bookings.size <= BOOKING_CACHE) break;
+      this.#bookings.delete(old);
+    }
   }
 
   #count(entry: BookingEntry, delta: 1 | -1): void {
@@ -139,12 +269,13 @@ export class BookingState implements FamilyState<BookingRecord> {
   }
 }
 
-export const bookingFamily: Family<BookingRecord, BookingState> = {
+export const bookingFamily: Family<BookingRecord, BookingState, BookingTable> = {
+  name: 'bookings',
   records: [bookingRecords],
   snapshot: {
     bookings: { check: (v) => isObject(v) && every(Object.keys(v), id) && every(Object.values(v), isPackedBooking) },
   },
-  create: () => new BookingState(),
+  create: (table) => new BookingState(table),
   finder: (context) => new BookingFinder(context),
 };
 
@@ -179,7 +310,7 @@ export class BookingFinder implements Finder {
       if (this.#bookings.counts.pending !== counts.pending) yield* this.#pending();
       const s = this.#bookings.counts;
       if (s.confirmed !== counts.confirmed || s.completed !== counts.completed || s.no_show !== counts.no_show) {
-        yield* this.#refreshStores(this.#storesWithDueVisits());
+        yield* this.#refreshStores(await this.#storesWithDueVisits());
       }
     }
     this.#lastSummary = key;
@@ -199,6 +330,7 @@ export class BookingFinder implements Finder {
       lastNext = current.nextCursor;
       lastItems = distinctBookings(current.items);
       listed += lastItems.length;
+      await this.#read(lastItems);
       for (const item of lastItems) {
         const month = item.created_at.slice(0, 7);
         if (pass.firstSync && month < pass.earliestMonth && /^\d{4}-\d{2}$/.test(month)) pass.earliestMonth = month;
@@ -243,6 +375,7 @@ export class BookingFinder implements Finder {
         return;
       }
       first = false;
+      await this.#read(items.slice(seen));
       for (const item of items.slice(seen)) yield* this.#diff(item);
       if (current.nextCursor) ({ cursor, seen } = { cursor: current.nextCursor, seen: 0 });
       else seen = items.length;
@@ -258,27 +391,23 @@ export class BookingFinder implements Finder {
     const list = (c: string | undefined) =>
       this.#c.client.reservations.list({ ...page(c), status: 'pending' }, this.#c.lists.options);
     for await (const current of this.#c.lists.walk(list)) {
+      await this.#read(current.items);
       for (const item of current.items) {
         listed.add(item.reservation_id);
         yield* this.#diff(item);
       }
     }
-    const stores = new Set<number>();
-    for (const id of this.#bookings.open) {
-      const entry = this.#bookings.booking(id);
-      if (entry?.status === 'pending' && !listed.has(id)) stores.add(entry.store);
-    }
-    yield* this.#refreshStores(stores);
+    yield* this.#refreshStores(await this.#bookings.pendingStoresNotIn(listed));
   }
 
-  #storesWithDueVisits(): Set<number> {
-    const nowMinutes = this.#c.service.now() / 60_000;
-    const stores = new Set<number>();
-    for (const id of this.#bookings.open) {
-      const entry = this.#bookings.booking(id);
-      if (entry?.status === 'confirmed' && entry.visit !== null && entry.visit <= nowMinutes) stores.add(entry.store);
-    }
-    return stores;
+  /** The stores of confirmed bookings whose visit is due. */
+  #storesWithDueVisits(): Promise<Set<number>> {
+    return this.#bookings.storesWithVisitsBy(this.#c.service.now() / 60_000);
+  }
+
+  /** A page's bookings, read from the checkpoint's table when it keeps them (one query a page). */
+  #read(items: readonly Reservation[]): Promise<void> {
+    return this.#bookings.read(items.map((item) => item.reservation_id));
   }
 
   async *#refreshStores(stores: Iterable<number>): AsyncGenerator<Found> {
@@ -286,7 +415,10 @@ export class BookingFinder implements Finder {
       const storeId = this.#c.state.stores[index] as string;
       const list = (c: string | undefined) =>
         this.#c.client.reservations.listForLocation(storeId, page(c), this.#c.lists.options);
-      for await (const current of this.#c.lists.walk(list)) for (const item of current.items) yield* this.#diff(item);
+      for await (const current of this.#c.lists.walk(list)) {
+        await this.#read(current.items);
+        for (const item of current.items) yield* this.#diff(item);
+      }
     }
   }
 

@@ -35,17 +35,33 @@ export interface FamilyState<R extends FamilyRecord = FamilyRecord> {
   newMonth?(from: string, to: string): void;
   /** Forget everything (the service's history went back). */
   forget(): void;
+  /**
+   * Kept in a table (`Family.create` was given one): read what the state needs from it before the
+   * checkpoint's lines are replayed (its counts); families in memory have nothing to read.
+   */
+  loadTable?(): Promise<void>;
+  /**
+   * Kept in a table: take one record of a confirmed event, what of it the table keeps to be written
+   * there with the checkpoint's next commit; returns what the journal line still holds of it
+   * (undefined: nothing). A family without it writes its records whole.
+   */
+  keep?(record: R): R | undefined;
+  /** Kept in a table, after a load: it replayed records of a checkpoint written before it had one, to be moved there. */
+  readonly moved?: boolean;
 }
 
 /** A family: its finder, its record kinds with their checks, its snapshot fields, and its state. */
-export interface Family<R extends FamilyRecord = FamilyRecord, S extends FamilyState<R> = FamilyState<R>> {
+export interface Family<R extends FamilyRecord = FamilyRecord, S extends FamilyState<R> = FamilyState<R>, T = never> {
+  /** Its name, unique across families: the key a checkpoint's tables (state-tables.ts) give its table by; none, never in a table. */
+  readonly name?: string;
   readonly records: readonly RecordCodec<R>[];
   /** Its snapshot fields, each named once across families (the checkpoint's keys). */
   readonly snapshot: Readonly<Record<string, SnapshotField>>;
-  create(): S;
+  /** Its state: in memory, or kept in `table` when the checkpoint supplies one (state-tables.ts). */
+  create(table?: T): S;
   /** Its finder, or none for a watcher not started with it (an opt-in family). */
   finder?(context: FinderContext, settings: FinderSettings): Finder | undefined;
 }
 
 /** The record type of a family. */
-export type RecordOf<F> = F extends Family<infer R, FamilyState<infer R>> ? R : never;
+export type RecordOf<F> = F extends Family<infer R, FamilyState<infer R>, infer _T> ? R : never;

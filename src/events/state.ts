@@ -21,6 +21,7 @@ import { FORMAT, readLine, type Snapshot } from './checkpoint-format.js';
 import { FAMILIES } from './families.js';
 import type { Family, FamilyRecord, FamilyState } from './family.js';
 import type { StateRecord } from './records.js';
+import { stateTablesOf, type StateTables } from './state-tables.js';
 
 export type { StateRecord } from './records.js';
 
@@ -51,11 +52,15 @@ export class WatchState {
   /** False while the checkpoint holds no snapshot: the first save then writes one. */
   #snapshotSaved = false;
 
-  /** `families`: the families kept (families.ts); another list only in tests. */
-  constructor(families: readonly Family[] = FAMILIES) {
+  /**
+   * `families`: the families kept (families.ts); another list only in tests. `tables`: where the
+   * checkpoint keeps some families' parts (state-tables.ts); the others stay in memory.
+   */
+  constructor(families: readonly Family[] = FAMILIES, tables?: StateTables) {
     this.#families = families;
     for (const family of families) {
-      const state = family.create();
+      const table = family.name === undefined ? undefined : tables?.table(family.name);
+      const state = table === undefined ? family.create() : family.create(table as never);
       this.#state.set(family, state);
       for (const codec of family.records) this.#byKind.set(codec.kind, state);
     }
@@ -161,7 +166,8 @@ export class WatchState {
     previousKeys: readonly string[] = [],
     families?: readonly Family[],
   ): Promise<WatchState> {
-    const state = new WatchState(families);
+    const state = new WatchState(families, stateTablesOf(checkpoint));
+    for (const part of state.#state.values()) await part.loadTable?.();
     const lines = await checkpoint.load();
     for (const [i, line] of lines.entries()) state.#restore(line, i);
     if (identity) {
@@ -179,6 +185,8 @@ export class WatchState {
       // A rotation is written down at once, so the old key's fingerprint is needed only this once.
       if (saved && saved.key !== identity.key) await state.compact(checkpoint, true);
     }
+    // A checkpoint written before a family had its table: its records move there with a snapshot that leaves them out.
+    if ([...state.#state.values()].some((part) => part.moved)) await state.compact(checkpoint, true);
     return state;
   }
 
@@ -213,7 +221,14 @@ export class WatchState {
     if (records.length === 0) return;
     // A checkpoint begins with a snapshot: it names the key and service, and a damaged first line is never taken for a torn last one.
     if (!this.#snapshotSaved) return this.compact(checkpoint, true);
-    const line = JSON.stringify(records);
+    // A family kept in a table takes its records there; the line (empty, then) still marks the event saved.
+    const kept: StateRecord[] = [];
+    for (const record of records) {
+      const part = this.#byKind.get(record[0]);
+      const rest = part?.keep ? part.keep(record) : record;
+      if (rest !== undefined) kept.push(rest as StateRecord);
+    }
+    const line = JSON.stringify(kept);
     await checkpoint.save(line);
     this.#journalBytes += line.length;
   }

@@ -79,15 +79,61 @@ export const isPackedVideos: Check = (v) => typeof v === 'string' && PACKED_VIDE
 
 export const videoRecords: RecordCodec<VideoRecord> = { kind: 'v', checks: [count, isPackedVideos], more: id };
 
-/** Per store, its video counts and the ids of the videos delivered, and how many were seen in all. */
+/**
+ * A checkpoint's table of the videos delivered (the Postgres mirror's): a store's ids are read
+ * when its content is read, and those of confirmed events written with the checkpoint's next
+ * commit, so the process holds a bounded cache instead of every video's id.
+ */
+export interface VideoTable {
+  /** The ids of the store's videos delivered (with those held for the next commit); none: `[]`. */
+  read(store: number): Promise<string[]>;
+  /** Write these ids of the store's videos delivered with the checkpoint's next commit. */
+  hold(store: number, ids: readonly string[]): void;
+  /** Forget every id with the next commit (before what is held after). */
+  clear(): void;
+}
+
+/** Stores whose delivered ids are kept in memory beside a table. */
+export const VIDEO_CACHE = 2_000;
+
+/**
+ * Per store, its video counts and the ids of the videos delivered, and how many were seen in all.
+ * With a table (`VideoTable`), the counts stay in memory and the ids live there, a store's read
+ * before its content is compared (`read`).
+ */
 export class VideoState implements FamilyState<VideoRecord> {
+  readonly #table: VideoTable | undefined;
   readonly #videos = new Map<number, string>();
-  /** Per store, the ids of the videos delivered (none for a store an older version saved by count). */
+  /**
+   * Per store, the ids of the videos delivered (none for a store an older version saved by count);
+   * with a table, those of the stores read lately.
+   */
   readonly #videoIds = new Map<number, Set<string>>();
+  /** With a table: ids applied, not yet taken for a commit (`keep`). */
+  readonly #unsaved = new Map<number, Set<string>>();
+  #loaded = false;
+  moved = false;
   total = 0;
+
+  constructor(table?: VideoTable) {
+    this.#table = table;
+  }
 
   videos(store: number): VideoEntry {
     return unpackVideos(this.#videos.get(store));
+  }
+
+  /** Read the store's delivered ids from the table (none: all in memory already), so `delivered()` has them. */
+  async read(store: number): Promise<void> {
+    this.#loaded = true;
+    if (!this.#table || this.#videoIds.has(store)) return;
+    // Ids come only with a store's counts record: a store with none has none in the table (a first load's stores).
+    const ids = this.#videos.has(store) ? await this.#table.read(store) : [];
+    this.#videoIds.set(store, new Set(ids));
+    for (const old of this.#videoIds.keys()) {
+      if (this.#videoIds.size <= VIDEO_CACHE) break;
+      this.#videoIds.delete(old);
+    }
   }
 
   /**
@@ -95,7 +141,14 @@ export class VideoState implements FamilyState<VideoRecord> {
    * which kept only how many (the first `seen` of its list, in list order).
    */
   delivered(store: number): ReadonlySet<string> | undefined {
-    return this.#videoIds.get(store);
+    const ids = this.#videoIds.get(store);
+    if (!this.#table) return ids;
+    if (ids === undefined)
+      throw new Error(`The videos of store ${store} were not read from the checkpoint's table before use.`);
+    const unsaved = this.#unsaved.get(store);
+    const all = unsaved ? new Set([...ids, ...unsaved]) : ids;
+    // An older version's count-only store has no ids anywhere.
+    return all.size === 0 ? undefined : all;
   }
 
   apply(record: VideoRecord): void {
@@ -103,9 +156,24 @@ export class VideoState implements FamilyState<VideoRecord> {
     this.total += unpackVideos(packed).seen - this.videos(store).seen;
     this.#videos.set(store, packed);
     if (delivered.length === 0) return;
-    const ids = this.#videoIds.get(store) ?? new Set<string>();
+    const into = this.#table ? this.#unsaved : this.#videoIds;
+    const ids = into.get(store) ?? new Set<string>();
     for (const id of delivered) ids.add(id);
-    this.#videoIds.set(store, ids);
+    into.set(store, ids);
+    if (this.#table && !this.#loaded) this.moved = true;
+  }
+
+  keep(record: VideoRecord): VideoRecord {
+    const [, store, packed, ...delivered] = record;
+    if (!this.#table || delivered.length === 0) return record;
+    this.#table.hold(store, delivered);
+    const unsaved = this.#unsaved.get(store);
+    for (const id of delivered) {
+      unsaved?.delete(id);
+      this.#videoIds.get(store)?.add(id);
+    }
+    if (unsaved?.size === 0) this.#unsaved.delete(store);
+    return ['v', store, packed];
   }
 
   storeOf(record: VideoRecord): number {
@@ -113,6 +181,13 @@ export class VideoState implements FamilyState<VideoRecord> {
   }
 
   snapshot(): Record<string, unknown> {
+    if (this.#table) {
+      // The ids live in the table: those applied and not yet taken go there with the snapshot.
+      for (const [store, ids] of [...this.#unsaved])
+        this.keep(['v', store, this.#videos.get(store) ?? '0|0|0', ...ids]);
+      this.moved = false;
+      return { videos: Object.fromEntries(this.#videos), videoIds: {} };
+    }
     return {
       videos: Object.fromEntries(this.#videos),
       videoIds: Object.fromEntries([...this.#videoIds].map(([store, ids]) => [store, [...ids]])),
@@ -141,11 +216,14 @@ export class VideoState implements FamilyState<VideoRecord> {
   forget(): void {
     this.#videos.clear();
     this.#videoIds.clear();
+    this.#unsaved.clear();
+    this.#table?.clear();
     this.total = 0;
   }
 }
 
-export const videoFamily: Family<VideoRecord, VideoState> = {
+export const videoFamily: Family<VideoRecord, VideoState, VideoTable> = {
+  name: 'videos',
   records: [videoRecords],
   snapshot: {
     videos: { check: byStoreNumber(isPackedVideos) },
@@ -155,7 +233,7 @@ export const videoFamily: Family<VideoRecord, VideoState> = {
       optional: true,
     },
   },
-  create: () => new VideoState(),
+  create: (table) => new VideoState(table),
   finder: (context, settings) => new VideoFinder(context, { scanSpacing: settings.scanSpacing }),
 };
 
@@ -314,6 +392,7 @@ export class VideoFinder implements Finder {
     for await (const current of this.#c.lists.walk(list)) videos.push(...current.items);
     const records: StateRecord[] = [];
     const store = state.ensureStore(storeId, records);
+    await this.#videos.read(store);
     const known = this.#videos.videos(store);
     const delivered = this.#videos.delivered(store);
     const listed = new Set<string>();

@@ -9,10 +9,13 @@
  */
 import type { Checkpoint, LockOptions, SaveOptions } from '../events/index.js';
 import { PASS_END } from '../events/pass-end.js';
+import { STATE_TABLES, type StateTables } from '../events/state-tables.js';
 import { BATCH_CHANGES, type ChangeBatch } from './batch.js';
 import type { Queryable, Session } from './database.js';
 import { databaseError } from './errors.js';
 import type { WriterLease } from './lease.js';
+import { StreamBookings } from './stream-bookings.js';
+import { StreamVideos } from './stream-videos.js';
 
 export interface CheckpointParts {
   main: Session;
@@ -29,6 +32,10 @@ export interface CheckpointParts {
 
 /** Records held past this many characters are committed (with their changes) at once. */
 const HELD_RECORD_CHARS = 1_000_000;
+/** Rows held for the stream's tables (`stream_bookings`, `stream_videos`) past this many are committed at once. */
+const HELD_TABLE_ROWS = 5_000;
+/** The line the stream saves for an event whose records all went to its tables: nothing to store. */
+const NO_RECORDS = '[]';
 
 /**
  * A batch that failed (the partner's `onChange` threw, or the database did): carried through the
@@ -66,10 +73,27 @@ export class PostgresCheckpoint implements Checkpoint {
   failure: BatchFailed | undefined;
   /** Statements sent in this process (the crash tests cut the connection at a random one). */
   statements = 0;
+  /** The stream's bookings, kept in their table (the stream reads them through `STATE_TABLES`). */
+  readonly bookings: StreamBookings;
+  /** The ids of the videos the stream delivered, kept in their table likewise. */
+  readonly videos: StreamVideos;
 
   constructor(parts: CheckpointParts) {
     this.#p = parts;
     this.#records = `${parts.schemaQuoted}.stream_records`;
+    this.bookings = new StreamBookings(this.tx, parts.schemaQuoted, parts.database);
+    this.videos = new StreamVideos(this.tx, parts.schemaQuoted, parts.database);
+  }
+
+  /** The parts of the stream's state that grow with the account live in the mirror's tables: bookings, videos' ids. */
+  [STATE_TABLES](): StateTables {
+    const tables: Record<string, unknown> = { bookings: this.bookings, videos: this.videos };
+    return { table: (family) => (Object.hasOwn(tables, family) ? tables[family] : undefined) };
+  }
+
+  /** Rows held for the stream's tables, to be written with the next commit. */
+  get #tablesHeld(): number {
+    return this.bookings.pending + this.videos.pending;
   }
 
   /** The main connection, counting statements. */
@@ -120,7 +144,9 @@ export class PostgresCheckpoint implements Checkpoint {
     if (this.failure) throw this.failure;
     // The watcher saves once the loop body is done with the changes delivered.
     this.#p.batch.seal();
-    if (options.replace) {
+    if (record === NO_RECORDS && !options.replace) {
+      // Its records are held in their tables; the line itself holds nothing to replay.
+    } else if (options.replace) {
       this.#held = [record];
       this.#heldChars = record.length;
       this.#replace = true;
@@ -128,7 +154,12 @@ export class PostgresCheckpoint implements Checkpoint {
       this.#held.push(record);
       this.#heldChars += record.length;
     }
-    if (options.replace || this.#p.batch.size >= BATCH_CHANGES || this.#heldChars >= HELD_RECORD_CHARS)
+    if (
+      options.replace ||
+      this.#p.batch.size >= BATCH_CHANGES ||
+      this.#heldChars >= HELD_RECORD_CHARS ||
+      this.#tablesHeld >= HELD_TABLE_ROWS
+    )
       await this.flush();
   }
 
@@ -147,7 +178,7 @@ export class PostgresCheckpoint implements Checkpoint {
   /** One fenced transaction: the sealed changes' rows and `onChange` statements, then the records held. */
   async #commitHeld(): Promise<void> {
     const { batch } = this.#p;
-    if (this.#held.length === 0 && batch.size === 0) return;
+    if (this.#held.length === 0 && batch.size === 0 && this.#tablesHeld === 0) return;
     const records = this.#held;
     const replace = this.#replace;
     this.#held = [];
@@ -157,6 +188,8 @@ export class PostgresCheckpoint implements Checkpoint {
       await this.#begin();
       await batch.write(this.tx);
       try {
+        await this.bookings.write(this.tx);
+        await this.videos.write(this.tx);
         if (replace) await this.tx.query(`delete from ${this.#records}`);
         if (records.length > 0)
           await this.tx.query(

@@ -64,6 +64,20 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       holder_host text)`,
     `insert into %s.writer_lease (name) values ('writer') on conflict (name) do nothing`,
   ],
+  [
+    // The stream's state that grows with the account, read when needed instead of held in the process.
+    // Its bookings, one row each (stream-bookings.ts).
+    `create table if not exists %s.stream_bookings (
+      reservation_id text primary key,
+      store integer not null,
+      status text not null,
+      ack text,
+      visit bigint,
+      packed text not null)`,
+    `create index if not exists stream_bookings_open on %s.stream_bookings (status, visit) where status in ('pending', 'confirmed')`,
+    // The ids of each store's videos delivered, read a store at a time (stream-videos.ts).
+    `create table if not exists %s.stream_videos (store integer not null, video_id text not null, primary key (store, video_id))`,
+  ],
 ];
 
 /** The newest version this package writes. */
@@ -117,6 +131,15 @@ export const COLUMNS: Record<string, Record<string, string>> = {
     synced_at: 'timestamp with time zone',
   },
   stream_records: { id: 'bigint', record: 'text' },
+  stream_bookings: {
+    reservation_id: 'text',
+    store: 'integer',
+    status: 'text',
+    ack: 'text',
+    visit: 'bigint',
+    packed: 'text',
+  },
+  stream_videos: { store: 'integer', video_id: 'text' },
   writer_lease: {
     name: 'text',
     holder: 'text',

@@ -7,10 +7,20 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointInvalidError, type Reservation } from '../../src/index.js';
 import { memoryCheckpoint, type Checkpoint } from '../../src/events/index.js';
-import { bookingFamily, entryOf, packBooking, unpackBooking, type BookingEntry } from '../../src/events/bookings.js';
+import {
+  BOOKING_CACHE,
+  bookingFamily,
+  entryOf,
+  packBooking,
+  unpackBooking,
+  type BookingEntry,
+  type BookingTable,
+  type Counts,
+} from '../../src/events/bookings.js';
 import { monthOf, monthStartNear, nextMonth, previousMonth } from '../../src/events/calendar.js';
 import { WatchState, type StateRecord } from '../../src/events/state.js';
-import { packVideos, videoFamily } from '../../src/events/videos.js';
+import { packVideos, videoFamily, type VideoTable } from '../../src/events/videos.js';
+import { STATE_TABLES } from '../../src/events/state-tables.js';
 
 const HOUR = 3_600_000;
 const DEC_1 = Date.parse('2026-12-01T00:00:00Z');
@@ -357,5 +367,242 @@ describe('WatchState on a checkpoint', () => {
     const loaded = await WatchState.load(withSnapshot);
     await loaded.compact(withSnapshot);
     expect(await withSnapshot.load()).toHaveLength(2);
+  });
+});
+
+/**
+ * A checkpoint that keeps the bookings in a table of its own (as the Postgres mirror does): what
+ * the state holds for it is written to `rows` with the next save, and every read is counted.
+ */
+function tableCheckpoint(lines: string[] = [], rows = new Map<string, string>()) {
+  const inner = memoryCheckpoint();
+  let held = new Map<string, string>();
+  let clear = false;
+  const videoRows = new Set<string>();
+  let videosHeld = new Set<string>();
+  let videosClear = false;
+  const videoReads: number[] = [];
+  const videos: VideoTable = {
+    read: async (store) => {
+      videoReads.push(store);
+      const all = [...(videosClear ? [] : videoRows), ...videosHeld];
+      return [...new Set(all.filter((row) => row.startsWith(`${store}:`)).map((row) => row.slice(`${store}:`.length)))];
+    },
+    hold: (store, ids) => {
+      for (const id of ids) videosHeld.add(`${store}:${id}`);
+    },
+    clear: () => {
+      videosHeld = new Set();
+      videosClear = true;
+    },
+  };
+  const reads: string[][] = [];
+  const table: BookingTable = {
+    counts: async () => {
+      const counts: Counts = { pending: 0, confirmed: 0, completed: 0, no_show: 0, unacknowledged: 0 };
+      for (const packed of rows.values()) {
+        const e = unpackBooking(packed);
+        if (e.status in counts) counts[e.status as keyof Counts]++;
+        if (e.ack === null) counts.unacknowledged++;
+      }
+      return { size: rows.size, counts };
+    },
+    read: async (ids) => {
+      reads.push([...ids]);
+      const found = new Map<string, string>();
+      for (const id of ids) {
+        const packed = held.get(id) ?? (clear ? undefined : rows.get(id));
+        if (packed !== undefined) found.set(id, packed);
+      }
+      return found;
+    },
+    list: async (status, visitBy) =>
+      [...(clear ? held : new Map([...rows, ...held]))]
+        .map(([id, packed]) => [id, unpackBooking(packed)] as const)
+        .filter(([, e]) => e.status === status && (visitBy === undefined || (e.visit !== null && e.visit <= visitBy)))
+        .map(([id, e]) => [id, e.store]),
+    hold: (id, packed) => void held.set(id, packed),
+    clear: () => {
+      held = new Map();
+      clear = true;
+    },
+  };
+  const checkpoint = {
+    load: inner.load,
+    save: async (line: string, options?: { replace?: boolean }) => {
+      if (clear) rows.clear();
+      for (const [id, packed] of held) rows.set(id, packed);
+      held = new Map();
+      clear = false;
+      if (videosClear) videoRows.clear();
+      for (const row of videosHeld) videoRows.add(row);
+      videosHeld = new Set();
+      videosClear = false;
+      await inner.save(line, options);
+    },
+    [STATE_TABLES]: () => ({
+      table: (family: string) => (family === 'bookings' ? table : family === 'videos' ? videos : undefined),
+    }),
+  };
+  return {
+    checkpoint,
+    rows,
+    reads,
+    videoRows,
+    videoReads,
+    ready: Promise.all(lines.map((line) => inner.save(line))),
+  };
+}
+
+describe('WatchState with its bookings and video ids in tables (a checkpoint that supplies them)', () => {
+  const pending = (store: number) => packBooking(booking({ store }));
+  const confirmed = (store: number, visit: number) => packBooking(booking({ store, status: 'confirmed', visit }));
+
+  it('writes the bookings to the table with the commit, not to the journal, and reads back only counts at load', async () => {
+    const t = tableCheckpoint();
+    const state = await WatchState.load(t.checkpoint);
+    const out: StateRecord[] = [];
+    await state.family(bookingFamily).read(['r1', 'r2']);
+    const a = state.ensureStore('loc-a', out);
+    state.record(['b', 'r1', pending(a)], out);
+    state.record(['b', 'r2', confirmed(a, 50)], out);
+    await state.commit(t.checkpoint, out); // the first commit: a snapshot
+    const more: StateRecord[] = [];
+    await state.family(bookingFamily).read(['r1', 'r3']);
+    state.record(['b', 'r1', packBooking(booking({ store: a, status: 'rejected', ack: 'acknowledged_self' }))], more);
+    state.record(['b', 'r3', pending(a)], more);
+    state.record(['t', 'c1', 3], more);
+    await state.commit(t.checkpoint, more);
+
+    const lines = await t.checkpoint.load();
+    expect(JSON.parse(lines[0] as string).bookings).toEqual({});
+    expect(lines.slice(1)).toEqual([JSON.stringify([['t', 'c1', 3]])]);
+    expect([...t.rows.keys()].sort()).toEqual(['r1', 'r2', 'r3']);
+
+    t.reads.length = 0;
+    const loaded = await WatchState.load(t.checkpoint);
+    const bookings = loaded.family(bookingFamily);
+    expect(t.reads).toEqual([]);
+    expect(bookings.size).toBe(3);
+    expect(bookings.counts).toEqual({ pending: 1, confirmed: 1, completed: 0, no_show: 0, unacknowledged: 2 });
+    expect(loaded.tail).toEqual({ cursor: 'c1', seen: 3 });
+    expect(() => bookings.booking('r2')).toThrow(/not read from the checkpoint's table/);
+    await bookings.read(['r2', 'r9']);
+    expect(bookings.booking('r2')).toEqual(booking({ store: 0, status: 'confirmed', visit: 50 }));
+    expect(bookings.booking('r9')).toBeUndefined();
+    expect(await bookings.pendingStoresNotIn(new Set())).toEqual(new Set([0]));
+    expect(await bookings.pendingStoresNotIn(new Set(['r3']))).toEqual(new Set());
+    expect(await bookings.storesWithVisitsBy(49)).toEqual(new Set());
+    expect(await bookings.storesWithVisitsBy(50)).toEqual(new Set([0]));
+  });
+
+  it('answers from what it applied and did not commit yet, ahead of the table', async () => {
+    const t = tableCheckpoint();
+    const state = await WatchState.load(t.checkpoint);
+    const out: StateRecord[] = [];
+    const a = state.ensureStore('loc-a', out);
+    await state.family(bookingFamily).read(['r1']);
+    state.record(['b', 'r1', confirmed(a, 10)], out);
+    await state.commit(t.checkpoint, out);
+    await state.family(bookingFamily).read(['r1']);
+    state.record(['b', 'r1', packBooking(booking({ store: a, status: 'completed' }))], []);
+    expect(await state.family(bookingFamily).storesWithVisitsBy(20)).toEqual(new Set());
+    expect(t.rows.get('r1')).toBe(confirmed(a, 10));
+  });
+
+  it('holds a bounded cache: a booking read long ago is read from the table again', async () => {
+    const t = tableCheckpoint();
+    const state = await WatchState.load(t.checkpoint);
+    const bookings = state.family(bookingFamily);
+    const ids = Array.from({ length: BOOKING_CACHE + 400 }, (_, i) => `r${i}`);
+    for (let i = 0; i < ids.length; i += 200) await bookings.read(ids.slice(i, i + 200));
+    t.reads.length = 0;
+    await bookings.read(ids.slice(-200));
+    expect(t.reads).toEqual([]);
+    await bookings.read(['r0']);
+    expect(t.reads).toEqual([['r0']]);
+  });
+
+  it('forgets the table with the history: nothing of it is read or listed after', async () => {
+    const t = tableCheckpoint();
+    const state = await WatchState.load(t.checkpoint);
+    const out: StateRecord[] = [];
+    const a = state.ensureStore('loc-a', out);
+    await state.family(bookingFamily).read(['r1']);
+    state.record(['b', 'r1', pending(a)], out);
+    await state.commit(t.checkpoint, out);
+    const forget: StateRecord[] = [];
+    state.record(['r', DEC_1], forget);
+    await state.family(bookingFamily).read(['r1']);
+    expect(state.family(bookingFamily).booking('r1')).toBeUndefined();
+    expect(await state.family(bookingFamily).pendingStoresNotIn(new Set())).toEqual(new Set());
+    await state.commit(t.checkpoint, forget);
+    expect(t.rows.size).toBe(0);
+    expect((await WatchState.load(t.checkpoint)).family(bookingFamily).size).toBe(0);
+  });
+
+  it('moves the bookings of a checkpoint written without a table into it, with a snapshot that leaves them out', async () => {
+    const old = new WatchState();
+    const out: StateRecord[] = [];
+    const a = old.ensureStore('loc-a', out);
+    old.apply(['b', 'r1', confirmed(a, 7)]);
+    const journal = JSON.stringify([['b', 'r2', pending(a)]]);
+    const t = tableCheckpoint([old.snapshot(), journal]);
+    await t.ready;
+    const loaded = await WatchState.load(t.checkpoint);
+    expect([...t.rows].sort()).toEqual([
+      ['r1', confirmed(a, 7)],
+      ['r2', pending(a)],
+    ]);
+    const lines = await t.checkpoint.load();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string).bookings).toEqual({});
+    expect(loaded.family(bookingFamily).counts.pending).toBe(1);
+    expect(loaded.family(bookingFamily).size).toBe(2);
+    const again = await WatchState.load(t.checkpoint);
+    expect(again.family(bookingFamily).counts).toEqual(loaded.family(bookingFamily).counts);
+  });
+
+  it("writes a store's video ids to the table and its counts to the journal; reads them back a store at a time", async () => {
+    const t = tableCheckpoint();
+    const state = await WatchState.load(t.checkpoint);
+    const out: StateRecord[] = [];
+    const a = state.ensureStore('loc-a', out);
+    await state.commit(t.checkpoint, out); // the first commit: a snapshot
+    const videos = state.family(videoFamily);
+    expect(() => videos.delivered(a)).toThrow(/not read from the checkpoint's table/);
+    await videos.read(a);
+    expect(videos.delivered(a)).toBeUndefined();
+    const more: StateRecord[] = [];
+    state.record(['v', a, packVideos({ seen: 1, cur: 1, prev: 0, edges: [] }), 'vid-1'], more);
+    expect(videos.delivered(a)).toEqual(new Set(['vid-1']));
+    await state.commit(t.checkpoint, more);
+    expect([...t.videoRows]).toEqual([`${a}:vid-1`]);
+    expect((await t.checkpoint.load()).slice(1)).toEqual([JSON.stringify([['v', a, '1|1|0']])]);
+
+    const loaded = await WatchState.load(t.checkpoint);
+    const again = loaded.family(videoFamily);
+    expect(again.total).toBe(1);
+    expect(again.videos(a)).toEqual({ seen: 1, cur: 1, prev: 0, edges: [] });
+    t.videoReads.length = 0;
+    await again.read(a);
+    expect(t.videoReads).toEqual([a]);
+    expect(again.delivered(a)).toEqual(new Set(['vid-1']));
+  });
+
+  it('moves the video ids of a checkpoint written without a table into it', async () => {
+    const old = new WatchState();
+    const out: StateRecord[] = [];
+    const a = old.ensureStore('loc-a', out);
+    old.apply(['v', a, packVideos({ seen: 2, cur: 0, prev: 2, edges: [] }), 'vid-1', 'vid-2']);
+    const t = tableCheckpoint([old.snapshot()]);
+    await t.ready;
+    const loaded = await WatchState.load(t.checkpoint);
+    expect([...t.videoRows].sort()).toEqual([`${a}:vid-1`, `${a}:vid-2`]);
+    const lines = await t.checkpoint.load();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string).videoIds).toEqual({});
+    await loaded.family(videoFamily).read(a);
+    expect(loaded.family(videoFamily).delivered(a)).toEqual(new Set(['vid-1', 'vid-2']));
   });
 });

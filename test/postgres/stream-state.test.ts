@@ -1,0 +1,109 @@
+/**
+ * The stream's state in the mirror's tables: the bookings (`stream_bookings`) and the ids of the
+ * videos delivered (`stream_videos`) live there, written in the transactions that commit their
+ * changes, and `stream_records` holds neither; a checkpoint written before those tables existed
+ * is moved into them at start, nothing delivered again.
+ */
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { syncToPostgres } from '../../src/postgres/index.js';
+import { WatchState } from '../../src/events/state.js';
+import { packVideos, videoFamily } from '../../src/events/videos.js';
+import { startSimEnv, type SimEnv } from '../events/support.js';
+import { usePostgresServer } from '../helpers/postgres-server.js';
+import { expectMirrorMatches, freshDatabase } from './support.js';
+
+const DAY = 86_400_000;
+
+describe("syncToPostgres(): the stream's state in the tables", () => {
+  const server = usePostgresServer();
+  let env: SimEnv | undefined;
+  const pools: pg.Pool[] = [];
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+    await Promise.all(pools.splice(0).map((p) => p.end()));
+  });
+
+  async function setUp() {
+    env = await startSimEnv('msw', { visitsPerWeek: 5 });
+    env.sandbox.populate(env.key, { locations: 6, reservationsPerLocation: 5 });
+    const url = await freshDatabase(server());
+    const pool = new pg.Pool({ connectionString: url });
+    pools.push(pool);
+    await pool.query('create table partner_log (event_id text not null)');
+    const query = async (text: string) => (await pool.query(text)).rows as Record<string, unknown>[];
+    const onChange = async (event: { id: string }, tx: { query(t: string, p?: unknown[]): Promise<unknown> }) => {
+      await tx.query('insert into partner_log values ($1)', [event.id]);
+    };
+    const sync = () => syncToPostgres((env as SimEnv).client(), { connectionString: url, once: true, onChange });
+    return { env, query, sync };
+  }
+
+  /** The stream's tables hold every booking (its status) and every video the mirror holds; its records neither. */
+  async function expectStateInTables(query: (text: string) => Promise<Record<string, unknown>[]>) {
+    const [counts] = await query(
+      `select (select count(*)::int from crp.stream_bookings) as stream_bookings,
+              (select count(*)::int from crp.bookings) as bookings,
+              (select count(*)::int from crp.stream_videos) as stream_videos,
+              (select count(*)::int from crp.videos) as videos,
+              (select count(*)::int from crp.stream_bookings s join crp.bookings b using (reservation_id)
+                where s.status <> b.status) as differing`,
+    );
+    expect(counts?.stream_bookings).toBeGreaterThan(0);
+    expect(counts?.stream_videos).toBeGreaterThan(0);
+    expect(counts).toMatchObject({ bookings: counts?.stream_bookings, videos: counts?.stream_videos, differing: 0 });
+    const records = (await query('select record from crp.stream_records order by id')).map((r) => r.record as string);
+    const ids = await query('select reservation_id as id from crp.bookings union all select video_id from crp.videos');
+    for (const { id } of ids) expect(records.some((record) => record.includes(id as string))).toBe(false);
+  }
+
+  it('bookings and video ids live in stream_bookings and stream_videos, not in stream_records; later changes come once', {
+    timeout: 120_000,
+  }, async () => {
+    const { env, query, sync } = await setUp();
+    const first = await sync();
+    await expectMirrorMatches(env, query);
+    await expectStateInTables(query);
+
+    env.sandbox.clock.advance({ ms: 3 * DAY });
+    const second = await sync();
+    expect(second.events).toBeGreaterThan(0);
+    await expectMirrorMatches(env, query);
+    await expectStateInTables(query);
+    expect(await query('select event_id from partner_log group by event_id having count(*) > 1')).toEqual([]);
+    expect((await query('select count(*)::int as n from partner_log'))[0]?.n).toBe(first.events + second.events);
+  });
+
+  it('a checkpoint holding the bookings and video ids itself (written before the tables) moves them there; nothing comes again', {
+    timeout: 120_000,
+  }, async () => {
+    const { env, query, sync } = await setUp();
+    const first = await sync();
+    // The same state as the stream would have written it with no tables: the bookings and the
+    // video ids in the journal (the counts as the checkpoint has them).
+    const lines = (await query('select record from crp.stream_records order by id')).map((r) => r.record as string);
+    const state = await WatchState.load({ load: async () => lines, save: async () => undefined });
+    const bookings = await query('select reservation_id, packed from crp.stream_bookings');
+    const videos = await query(
+      'select store, array_agg(video_id order by video_id) as ids from crp.stream_videos group by store',
+    );
+    const legacy = [
+      ...bookings.map((b) => ['b', b.reservation_id, b.packed]),
+      ...videos.map((v) => [
+        'v',
+        v.store,
+        packVideos(state.family(videoFamily).videos(v.store as number)),
+        ...(v.ids as string[]),
+      ]),
+    ];
+    await query('delete from crp.stream_bookings; delete from crp.stream_videos');
+    await query(`insert into crp.stream_records (record) values ('${JSON.stringify(legacy).replaceAll("'", "''")}')`);
+
+    const again = await sync();
+    expect(again.events - again.storeReads).toBe(0);
+    await expectStateInTables(query);
+    await expectMirrorMatches(env, query);
+    expect((await query('select count(*)::int as n from partner_log'))[0]?.n).toBe(first.events + again.events);
+  });
+});
