@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { testPool } from './cut-pool.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PartnerClient } from '../../src/index.js';
 import { crp, startCrpSandbox, type CrpSandbox } from '../cli/processes.js';
@@ -38,7 +38,7 @@ describe('crp sync / crp query', () => {
     const done = await crp(['sync', '--database', url, '--once'], sandbox.env);
     expect(done.stderr).toMatch(/the tables match the service: \d+ changes applied/);
     expect(done.code).toBe(0);
-    const pool = new pg.Pool({ connectionString: url });
+    const pool = testPool(url);
     const count = (await pool.query('select count(*)::int as n from crp.bookings')).rows[0].n as number;
     const stores = (await pool.query('select count(*)::int as n from crp.stores')).rows[0].n as number;
     await pool.end();

@@ -9,9 +9,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MirrorDatabaseError, syncToPostgres, type SyncOptions } from '../../src/postgres/index.js';
+import { testPool } from './cut-pool.js';
 import { startSimEnv, type SimEnv } from '../events/support.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
 import { expectMirrorMatches, freshDatabase } from './support.js';
@@ -57,7 +57,7 @@ describe('syncToPostgres() on a full disk', () => {
       env.sandbox.populate(env.key, { locations: 60, reservationsPerLocation: 30 });
       const url = await freshDatabase(server());
       const name = url.split('/').pop() as string;
-      const pool = new pg.Pool({ connectionString: url });
+      const pool = testPool(url);
       const tablespace = `tiny_${process.pid}`;
       try {
         await pool.query('create table partner_log (event_id text not null, kind text not null, ref text not null)');

@@ -3,9 +3,9 @@
  * server killed), down at start. Each gives one clear MirrorDatabaseError naming the database
  * (never the password), nothing half-applied, and a restart goes on from the last commit.
  */
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MirrorDatabaseError, syncToPostgres } from '../../src/postgres/index.js';
+import { testPool } from './cut-pool.js';
 import { startSimEnv, type SimEnv } from '../events/support.js';
 import { startPostgresServer, usePostgresServer } from '../helpers/postgres-server.js';
 import { expectMirrorMatches, freshDatabase } from './support.js';
@@ -87,7 +87,7 @@ describe('syncToPostgres() on a hostile database', () => {
         leaseMs: 1_000,
         onChange,
       });
-      const pool = new pg.Pool({ connectionString: url });
+      const pool = testPool(url);
       try {
         await expectMirrorMatches(env, async (text) => (await pool.query(text)).rows);
         expect(

@@ -4,9 +4,10 @@
  * change, migrations run once under a lock and refuse a newer schema or a table altered by hand.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import pg from 'pg';
+import type pg from 'pg';
 import { CheckpointLockedError } from '../../src/index.js';
 import { MirrorDatabaseError, SCHEMA_VERSION, syncToPostgres } from '../../src/postgres/index.js';
+import { testPool } from './cut-pool.js';
 import { migrate } from '../../src/postgres/migrations.js';
 import { applyEvent, upsertStores } from '../../src/postgres/rows.js';
 import type { PartnerEvent } from '../../src/events/index.js';
@@ -27,7 +28,7 @@ describe('syncToPostgres() on a real PostgreSQL', () => {
     await Promise.all(pools.splice(0).map((p) => p.end()));
   });
   const poolOf = (url: string) => {
-    const pool = new pg.Pool({ connectionString: url });
+    const pool = testPool(url);
     pools.push(pool);
     return pool;
   };

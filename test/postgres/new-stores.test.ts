@@ -5,8 +5,8 @@
  * the service is in the tables, as are the bookings, stores and billing, for one content read per new store.
  */
 import { describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { syncToPostgres } from '../../src/postgres/index.js';
+import { testPool } from './cut-pool.js';
 import { useSimEnv } from '../events/support.js';
 import { closedAfterEach } from '../helpers/teardown.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
@@ -16,7 +16,7 @@ describe('syncToPostgres() once, stores that appeared since the first load', () 
   const server = usePostgresServer();
   const startEnv = useSimEnv();
   const pools = closedAfterEach(async (url: string) => {
-    const pool = new pg.Pool({ connectionString: url });
+    const pool = testPool(url);
     return { pool, close: () => pool.end() };
   });
 

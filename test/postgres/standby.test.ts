@@ -6,7 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
+import { testPool } from './cut-pool.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, TSX, startCrpSandbox, type CrpSandbox } from '../cli/processes.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
@@ -66,7 +67,7 @@ describe('syncToPostgres() replicas (standby, lease, fencing)', () => {
 
   async function setUp(): Promise<{ env: NodeJS.ProcessEnv; holder: () => Promise<number | undefined> }> {
     const url = await freshDatabase(server());
-    pool = new pg.Pool({ connectionString: url });
+    pool = testPool(url);
     await pool.query(
       'create table partner_log (event_id text not null, pid integer not null, at timestamptz not null)',
     );

@@ -4,9 +4,10 @@
  * changes, and `stream_records` holds neither; a checkpoint written before those tables existed
  * is moved into them at start, nothing delivered again.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syncToPostgres } from '../../src/postgres/index.js';
+import { testPool } from './cut-pool.js';
 import { WatchState } from '../../src/events/state.js';
 import { packVideos, videoFamily } from '../../src/events/videos.js';
 import { startSimEnv, type SimEnv } from '../events/support.js';
@@ -29,7 +30,7 @@ describe("syncToPostgres(): the stream's state in the tables", () => {
     env = await startSimEnv('msw', { visitsPerWeek: 5 });
     env.sandbox.populate(env.key, { locations: 6, reservationsPerLocation: 5 });
     const url = await freshDatabase(server());
-    const pool = new pg.Pool({ connectionString: url });
+    const pool = testPool(url);
     pools.push(pool);
     await pool.query('create table partner_log (event_id text not null)');
     const query = async (text: string) => (await pool.query(text)).rows as Record<string, unknown>[];
