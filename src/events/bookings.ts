@@ -198,6 +198,7 @@ export class BookingFinder implements Finder {
       if (lastNext) cursor = lastNext;
       lastNext = current.nextCursor;
       lastItems = distinctBookings(current.items);
+      this.#created(lastItems);
       listed += lastItems.length;
       for (const item of lastItems) {
         const month = item.created_at.slice(0, 7);
@@ -240,8 +241,10 @@ export class BookingFinder implements Finder {
       if (first && items.length < seen) {
         this.#rewound = true;
         this.#c.historyWentBack(REWOUND.list);
+        this.#created(items);
         return;
       }
+      this.#created(items);
       first = false;
       for (const item of items.slice(seen)) yield* this.#diff(item);
       if (current.nextCursor) ({ cursor, seen } = { cursor: current.nextCursor, seen: 0 });
@@ -258,6 +261,7 @@ export class BookingFinder implements Finder {
     const list = (c: string | undefined) =>
       this.#c.client.reservations.list({ ...page(c), status: 'pending' }, this.#c.lists.options);
     for await (const current of this.#c.lists.walk(list)) {
+      this.#created(current.items);
       for (const item of current.items) {
         listed.add(item.reservation_id);
         yield* this.#diff(item);
@@ -286,8 +290,16 @@ export class BookingFinder implements Finder {
       const storeId = this.#c.state.stores[index] as string;
       const list = (c: string | undefined) =>
         this.#c.client.reservations.listForLocation(storeId, page(c), this.#c.lists.options);
-      for await (const current of this.#c.lists.walk(list)) for (const item of current.items) yield* this.#diff(item);
+      for await (const current of this.#c.lists.walk(list)) {
+        this.#created(current.items);
+        for (const item of current.items) yield* this.#diff(item);
+      }
     }
+  }
+
+  /** The service's clock has come at least as far as the latest of these bookings' creation (`ServiceClock.reached`). */
+  #created(items: readonly Reservation[]): void {
+    for (const item of items) this.#c.service.reached(Date.parse(item.created_at));
   }
 
   /** The event (if any) that `item` makes against the state, with its records. */
