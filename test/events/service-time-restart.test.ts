@@ -7,30 +7,14 @@
  * service's true time, hours before them, is not taken for a second history gone back.
  */
 import { describe, expect, it } from 'vitest';
-import { memoryCheckpoint, watchEvents, type Checkpoint, type PartnerEvent } from '../../src/events/index.js';
+import { memoryCheckpoint, type Checkpoint, type PartnerEvent } from '../../src/events/index.js';
 import { WatchState, type StateRecord } from '../../src/events/state.js';
-import { isoTime, serviceTimeProxy, type TimeRewrite } from './service-time-proxy.js';
-import { startRewindableEnv, type RewindableEnv } from './service-time-rewind.js';
+import { isoTime, type TimeRewrite } from './service-time-proxy.js';
+import { startRewindableEnv, watchUntil } from './service-time-rewind.js';
 
 const HOUR = 3_600_000;
 const OPTIONS = { startFrom: 'now', minInterval: 60_000, maxInterval: 600_000, maxLag: HOUR } as const;
 const POPULATE = { locations: 6, reservationsPerLocation: 3 } as const;
-
-/** A watcher on `checkpoint` until the client's clock reaches `until` (stopped in a wait, everything it delivered saved). */
-async function runUntil(
-  env: RewindableEnv,
-  checkpoint: Checkpoint,
-  rewrite: () => TimeRewrite,
-  until: number,
-  events: PartnerEvent[] = [],
-) {
-  const stop = new AbortController();
-  env.at(until, () => stop.abort());
-  const client = env.client({ fetch: serviceTimeProxy(env, rewrite), logger: {} });
-  const watcher = watchEvents(client, { checkpoint, ...OPTIONS, signal: stop.signal });
-  for await (const event of watcher) events.push(event);
-  return { events, watcher };
-}
 
 describe('a restart before the service confirmed the time a history reset was saved with', () => {
   it('the saved times stay provisional across it: no second history reset, nothing delivered again', {
@@ -55,7 +39,7 @@ describe('a restart before the service confirmed the time a history reset was sa
         env.rewind(POPULATE);
         ahead = true;
       });
-      const first = await runUntil(env, checkpoint, rewrite, start + 5 * HOUR, delivered);
+      const first = await watchUntil(env, checkpoint, OPTIONS, rewrite, start + 5 * HOUR, delivered);
       // The reset happened, and was saved with a time the service did not confirm.
       expect(first.watcher.stats.historyResets).toBe(1);
       expect(first.watcher.stats.lastHistoryReset).not.toMatch(/clock/);
@@ -63,7 +47,7 @@ describe('a restart before the service confirmed the time a history reset was sa
       expect(afterReset.size).toBeGreaterThan(0);
 
       ahead = false;
-      const second = await runUntil(env, checkpoint, () => ({}), env.clock.now() + 2 * HOUR);
+      const second = await watchUntil(env, checkpoint, OPTIONS, () => ({}), env.clock.now() + 2 * HOUR);
       expect({
         resets: second.watcher.stats.historyResets,
         reason: second.watcher.stats.lastHistoryReset,
