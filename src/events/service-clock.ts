@@ -54,6 +54,8 @@ export interface ServiceClockReports {
  * - A first estimate is confirmed by two answers that agree and outweigh the rest (a
  *   `generated_at` counts twice, and the machine's clock settles a split); until then the watcher
  *   re-reads the summary (`needsConfirming`).
+ * - Until then, the service's data bounds it: a booking listed shows the service's clock reached
+ *   its creation (`reached`), so the estimate is never earlier, and a reading well before it is not chosen.
  * - Once confirmed, the estimate moves only when `AGREEING` answers in a row agree on another
  *   time, and a `Date` never against the latest `generated_at`. Readings behind it within
  *   `AGREE_MS` are the network's delay, those ahead move it on. A reading that does not move it is
@@ -107,7 +109,10 @@ export class ServiceClock {
     return this.#confirmed && !this.#disputed;
   }
 
-  /** The service's time now (epoch ms): the client's until an answer told a usable one. */
+  /**
+   * The service's time now (epoch ms): the client's until an answer told a usable one; until answers
+   * confirm it, never before what the service's data showed (`reached`).
+   */
   now(): number {
     const estimate = this.#offset === undefined ? this.#local.now() : this.#local.monotonic() + this.#offset;
     return this.#reached === undefined ? estimate : Math.max(estimate, this.#local.monotonic() + this.#reached);
