@@ -329,6 +329,7 @@ export class BookingFinder implements Finder {
       if (lastNext) cursor = lastNext;
       lastNext = current.nextCursor;
       lastItems = distinctBookings(current.items);
+      this.#created(lastItems);
       listed += lastItems.length;
       await this.#read(lastItems);
       for (const item of lastItems) {
@@ -372,8 +373,10 @@ export class BookingFinder implements Finder {
       if (first && items.length < seen) {
         this.#rewound = true;
         this.#c.historyWentBack(REWOUND.list);
+        this.#created(items);
         return;
       }
+      this.#created(items);
       first = false;
       await this.#read(items.slice(seen));
       for (const item of items.slice(seen)) yield* this.#diff(item);
@@ -391,6 +394,7 @@ export class BookingFinder implements Finder {
     const list = (c: string | undefined) =>
       this.#c.client.reservations.list({ ...page(c), status: 'pending' }, this.#c.lists.options);
     for await (const current of this.#c.lists.walk(list)) {
+      this.#created(current.items);
       await this.#read(current.items);
       for (const item of current.items) {
         listed.add(item.reservation_id);
@@ -416,10 +420,16 @@ export class BookingFinder implements Finder {
       const list = (c: string | undefined) =>
         this.#c.client.reservations.listForLocation(storeId, page(c), this.#c.lists.options);
       for await (const current of this.#c.lists.walk(list)) {
+        this.#created(current.items);
         await this.#read(current.items);
         for (const item of current.items) yield* this.#diff(item);
       }
     }
+  }
+
+  /** The service's clock has come at least as far as the latest of these bookings' creation (`ServiceClock.reached`). */
+  #created(items: readonly Reservation[]): void {
+    for (const item of items) this.#c.service.reached(Date.parse(item.created_at));
   }
 
   /** The event (if any) that `item` makes against the state, with its records. */

@@ -17,7 +17,7 @@ export const FORMAT = 'crp-events/1';
 
 /**
  * The snapshot line: the fields the state shares, and each family's own (checked by its
- * `Family.snapshot`). `key`, `service`, `seenAt` and `resets` are missing in older ones.
+ * `Family.snapshot`). `key`, `service`, `seenAt`, `resets` and `provisional` are missing in older ones.
  */
 export interface Snapshot {
   format: typeof FORMAT;
@@ -33,6 +33,8 @@ export interface Snapshot {
   seenAt?: number | null;
   /** How often the service's history went back under this checkpoint. */
   resets?: number;
+  /** `seenAt` and `fullAt` were stamped on a service time no answers had confirmed; written only when true. */
+  provisional?: true;
   /** A family's fields. */
   [field: string]: unknown;
 }
@@ -57,6 +59,7 @@ const STATE_RECORDS = [
   stateRecord('f', time),
   stateRecord('m', month),
   stateRecord('r', time),
+  stateRecord('p'),
 ] as RecordCodec<FamilyRecord>[];
 
 /** The state's own snapshot fields before the families' (in the order written). */
@@ -79,6 +82,7 @@ const SNAPSHOT_TAIL: Record<string, SnapshotField> = {
   service: { check: (v) => typeof v === 'string' && v !== '', optional: true },
   seenAt: { check: nullOr(time), optional: true },
   resets: { check: count, optional: true },
+  provisional: { check: (v) => v === true, optional: true },
 };
 
 /** Each record kind and each snapshot field (a field not named is refused), for a list of families. */

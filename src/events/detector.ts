@@ -84,8 +84,6 @@ export class Detector {
   }
 
   readonly #lists: Lists;
-  /** The state's seen times were stamped on a service time no answers had confirmed yet (history.ts's `clockWentBack`). */
-  #provisional = false;
 
   /**
    * The account's summary; its response also sets the service's time for the pass that follows,
@@ -101,8 +99,9 @@ export class Detector {
       data = answer.data;
       this.#context.service.observe(answer.response.headers, data.generated_at);
     } while (this.#context.service.needsConfirming(++reads));
-    if (clockWentBack(this.#context.state, this.#context.service, this.#provisional)) this.rewound ??= REWOUND.clock;
-    if (this.#context.service.confirmed) this.#provisional = false;
+    const { state, service } = this.#context;
+    if (clockWentBack(state, service, state.provisional)) this.rewound ??= REWOUND.clock;
+    if (service.confirmed) state.provisional = false;
     return data;
   }
 
@@ -149,10 +148,11 @@ export class Detector {
     // Remembered as seen (the `f` and `r` records): a time the service did not confirm is the earliest
     // its answers told, and the first confirmed time corrects it.
     const startedAt = this.#context.service.seenAt();
-    if (!this.#context.service.confirmed) this.#provisional = true;
+    const provisional = !this.#context.service.confirmed;
     if (this.rewound) {
       const forget: Found = { records: [] };
       state.record(['r', startedAt], forget.records);
+      if (provisional) state.record(['p'], forget.records);
       for (const finder of this.#finders) finder.forget?.();
       this.rewound = undefined;
       yield forget;
@@ -170,6 +170,7 @@ export class Detector {
     for (const finder of this.#finders) yield* this.#noting(finder.reconcile(pass));
     const done: Found = { records: [] };
     state.record(['f', startedAt], done.records);
+    if (provisional && !state.provisional) state.record(['p'], done.records);
     yield done;
   }
 

@@ -2,7 +2,8 @@
  * The records a checkpoint's journal holds, each the new value of one thing. A family's own
  * records are written and checked by its finder's codec (each family in families.ts); the rest are the
  * state's: `s` a store (numbered in the order added), `t` the end of the booking list, `f` when
- * the last full reconciliation started, `m` the billing month, `r` the service's history went back.
+ * the last full reconciliation started, `m` the billing month, `r` the service's history went back,
+ * `p` the times saved with it are provisional.
  */
 import type { FamilyRecord, RecordOf } from './family.js';
 import type { FAMILIES } from './families.js';
@@ -14,7 +15,9 @@ export type StateRecord =
   | ['f', number]
   | ['m', string]
   /** The service's history went back (a sandbox reset): everything remembered is forgotten. */
-  | ['r', number];
+  | ['r', number]
+  /** The times saved with it were stamped on a service time no answers had confirmed (`WatchState.provisional`). */
+  | ['p'];
 
 /** A check of one value of a record or snapshot. */
 export type Check = (value: unknown) => boolean;

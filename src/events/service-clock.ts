@@ -16,6 +16,11 @@ const WINDOW = 6;
 const CONFIRM_READS = 4;
 /** The machine's clock counts for a first estimate within this of it (it only settles a split). */
 const LOCAL_REACH_MS = 86_400_000;
+/**
+ * A reading this far before the time the service's data shows (`reached`) contradicts it: the data
+ * may be written on another server's clock than the answers, so a few minutes apart still agree.
+ */
+const DATA_SLACK_MS = 10 * 60_000;
 /** RFC 3339 with a zone, as the summary's `generated_at` is written. */
 const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -49,6 +54,8 @@ export interface ServiceClockReports {
  * - A first estimate is confirmed by two answers that agree and outweigh the rest (a
  *   `generated_at` counts twice, and the machine's clock settles a split); until then the watcher
  *   re-reads the summary (`needsConfirming`).
+ * - Until then, the service's data bounds it: a booking listed shows the service's clock reached
+ *   its creation (`reached`), so the estimate is never earlier, and a reading well before it is not chosen.
  * - Once confirmed, the estimate moves only when `AGREEING` answers in a row agree on another
  *   time, and a `Date` never against the latest `generated_at`. Readings behind it within
  *   `AGREE_MS` are the network's delay, those ahead move it on. A reading that does not move it is
@@ -76,6 +83,11 @@ export class ServiceClock {
   /** The latest `generated_at` reading, which a `Date` cannot overturn. */
   #latestReported: number | undefined;
   #lastUsable = false;
+  /**
+   * The latest time the service's own data showed it had reached (a booking's creation), as an
+   * offset like `#offset`; kept only while no answers confirm the estimate.
+   */
+  #reached: number | undefined;
   readonly #warned = new Set<string>();
 
   constructor(local: ClientClock, reports: ServiceClockReports = {}) {
@@ -97,9 +109,26 @@ export class ServiceClock {
     return this.#confirmed && !this.#disputed;
   }
 
-  /** The service's time now (epoch ms): the client's until an answer told a usable one. */
+  /**
+   * The service's time now (epoch ms): the client's until an answer told a usable one; until answers
+   * confirm it, never before what the service's data showed (`reached`).
+   */
   now(): number {
-    return this.#offset === undefined ? this.#local.now() : this.#local.monotonic() + this.#offset;
+    const estimate = this.#offset === undefined ? this.#local.now() : this.#local.monotonic() + this.#offset;
+    return this.#reached === undefined ? estimate : Math.max(estimate, this.#local.monotonic() + this.#reached);
+  }
+
+  /**
+   * The service's data shows its clock reached `at` (epoch ms; a booking it lists was created
+   * then). Until answers confirm the estimate, the estimate is never earlier than that: a first
+   * answer days behind (after a history reset, the only one read) would otherwise stamp each event
+   * before the change it reports. A confirmed estimate is the answers' (the data may come from
+   * another clock than theirs).
+   */
+  reached(at: number): void {
+    if (this.#confirmed || !Number.isFinite(at) || !usableServiceTime(at)) return;
+    const offset = at - this.#local.monotonic();
+    if (this.#reached === undefined || offset > this.#reached) this.#reached = offset;
   }
 
   /**
@@ -117,6 +146,7 @@ export class ServiceClock {
     this.#farAgainst = [];
     this.#disputed = false;
     this.#latestReported = undefined;
+    this.#reached = undefined;
   }
 
   /**
@@ -129,7 +159,8 @@ export class ServiceClock {
    */
   seenAt(): number {
     if (this.#confirmed || this.#window.length === 0) return this.now();
-    return this.#local.monotonic() + Math.min(...this.#window.map((r) => r.offset));
+    const earliest = Math.min(...this.#window.map((r) => r.offset));
+    return this.#local.monotonic() + Math.max(earliest, this.#reached ?? earliest);
   }
 
   /**
@@ -197,7 +228,12 @@ export class ServiceClock {
     const weigh = (offset: number) =>
       this.#window.reduce((sum, r) => sum + (agree(r.offset, offset) ? (r.source === 'generated_at' ? 2 : 1) : 0), 0) +
       (Math.abs(local - offset) <= LOCAL_REACH_MS ? 2 : 0);
-    const weighed = this.#window.map((r) => ({
+    // A reading before what the service's data shows is wrong, however many agree with it.
+    const possible = this.#window.filter(
+      (r) => this.#reached === undefined || r.offset >= this.#reached - DATA_SLACK_MS,
+    );
+    if (possible.length === 0) return;
+    const weighed = possible.map((r) => ({
       offset: r.offset,
       weight: weigh(r.offset),
       current: this.#offset !== undefined && agree(r.offset, this.#offset),
@@ -207,10 +243,13 @@ export class ServiceClock {
       b.weight > a.weight || (b.weight === a.weight && b.current && !a.current) ? b : a,
     );
     const second = Math.max(0, ...weighed.filter((w) => !agree(w.offset, best.offset)).map((w) => w.weight));
-    const cluster = this.#window.filter((r) => agree(r.offset, best.offset));
+    const cluster = possible.filter((r) => agree(r.offset, best.offset));
     // Readings trail the service by the network's delay: the latest of those that agree is the closest.
     this.#offset = Math.max(...cluster.map((r) => r.offset));
-    if (cluster.length >= 2 && best.weight > second) this.#confirmed = true;
+    if (cluster.length >= 2 && best.weight > second) {
+      this.#confirmed = true;
+      this.#reached = undefined;
+    }
   }
 
   /** With a confirmed estimate: follow readings that agree with it, move only when several answers agree elsewhere. */

@@ -46,6 +46,12 @@ export class WatchState {
   seenAt: number | null = null;
   /** How often the service's history went back under this checkpoint. */
   resets = 0;
+  /**
+   * `seenAt` and `fullAt` were stamped on a service time no answers had confirmed (history.ts's
+   * `clockWentBack`): the first confirmed time corrects them. Set by a `p` record, cleared in
+   * memory by that correction (a later snapshot leaves it out); a restart before it keeps the mark.
+   */
+  provisional = false;
   identity: StateIdentity | undefined;
   #journalBytes = 0;
   #snapshotBytes = 0;
@@ -111,6 +117,9 @@ export class WatchState {
       case 'r':
         this.#forget(record[1]);
         return;
+      case 'p':
+        this.provisional = true;
+        return;
       default:
         this.#byKind.get(record[0])?.apply(record);
     }
@@ -129,6 +138,7 @@ export class WatchState {
     this.tail = { cursor: null, seen: 0 };
     this.fullAt = null;
     this.seenAt = at;
+    this.provisional = false;
     this.resets++;
   }
 
@@ -151,6 +161,7 @@ export class WatchState {
       ...this.identity,
       seenAt: this.seenAt,
       resets: this.resets,
+      ...(this.provisional ? { provisional: true as const } : {}),
     };
     return JSON.stringify(snapshot);
   }
@@ -208,6 +219,7 @@ export class WatchState {
     this.fullAt = s.fullAt;
     this.seenAt = s.seenAt ?? null;
     this.resets = s.resets ?? 0;
+    this.provisional = s.provisional === true;
     if (s.key !== undefined && s.service !== undefined) this.identity = { key: s.key, service: s.service };
     for (const id of s.stores) this.apply(['s', id]);
     for (const state of this.#state.values())

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryCheckpoint, watchEvents, type PartnerEvent, type Watcher } from '../../src/events/index.js';
+import { startRewindableEnv, watchUntil } from './service-time-rewind.js';
 import { coverage } from './coverage.js';
 import { httpDate, isoTime, serviceTimeProxy, YEAR, type TimedAnswer, type TimeRewrite } from './service-time-proxy.js';
 import { startSimEnv, type SimEnv } from './support.js';
@@ -172,5 +173,54 @@ describe("the service's time, trusted within reason", () => {
       duplicates: 0,
       resets: 0,
     });
+  });
+
+  it("every answer agreeing on year 9990 and a restart every 40 minutes (the bookings' months are kept for one run): each video still arrives once, within maxLag and a wait", {
+    timeout: 180_000,
+  }, async () => {
+    // A poll after a restart reads the estimate's billing months (year 9990) until the next
+    // reconciliation lists the bookings again; that one is due by the saved fullAt, within maxLag.
+    const rewindable = startRewindableEnv({ now: '2026-11-25T00:00:00Z', visitsPerWeek: 20 });
+    try {
+      rewindable.sandbox.populate(rewindable.key, { locations: 15, reservationsPerLocation: 4 });
+      const start = rewindable.clock.now();
+      const ahead = Date.UTC(9990, 10, 25) - Date.UTC(2026, 10, 25);
+      const rewrite = ({ at, summary }: TimedAnswer): TimeRewrite => ({
+        date: httpDate(at + ahead),
+        ...(summary !== undefined ? { generatedAt: isoTime(at + ahead) } : {}),
+      });
+      const checkpoint = memoryCheckpoint();
+      const events: PartnerEvent[] = [];
+      const deliveredAt: number[] = [];
+      let resets = 0;
+      for (let until = start + 40 * 60_000; until <= start + RUN; until += 40 * 60_000) {
+        const { watcher } = await watchUntil(rewindable, checkpoint, OPTIONS, rewrite, until, events, deliveredAt);
+        resets += watcher.stats.historyResets;
+      }
+      const end = rewindable.sandbox.clock.now().getTime();
+      const videos = rewindable.sandbox.inspect
+        .changes(rewindable.key)
+        .filter((c) => c.type === 'video.published' && Date.parse(c.at) > start);
+      const bound = OPTIONS.maxLag + OPTIONS.maxInterval;
+      const lags = videos.map((c) => {
+        const i = events.findIndex((e) => e.type === 'video.published' && e.data.video_id === c.video_id);
+        return {
+          video: c.video_id,
+          at: Date.parse(c.at),
+          lag: i < 0 ? undefined : (deliveredAt[i] as number) - Date.parse(c.at),
+        };
+      });
+      if (process.env.SHOW_LAGS) console.log(lags.map((l) => (l.lag ?? -1) / 60_000).join(' '));
+      const late = lags.filter((l) => l.at + bound <= end && (l.lag === undefined || l.lag > bound));
+      const ids = events.map((e) => e.id);
+      expect(videos.length).toBeGreaterThanOrEqual(3);
+      expect({ late, duplicates: ids.length - new Set(ids).size, resets }).toEqual({
+        late: [],
+        duplicates: 0,
+        resets: 0,
+      });
+    } finally {
+      await rewindable.close();
+    }
   });
 });

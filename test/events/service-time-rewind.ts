@@ -7,10 +7,12 @@
  */
 import { setupServer } from 'msw/node';
 import { PartnerClient, type ClientOptions } from '../../src/index.js';
+import { watchEvents, type Checkpoint, type PartnerEvent, type WatchOptions } from '../../src/events/index.js';
 import type { PopulateOptions, SandboxOptions, SandboxChange } from '../../src/testing/index.js';
 import { createEmulator, type Emulator } from '../../src/testing/emulator.js';
 import { mswHandlers } from '../../src/testing/transports/msw.js';
 import type { FakeClock } from '../helpers/fake-clock.js';
+import { serviceTimeProxy, type TimedAnswer, type TimeRewrite } from './service-time-proxy.js';
 
 const BASE = 'https://rewind.crp.test';
 
@@ -98,4 +100,29 @@ export function startRewindableEnv(options: SandboxOptions): RewindableEnv {
       server.close();
     },
   };
+}
+
+/**
+ * A watcher on `checkpoint`, its answers' time rewritten by `rewrite`, until the client's clock
+ * reaches `until` (stopped in a wait, so everything it delivered is saved). Each event goes to
+ * `events`, and the service's time it was delivered at to `deliveredAt`.
+ */
+export async function watchUntil(
+  env: RewindableEnv,
+  checkpoint: Checkpoint,
+  options: Omit<WatchOptions, 'checkpoint' | 'signal'>,
+  rewrite: (answer: TimedAnswer) => TimeRewrite,
+  until: number,
+  events: PartnerEvent[] = [],
+  deliveredAt: number[] = [],
+) {
+  const stop = new AbortController();
+  env.at(until, () => stop.abort());
+  const client = env.client({ fetch: serviceTimeProxy(env, rewrite), logger: {} });
+  const watcher = watchEvents(client, { ...options, checkpoint, signal: stop.signal });
+  for await (const event of watcher) {
+    events.push(event);
+    deliveredAt.push(env.sandbox.clock.now().getTime());
+  }
+  return { events, watcher };
 }

@@ -196,6 +196,10 @@ describe("the service's time drawn per answer", () => {
     // all hours ahead or unusable, their earliest was stamped as seen, and the service's true time,
     // once confirmed, passed for a second reset.
     ['missing', 'mixed', 320863295, 0.608],
+    // Date mixed, generated_at malformed, the history back at 0.80 of the run: the first summary
+    // after the reset the list showed said 2.3 days behind, the next one right, and the tie kept the
+    // first; every booking synced again was stamped days before the service created it.
+    ['mixed', 'malformed', 1000433162, 0.797569444445151],
   ] as const)(
     'Date %s, generated_at %s, seed %d, history back at %s of the run',
     { timeout: 120_000 },
