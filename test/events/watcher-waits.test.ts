@@ -5,17 +5,14 @@
  * in every state (before the first pass, while standing by, in a pass, while waiting).
  */
 import { describe, expect, it } from 'vitest';
-import { CheckpointLockedError, ConfigurationError, type ClientClock } from '../../src/index.js';
+import type { ClientClock } from '../../src/index.js';
 import {
   memoryCheckpoint,
   watchEvents,
-  type Checkpoint,
-  type LockStatus,
   type PartnerEvent,
   type Watcher,
   type WatchStats,
 } from '../../src/events/index.js';
-import { withSharedBudget } from '../../src/events/shared-budget.js';
 import { useSimEnv, type SimEnv } from './support.js';
 
 const SUMMARY = /\/summary$/;
