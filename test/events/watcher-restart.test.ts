@@ -5,14 +5,18 @@
  * checkpoint compacted only when the journal outweighs the snapshot.
  */
 import { describe, expect, it } from 'vitest';
-import { memoryCheckpoint, watchEvents, type PartnerEvent, type Watcher } from '../../src/events/index.js';
+import { memoryCheckpoint, watchEvents, type PartnerEventWithStores, type Watcher } from '../../src/events/index.js';
 import { useSimEnv } from './support.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Run `watcher` until it has begun `waits` waits of its own, then stop it; its events. */
-async function until(env: { clock: { sleeps: number[] } }, watcher: Watcher, waits: number): Promise<PartnerEvent[]> {
-  const events: PartnerEvent[] = [];
+async function until<E extends PartnerEventWithStores>(
+  env: { clock: { sleeps: number[] } },
+  watcher: Watcher<E>,
+  waits: number,
+): Promise<E[]> {
+  const events: E[] = [];
   const before = env.clock.sleeps.length;
   const done = (async () => {
     for await (const event of watcher) events.push(event);
@@ -66,9 +70,7 @@ describe('the watcher and its parts', () => {
     });
     const events = await until(env, withStores, 1);
     expect(storeReads(from)).toBeGreaterThanOrEqual(2);
-    expect(
-      events.filter((e) => (e.type as string) === 'location.updated').length + unchanged.length,
-    ).toBeGreaterThanOrEqual(2);
+    expect(events.filter((e) => e.type === 'location.updated').length + unchanged.length).toBeGreaterThanOrEqual(2);
   });
 
   it("counts and logs answers whose time it cannot use (serviceTimeOutliers, once per kind in the client's logger)", async () => {
