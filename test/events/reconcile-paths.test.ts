@@ -1,0 +1,198 @@
+/**
+ * The full reconciliation of the booking and video finders, driven directly on the sandbox on
+ * simulated time (no watcher, no waits), its reads pinned from the request log: the whole booking
+ * list once, its end saved (the cursor of the last page read, or none for a single page); the
+ * billing months from the oldest booking's on a first sync, this month's and the last's after;
+ * the content of each store billing points at, and on a first sync of each store with a completed
+ * visit; bookings gone from the service taken for a history gone back, and nothing else. Fast
+ * enough for a narrowed Stryker run of bookings.ts and videos.ts (poll-paths.test.ts pins the polls).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Summary } from '../../src/index.js';
+import { bookingFamily, packBooking } from '../../src/events/bookings.js';
+import type { Found } from '../../src/events/detector.js';
+import { REWOUND } from '../../src/events/history.js';
+import type { StateRecord } from '../../src/events/records.js';
+import { videoFamily } from '../../src/events/videos.js';
+import { detectorFor, useSimEnv, type SimEnv } from './support.js';
+
+const DAY = 24 * 60 * 60_000;
+const MAX_LAG = 60 * DAY;
+
+interface Step {
+  calls: string[];
+  /** Each event's kind and store. */
+  events: string[];
+  records: StateRecord[];
+}
+
+/** A list's items as the service answers them, changed by `rewrite` (a test's own service). */
+type Rewrite = (path: string, body: { items: Array<Record<string, unknown>>; next_cursor: string | null }) => void;
+
+async function rig(
+  startSimEnv: ReturnType<typeof useSimEnv>,
+  { reservationsPerLocation = 2, rewrite }: { reservationsPerLocation?: number; rewrite?: Rewrite } = {},
+) {
+  const env: SimEnv = await startSimEnv('msw', { now: '2026-11-10T12:00:00Z', visitsPerWeek: 0 });
+  env.sandbox.populate(env.key, { locations: 10, reservationsPerLocation });
+  let log: string[] = [];
+  /** Each cursor the service handed out, numbered in order: logged as `cursor=#n`. */
+  const cursors: string[] = [];
+  const client = env.client({
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      const path = url.pathname.replace('/partner/v1', '');
+      const shown = path.replace(/\/locations\/([^/]+)\/content$/, '/content $1');
+      const query = [...url.searchParams]
+        .map(([name, value]) => (name === 'cursor' ? `cursor=#${cursors.indexOf(value)}` : `${name}=${value}`))
+        .sort()
+        .join('&');
+      if (path !== '/summary') log.push(query ? `${shown}?${query}` : shown);
+      const response = await fetch(request);
+      if (path === '/summary' || !response.ok) return response;
+      const body = (await response.clone().json()) as Parameters<Rewrite>[1];
+      if (body.next_cursor) cursors.push(body.next_cursor);
+      if (!rewrite) return response;
+      rewrite(path, body);
+      return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+    },
+  });
+  const { state, service, detector } = detectorFor(client, { videoScanSpacing: 0, maxLag: MAX_LAG });
+  const collect = async (pass: AsyncGenerator<Found>): Promise<Step> => {
+    const step: Step = { calls: [], events: [], records: [] };
+    log = [];
+    for await (const found of pass) {
+      if (found.event) step.events.push(`${found.event.type} ${found.event.partner_location_id}`);
+      step.records.push(...found.records);
+    }
+    step.calls = log;
+    return step;
+  };
+  const reconcile = async (summary?: Summary) => collect(detector.reconcile(summary ?? (await detector.summary())));
+  return { env, state, service, detector, collect, reconcile, cursors };
+}
+
+const billing = (month: string) => `/billing/monthly?limit=200&month=${month}`;
+const content = (store: string) => `/content ${store}?limit=200`;
+/** The stores (pop-000004 to pop-000009 of the sandbox's seed) with a completed visit, and each a video. */
+const COMPLETED = [4, 5, 6, 7, 8, 9].map((n) => `pop-00000${n}`);
+
+describe('a full reconciliation', () => {
+  const startSimEnv = useSimEnv();
+
+  it('a first sync on one page: the list once, no cursor saved; billing since the oldest booking; the stores billing points at', {
+    timeout: 60_000,
+  }, async () => {
+    const { env, state, detector, reconcile } = await rig(startSimEnv);
+    const first = await reconcile();
+    expect(first.calls).toEqual([
+      '/reservations?limit=200',
+      billing('2026-10'),
+      billing('2026-11'),
+      ...COMPLETED.map(content),
+    ]);
+    expect(first.events.filter((e) => e.startsWith('reservation.created')).length).toBe(20);
+    const videos = COMPLETED.flatMap((store) => env.sandbox.inspect.videos(env.key, store));
+    expect(first.events.filter((e) => e.startsWith('video.published')).length).toBe(videos.length);
+    expect(first.records.filter((r) => r[0] === 't')).toStrictEqual([['t', null, 20]]);
+    expect(state.tail).toStrictEqual({ cursor: null, seen: 20 });
+    expect(state.family(bookingFamily).size).toBe(20);
+    expect(state.family(videoFamily).total).toBe(videos.length);
+    expect(detector.rewound).toBeUndefined();
+    // The next: the list and this month's and the last's billing again, nothing found, no content read.
+    const second = await reconcile();
+    expect(second.calls).toEqual(['/reservations?limit=200', billing('2026-11'), billing('2026-10')]);
+    expect(second.events).toEqual([]);
+    expect(second.records.map((r) => r[0])).toEqual(['t', 'f']);
+    expect(detector.rewound).toBeUndefined();
+    expect(detector.choose(0)).toEqual({ kind: 'poll', reason: 'not due' });
+  });
+
+  it('on two pages: the end saved is the cursor that led to the last page, and its bookings', {
+    timeout: 60_000,
+  }, async () => {
+    const { state, reconcile, detector, cursors } = await rig(startSimEnv, { reservationsPerLocation: 25 });
+    const first = await reconcile();
+    expect(first.calls.slice(0, 2)).toEqual(['/reservations?limit=200', '/reservations?cursor=#0&limit=200']);
+    expect(state.tail).toStrictEqual({ cursor: cursors.at(-1), seen: 50 });
+    const again = await reconcile();
+    expect(again.calls.slice(0, 2).map((c) => c.replace(/#\d+/, '#'))).toEqual([
+      '/reservations?limit=200',
+      '/reservations?cursor=#&limit=200',
+    ]);
+    expect(state.tail).toStrictEqual({ cursor: cursors.at(-1), seen: 50 });
+    expect(again.events).toEqual([]);
+    expect(detector.rewound).toBeUndefined();
+  });
+
+  it('a page that repeats a booking: counted once, the end saved where the next poll finds nothing new', {
+    timeout: 60_000,
+  }, async () => {
+    let repeat = true;
+    const { state, reconcile, detector, collect } = await rig(startSimEnv, {
+      rewrite: (path, body) => {
+        if (repeat && path === '/reservations' && body.items.length > 0) body.items.push(body.items[0] as never);
+      },
+    });
+    const first = await reconcile();
+    expect(first.events.filter((e) => e.startsWith('reservation.created')).length).toBe(20);
+    expect(state.tail).toStrictEqual({ cursor: null, seen: 20 });
+    expect(detector.rewound).toBeUndefined();
+    repeat = false;
+    const poll = await collect(detector.poll(await detector.summary()));
+    expect(poll.calls).toEqual(['/reservations?limit=200']);
+    expect(poll.events).toEqual([]);
+    expect(detector.rewound).toBeUndefined();
+  });
+
+  it('bookings the state holds and the list no longer shows: the history went back', { timeout: 60_000 }, async () => {
+    const { state, reconcile, detector } = await rig(startSimEnv);
+    await reconcile();
+    state.apply(['b', 'gone', packBooking({ store: 0, status: 'pending', ack: null, visit: null })]);
+    await reconcile();
+    expect(detector.rewound).toBe(REWOUND.bookings);
+    expect(detector.choose(0)).toEqual({ kind: 'reconciliation', reason: 'history reset' });
+  });
+
+  it('a first sync reads billing from the oldest booking’s month, and the content of each store with a completed visit billing does not list', {
+    timeout: 60_000,
+  }, async () => {
+    const { env, reconcile } = await rig(startSimEnv, {
+      rewrite: (path, body) => {
+        // One booking made in July; a billing that lists no store.
+        if (path === '/reservations') {
+          const last = body.items.at(-1) as { created_at: string };
+          last.created_at = '2026-07-20T10:00:00Z';
+        }
+        if (path === '/billing/monthly') body.items = [];
+      },
+    });
+    const first = await reconcile();
+    expect(first.calls).toEqual([
+      '/reservations?limit=200',
+      ...['2026-07', '2026-08', '2026-09', '2026-10', '2026-11'].map(billing),
+      ...COMPLETED.map(content),
+    ]);
+    const videos = COMPLETED.flatMap((store) => env.sandbox.inspect.videos(env.key, store));
+    expect(first.events.filter((e) => e.startsWith('video.published')).length).toBe(videos.length);
+    // After the first sync, a store billing does not list is not read for its completed visits.
+    const second = await reconcile();
+    expect(second.calls).toEqual(['/reservations?limit=200', billing('2026-11'), billing('2026-10')]);
+  });
+
+  it('a reconciliation settles the counts a poll could not: the finder asks for none after it', {
+    timeout: 60_000,
+  }, async () => {
+    const { state, service, detector, reconcile, collect } = await rig(startSimEnv);
+    await reconcile();
+    const summary = await detector.summary();
+    const off: Summary = { ...summary, reservations: { ...summary.reservations, unacknowledged: 0 } };
+    await collect(detector.poll(off));
+    state.fullAt = service.now() - MAX_LAG / 10;
+    expect(detector.choose(0)).toEqual({ kind: 'reconciliation', reason: 'mismatch' });
+    await reconcile(off);
+    state.fullAt = service.now() - MAX_LAG / 10;
+    expect(detector.choose(0)).toEqual({ kind: 'poll', reason: 'not due' });
+  });
+});
