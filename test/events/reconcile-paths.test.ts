@@ -9,10 +9,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../src/index.js';
-import { bookingFamily, packBooking } from '../../src/events/bookings.js';
+import { BookingState, bookingFamily, packBooking } from '../../src/events/bookings.js';
 import type { Found } from '../../src/events/detector.js';
 import { REWOUND } from '../../src/events/history.js';
 import type { StateRecord } from '../../src/events/records.js';
+import { WatchState } from '../../src/events/state.js';
+import { checkpointOf } from './checkpoint-lines.js';
 import { videoFamily } from '../../src/events/videos.js';
 import { detectorFor, useSimEnv, type SimEnv } from './support.js';
 
@@ -181,6 +183,25 @@ describe('a full reconciliation', () => {
     expect(second.calls).toEqual(['/reservations?limit=200', billing('2026-11'), billing('2026-10')]);
   });
 
+  it('a poll asks for a reconciliation while any one booking count differs from the summary, and for none while all agree', {
+    timeout: 60_000,
+  }, async () => {
+    const { state, service, detector, reconcile, collect } = await rig(startSimEnv);
+    await reconcile();
+    const summary = await detector.summary();
+    state.fullAt = service.now() - MAX_LAG / 10;
+    for (const field of ['pending', 'confirmed', 'completed', 'no_show', 'unacknowledged'] as const) {
+      const off: Summary = {
+        ...summary,
+        reservations: { ...summary.reservations, [field]: summary.reservations[field] + 1 },
+      };
+      await collect(detector.poll(off));
+      expect(detector.choose(0), field).toEqual({ kind: 'reconciliation', reason: 'mismatch' });
+      await collect(detector.poll(summary));
+      expect(detector.choose(0), field).toEqual({ kind: 'poll', reason: 'not due' });
+    }
+  });
+
   it('a reconciliation settles the counts a poll could not: the finder asks for none after it', {
     timeout: 60_000,
   }, async () => {
@@ -194,5 +215,47 @@ describe('a full reconciliation', () => {
     await reconcile(off);
     state.fullAt = service.now() - MAX_LAG / 10;
     expect(detector.choose(0)).toEqual({ kind: 'poll', reason: 'not due' });
+  });
+});
+
+describe('the booking state', () => {
+  const SNAPSHOT = {
+    format: 'crp-events/1',
+    month: '2026-11',
+    tail: { cursor: null, seen: 0 },
+    fullAt: null,
+    stores: ['s1', 's2'],
+    videos: {},
+  };
+  const booking = (store: number, status = 'pending') => packBooking({ store, status, ack: null, visit: null });
+  const loaded = async (lines: unknown[]) => WatchState.load(await checkpointOf(lines.map((l) => JSON.stringify(l))));
+
+  it('a snapshot’s or a journal line’s booking must name a store listed before it', async () => {
+    const state = await loaded([{ ...SNAPSHOT, bookings: { a: booking(1) } }, [['b', 'c', booking(0, 'confirmed')]]]);
+    expect(state.family(bookingFamily).booking('a')).toEqual({ store: 1, status: 'pending', ack: null, visit: null });
+    expect(state.family(bookingFamily).counts).toMatchObject({ pending: 1, confirmed: 1, unacknowledged: 2 });
+    await expect(loaded([{ ...SNAPSHOT, bookings: { a: booking(2) } }])).rejects.toThrow(
+      "the snapshot's booking a names a store it does not list",
+    );
+    await expect(loaded([{ ...SNAPSHOT, bookings: {} }, [['b', 'a', booking(2)]]])).rejects.toThrow(
+      'line 2 names store number 2, which no earlier record added',
+    );
+  });
+
+  it('counts by status and acknowledgement, keeps the open ones, and forgets everything', () => {
+    const bookings = new BookingState();
+    bookings.apply(['b', 'a', booking(0)]);
+    bookings.apply(['b', 'b', packBooking({ store: 1, status: 'confirmed', ack: 'acknowledged_self', visit: 5 })]);
+    bookings.apply(['b', 'c', booking(1, 'no_show')]);
+    expect(bookings.counts).toEqual({ pending: 1, confirmed: 1, completed: 0, no_show: 1, unacknowledged: 2 });
+    expect([...bookings.open]).toEqual(['a', 'b']);
+    bookings.apply(['b', 'a', booking(0, 'completed')]);
+    expect(bookings.counts).toEqual({ pending: 0, confirmed: 1, completed: 1, no_show: 1, unacknowledged: 2 });
+    expect([...bookings.open]).toEqual(['b']);
+    expect(bookings.storeOf(['b', 'c', booking(7)])).toBe(7);
+    bookings.forget();
+    expect(bookings.size).toBe(0);
+    expect([...bookings.open]).toEqual([]);
+    expect(bookings.counts).toEqual({ pending: 0, confirmed: 0, completed: 0, no_show: 0, unacknowledged: 0 });
   });
 });
