@@ -15,7 +15,7 @@ import { REWOUND } from '../../src/events/history.js';
 import type { StateRecord } from '../../src/events/records.js';
 import { WatchState } from '../../src/events/state.js';
 import { checkpointOf } from './checkpoint-lines.js';
-import { videoFamily } from '../../src/events/videos.js';
+import { isPackedVideos, unpackVideos, videoFamily, VideoState, videosInMonth } from '../../src/events/videos.js';
 import { detectorFor, useSimEnv, type SimEnv } from './support.js';
 
 const DAY = 24 * 60 * 60_000;
@@ -257,5 +257,55 @@ describe('the booking state', () => {
     expect(bookings.size).toBe(0);
     expect([...bookings.open]).toEqual([]);
     expect(bookings.counts).toEqual({ pending: 0, confirmed: 0, completed: 0, no_show: 0, unacknowledged: 0 });
+  });
+});
+
+describe('the video state', () => {
+  it('moves a store’s counts to a new month: this month’s become last month’s, or none after a skipped month', () => {
+    expect(videosInMonth('3|2|1|2026-10,2026-11', '2026-11', '2026-12')).toBe('3|0|2|2026-11');
+    expect(videosInMonth('3|2|1|2026-10,2026-11', '2026-10', '2026-12')).toBe('3|0|0|2026-11');
+    expect(videosInMonth('3|2|1', '', '2026-12')).toBe('3|0|0');
+    expect(unpackVideos(undefined)).toEqual({ seen: 0, cur: 0, prev: 0, edges: [] });
+    expect(unpackVideos('4|3|1')).toEqual({ seen: 4, cur: 3, prev: 1, edges: [] });
+    for (const packed of ['1|2|3', '0|0|0|2026-10', '1|2|3|2026-10,2026-11'])
+      expect(isPackedVideos(packed), packed).toBe(true);
+    for (const packed of ['1|2', '1|2|3|', '1|2|3|2026-1', 'a|2|3', '1|2|3|2026-10,', ' 1|2|3', '1|2|3 ', 1])
+      expect(isPackedVideos(packed), String(packed)).toBe(false);
+  });
+
+  it('sums what each store saw, keeps the ids delivered, saves and restores them, and forgets everything', () => {
+    const videos = new VideoState();
+    videos.apply(['v', 0, '3|1|0']);
+    videos.apply(['v', 0, '5|1|0']);
+    videos.apply(['v', 1, '2|0|0', 'x', 'y']);
+    videos.apply(['v', 1, '2|2|0']);
+    expect(videos.total).toBe(7);
+    expect(videos.delivered(0)).toBeUndefined();
+    expect([...(videos.delivered(1) ?? [])]).toEqual(['x', 'y']);
+    expect(videos.videos(1)).toEqual({ seen: 2, cur: 2, prev: 0, edges: [] });
+    expect(videos.storeOf(['v', 4, '0|0|0'])).toBe(4);
+    const snapshot = videos.snapshot();
+    expect(snapshot).toEqual({ videos: { 0: '5|1|0', 1: '2|2|0' }, videoIds: { 1: ['x', 'y'] } });
+    expect([...videos.restore(snapshot, 2)]).toEqual([
+      ['v', 0, '5|1|0'],
+      ['v', 1, '2|2|0', 'x', 'y'],
+    ]);
+    expect([...videos.restore({ videos: { 0: '5|1|0' } }, 1)]).toEqual([['v', 0, '5|1|0']]);
+    expect(() => [...videos.restore(snapshot, 1)]).toThrow(
+      'the snapshot counts videos of store number 1, which it does not list',
+    );
+    videos.newMonth('2026-11', '2026-12');
+    expect(videos.videos(1)).toEqual({ seen: 2, cur: 0, prev: 2, edges: [] });
+    expect(videos.total).toBe(7);
+    videos.forget();
+    expect(videos.total).toBe(0);
+    expect(videos.videos(0)).toEqual({ seen: 0, cur: 0, prev: 0, edges: [] });
+    expect(videos.delivered(1)).toBeUndefined();
+    const check = videoFamily.snapshot.videoIds?.check;
+    expect(check?.({ 1: ['x'] })).toBe(true);
+    expect(check?.({ 1: 'x' })).toBe(false);
+    expect(check?.({ 1: [''] })).toBe(false);
+    expect(check?.({})).toBe(true);
+    expect(check?.(null)).toBe(false);
   });
 });
