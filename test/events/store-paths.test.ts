@@ -14,7 +14,7 @@ import { eventId } from '../../src/events/event-id.js';
 import type { StateRecord } from '../../src/events/records.js';
 import { ServiceClock } from '../../src/events/service-clock.js';
 import { WatchState } from '../../src/events/state.js';
-import { storeEntryOf, storeFamily, StoreState } from '../../src/events/stores.js';
+import { isPackedStore, storeEntryOf, storeFamily, StoreState } from '../../src/events/stores.js';
 import { useSimEnv, type SimEnv } from './support.js';
 
 const MINUTE = 60_000;
@@ -26,24 +26,43 @@ interface Step {
   calls: string[];
   events: Array<{ store: string; previous: unknown; id: string }>;
   records: StateRecord[];
+  /** The store of each booking or video event. */
+  moved: string[];
 }
 
 async function storeRig(
   startSimEnv: ReturnType<typeof useSimEnv>,
-  { refreshMs = DAY, budgetShare = 0.05, scanSpacing = 0 } = {},
+  {
+    refreshMs = DAY,
+    budgetShare = 0.05,
+    scanSpacing = 0,
+    visitsPerWeek = 0,
+    rateLimit = undefined as { limit: number; windowMs: number } | undefined,
+    /** A service that sends no RateLimit fields. */
+    noLimitFields = false,
+    told = true,
+  } = {},
 ) {
-  const env: SimEnv = await startSimEnv('msw', { now: '2026-11-10T12:00:00Z', visitsPerWeek: 0 });
+  const env: SimEnv = await startSimEnv('msw', {
+    now: '2026-11-10T12:00:00Z',
+    visitsPerWeek,
+    ...(rateLimit ? { rateLimit } : {}),
+  });
   env.sandbox.populate(env.key, { locations: 10, reservationsPerLocation: 2 });
   let log: string[] = [];
   const client = env.client({
-    fetch: (input, init) => {
+    fetch: async (input, init) => {
       const request = new Request(input, init);
       const url = new URL(request.url);
       const path = url.pathname.replace('/partner/v1', '');
       const store = /^\/locations\/([^/]+)$/.exec(path)?.[1];
       if (store !== undefined) log.push(decodeURIComponent(store));
       if (path === '/billing/monthly') log.push(`billing ${url.searchParams.get('month')}`);
-      return fetch(request);
+      if (!noLimitFields) return fetch(request);
+      const response = await fetch(request);
+      const headers = new Headers(response.headers);
+      for (const name of [...headers.keys()]) if (name.toLowerCase().includes('ratelimit')) headers.delete(name);
+      return new Response(response.body, { status: response.status, headers });
     },
   });
   const unchanged: Array<{ store: string; at: number }> = [];
@@ -62,14 +81,20 @@ async function storeRig(
     stores: {
       refreshMs,
       budgetShare,
-      onUnchanged: (store, at) => unchanged.push({ store: store.partner_location_id, at: Date.parse(at) }),
+      onUnchanged: told
+        ? (store, at) => void unchanged.push({ store: store.partner_location_id, at: Date.parse(at) })
+        : undefined,
     },
   });
   const collect = async (pass: AsyncGenerator<Found>): Promise<Step> => {
-    const step: Step = { calls: [], events: [], records: [] };
+    const step: Step = { calls: [], events: [], records: [], moved: [] };
     log = [];
     for await (const found of pass) {
+      // Nothing is yielded for nothing: each item is an event or a record to save.
+      expect(found.event !== undefined || found.records.length > 0).toBe(true);
+      for (const record of found.records) expect(record).toEqual(expect.any(Array));
       const event = found.event;
+      if (event && event.type !== 'location.updated') step.moved.push(event.partner_location_id);
       if (event?.type === 'location.updated')
         step.events.push({ store: event.partner_location_id, previous: event.previous, id: event.id });
       step.records.push(...found.records);
@@ -85,7 +110,34 @@ async function storeRig(
     Array.from({ length: n }, (_, k) => state.stores[(from + k) % state.stores.length] as string);
   const poll = async (change: (s: Summary) => Summary = (s) => s) =>
     collect(detector.poll(change(await detector.summary())));
-  return { env, state, service, detector, collect, stores, unchanged, firstSync, inOrder, poll, app: env.client() };
+  /** A finder started afresh on the same state (a watcher restarted on its checkpoint). */
+  const restarted = () =>
+    new Detector({
+      client,
+      budget: new CallBudget(client.clock, 1, () => client.rateLimit),
+      state,
+      service,
+      local: () => client.clock.monotonic(),
+      signal: new AbortController().signal,
+      onCall: () => {},
+      videoScanSpacing: scanSpacing,
+      maxLag: 60 * DAY,
+      stores: { refreshMs, budgetShare },
+    });
+  return {
+    env,
+    state,
+    service,
+    detector,
+    collect,
+    stores,
+    unchanged,
+    firstSync,
+    inOrder,
+    poll,
+    restarted,
+    app: env.client(),
+  };
 }
 
 /** The records of stores: a store added to the state (`s`) and its record (`l`). */
@@ -159,11 +211,60 @@ describe('the store finder, pass by pass', () => {
   });
 
   it('the cadence at the smallest share still reads one store a window', { timeout: 60_000 }, async () => {
-    const { env, poll, inOrder } = await storeRig(startSimEnv, { refreshMs: MINUTE, budgetShare: 0.001 });
+    // No one told of unchanged stores: read all the same.
+    const { env, poll, inOrder } = await storeRig(startSimEnv, { refreshMs: MINUTE, budgetShare: 0.001, told: false });
     env.clock.advance(MINUTE);
     expect((await poll()).calls).toEqual(inOrder(0, 1));
     env.clock.advance(2 * MINUTE);
     expect((await poll()).calls).toEqual(inOrder(1, 2));
+  });
+
+  it('the share of the budget from the key’s own limit and window, or 600 a minute when the service states none', {
+    timeout: 60_000,
+  }, async () => {
+    // A tenth of 5 % of 300 calls each 30 s: one store a pass in a chase, one each 30 s in the cadence.
+    const limited = await storeRig(startSimEnv, { refreshMs: MINUTE, rateLimit: { limit: 300, windowMs: 30_000 } });
+    expect((await limited.poll(withPaused(1))).calls).toEqual(limited.inOrder(0, 1));
+    limited.env.clock.advance(MINUTE);
+    expect((await limited.poll()).calls).toEqual(limited.inOrder(1, 2));
+    const silent = await storeRig(startSimEnv, { refreshMs: MINUTE, noLimitFields: true });
+    expect((await silent.poll(withPaused(1))).calls).toEqual(silent.inOrder(0, 3));
+    silent.env.clock.advance(MINUTE);
+    expect((await silent.poll()).calls).toEqual(silent.inOrder(3, 3));
+  });
+
+  it('each of the summary’s store counts, when it differs, starts a chase', { timeout: 60_000 }, async () => {
+    const { poll, inOrder } = await storeRig(startSimEnv);
+    let turn = 0;
+    for (const field of ['active', 'paused', 'terminated', 'hours_missing'] as const) {
+      const off = (s: Summary) => ({ ...s, locations: { ...s.locations, [field]: s.locations[field] + 1 } });
+      expect((await poll(off)).calls, field).toEqual(inOrder(turn, 3));
+      turn += 3;
+      expect((await poll()).calls, field).toEqual([]);
+    }
+  });
+
+  it('a restart on the same state reads no store again; an interrupted first sync reads every store', {
+    timeout: 60_000,
+  }, async () => {
+    const { state, restarted, collect, stores } = await storeRig(startSimEnv);
+    const again = restarted();
+    expect((await collect(again.poll(await again.summary()))).calls).toEqual([]);
+    // The first sync did not finish: every store is read again, each record already held.
+    state.fullAt = null;
+    const first = restarted();
+    const step = await collect(first.reconcile(await first.summary()));
+    expect(step.calls.filter((c) => !c.startsWith('billing ')).sort()).toEqual([...stores].sort());
+    expect(step.events).toEqual([]);
+  });
+
+  it('a history gone back: the turn and the chase start again', { timeout: 60_000 }, async () => {
+    const { detector, collect, poll, inOrder } = await storeRig(startSimEnv);
+    for (let i = 0; i < 4; i++) await poll(withPaused(1));
+    expect((await poll(withPaused(1))).calls).toEqual([]);
+    detector.rewound = 'a test';
+    await collect(detector.reconcile(await detector.summary()));
+    expect((await poll(withPaused(1))).calls).toEqual(inOrder(0, 3));
   });
 
   it('counts that differ from the summary: the stores in turn, a tenth of the share a pass, each once for those counts', {
@@ -203,6 +304,26 @@ describe('the store finder, pass by pass', () => {
     expect(state.family(storeFamily).counts).toMatchObject({ read: 10, active: 9, paused: 1 });
     // The counts agree: nothing more read.
     expect((await poll()).calls).toEqual([]);
+  });
+
+  it('a store whose bookings moved: read in the same pass, after them, once', { timeout: 60_000 }, async () => {
+    // No cadence to speak of: every store read is one that moved.
+    const { env, poll } = await storeRig(startSimEnv, { refreshMs: 1_000 * DAY, visitsPerWeek: 40 });
+    let moved = 0;
+    for (let i = 0; i < 200 && moved < 3; i++) {
+      env.clock.advance(10 * 60_000);
+      const step = await poll();
+      expect(
+        step.calls.filter((c) => !c.startsWith('billing ')),
+        step.moved.join(),
+      ).toEqual([...new Set(step.moved)]);
+      if (step.moved.length > 0) {
+        moved++;
+        // Read once: the next pass, with nothing new, reads no store.
+        expect((await poll()).calls).toEqual([]);
+      }
+    }
+    expect(moved).toBe(3);
   });
 
   it('a store renamed: an event with nothing previous', { timeout: 60_000 }, async () => {
@@ -295,6 +416,8 @@ describe('the store state', () => {
     stores.apply(['l', 0, `p|${hash}`]);
     expect(stores.counts).toEqual({ read: 3, active: 0, paused: 1, terminated: 1, hours_missing: 0 });
     expect(stores.storeOf(['l', 2, `p|${hash}`])).toBe(2);
+    expect(isPackedStore([`a|${hash}`])).toBe(false);
+    expect(isPackedStore(`a|${hash}`)).toBe(true);
     expect(stores.snapshot()).toEqual({ locations: { 0: `p|${hash}`, 1: `t|${hash}`, 2: `~closed|${hash}` } });
     expect([...stores.restore({ locations: { 0: `p|${hash}` } }, 1)]).toEqual([['l', 0, `p|${hash}`]]);
     expect([...stores.restore({}, 1)]).toEqual([]);
