@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../src/index.js';
 import { BookingState, bookingFamily, packBooking } from '../../src/events/bookings.js';
 import type { Found } from '../../src/events/detector.js';
+import { eventId } from '../../src/events/event-id.js';
 import { REWOUND } from '../../src/events/history.js';
 import type { StateRecord } from '../../src/events/records.js';
 import { WatchState } from '../../src/events/state.js';
@@ -23,6 +24,7 @@ const MAX_LAG = 60 * DAY;
 
 interface Step {
   calls: string[];
+  found: Found[];
   /** Each event's kind and store. */
   events: string[];
   records: StateRecord[];
@@ -62,9 +64,10 @@ async function rig(
   });
   const { state, service, detector } = detectorFor(client, { videoScanSpacing: 0, maxLag: MAX_LAG });
   const collect = async (pass: AsyncGenerator<Found>): Promise<Step> => {
-    const step: Step = { calls: [], events: [], records: [] };
+    const step: Step = { calls: [], found: [], events: [], records: [] };
     log = [];
     for await (const found of pass) {
+      step.found.push(found);
       if (found.event) step.events.push(`${found.event.type} ${found.event.partner_location_id}`);
       step.records.push(...found.records);
     }
@@ -200,6 +203,44 @@ describe('a full reconciliation', () => {
       await collect(detector.poll(summary));
       expect(detector.choose(0), field).toEqual({ kind: 'poll', reason: 'not due' });
     }
+  });
+
+  it('each event: its id from what changed, the service’s time, the booking as listed and what it was before', {
+    timeout: 60_000,
+  }, async () => {
+    let later = false;
+    const { env, service, reconcile } = await rig(startSimEnv, {
+      // A confirmed booking's visit moved an hour on: tracked, not an event of its own.
+      rewrite: (path, body) => {
+        if (!later || path !== '/reservations') return;
+        for (const item of body.items)
+          if (item.status === 'confirmed' && typeof item.visit_at === 'string')
+            item.visit_at = new Date(Date.parse(item.visit_at) + 3_600_000).toISOString();
+      },
+    });
+    const first = await reconcile();
+    const created = first.found.filter((f) => f.event?.type === 'reservation.created');
+    for (const { event } of created) {
+      if (event?.type !== 'reservation.created') continue;
+      expect(event.id).toBe(eventId(`c|${event.data.reservation_id}`));
+      expect(event.created_at).toBe(new Date(service.now()).toISOString());
+      expect(event.partner_location_id).toBe(event.data.partner_location_id);
+    }
+    const pending = env.sandbox.inspect.reservations(env.key).find((r) => r.status === 'pending');
+    await env.client().reservations.acknowledge(pending?.reservation_id as string, 'acknowledged_self');
+    later = true;
+    const confirmed = env.sandbox.inspect.reservations(env.key).filter((r) => r.status === 'confirmed');
+    const second = await reconcile();
+    const events = second.found.flatMap((f) => (f.event ? [f.event] : []));
+    expect(events).toHaveLength(1);
+    const [ack] = events;
+    expect(ack?.type === 'reservation.updated' && ack.previous).toEqual({ acknowledged_kind: null });
+    expect(ack?.id).toBe(eventId(`u|${pending?.reservation_id}|pending>pending|>acknowledged_self`));
+    expect(ack?.type === 'reservation.updated' && ack.data.acknowledged_kind).toBe('acknowledged_self');
+    // Each moved visit saved, with no event.
+    const moved = second.records.filter((r) => r[0] === 'b');
+    expect(moved).toHaveLength(confirmed.length + 1);
+    expect(second.found.filter((f) => !f.event && f.records.some((r) => r[0] === 'b'))).toHaveLength(confirmed.length);
   });
 
   it('a reconciliation settles the counts a poll could not: the finder asks for none after it', {
