@@ -68,24 +68,23 @@ async function storeRig(
   const unchanged: Array<{ store: string; at: number }> = [];
   const state = new WatchState();
   const service = new ServiceClock(client.clock);
-  const detector = new Detector({
-    client,
-    budget: new CallBudget(client.clock, 1, () => client.rateLimit),
-    state,
-    service,
-    local: () => client.clock.monotonic(),
-    signal: new AbortController().signal,
-    onCall: () => {},
-    videoScanSpacing: scanSpacing,
-    maxLag: 60 * DAY,
-    stores: {
-      refreshMs,
-      budgetShare,
-      onUnchanged: told
-        ? (store, at) => void unchanged.push({ store: store.partner_location_id, at: Date.parse(at) })
-        : undefined,
-    },
-  });
+  /** A detector on the state; a second one is a watcher restarted on its checkpoint. */
+  const detectorOnState = (onUnchanged?: (store: Location, at: string) => void) =>
+    new Detector({
+      client,
+      budget: new CallBudget(client.clock, 1, () => client.rateLimit),
+      state,
+      service,
+      local: () => client.clock.monotonic(),
+      signal: new AbortController().signal,
+      onCall: () => {},
+      videoScanSpacing: scanSpacing,
+      maxLag: 60 * DAY,
+      stores: { refreshMs, budgetShare, onUnchanged },
+    });
+  const detector = detectorOnState(
+    told ? (store, at) => void unchanged.push({ store: store.partner_location_id, at: Date.parse(at) }) : undefined,
+  );
   const collect = async (pass: AsyncGenerator<Found>): Promise<Step> => {
     const step: Step = { calls: [], events: [], records: [], moved: [] };
     log = [];
@@ -110,20 +109,7 @@ async function storeRig(
     Array.from({ length: n }, (_, k) => state.stores[(from + k) % state.stores.length] as string);
   const poll = async (change: (s: Summary) => Summary = (s) => s) =>
     collect(detector.poll(change(await detector.summary())));
-  /** A finder started afresh on the same state (a watcher restarted on its checkpoint). */
-  const restarted = () =>
-    new Detector({
-      client,
-      budget: new CallBudget(client.clock, 1, () => client.rateLimit),
-      state,
-      service,
-      local: () => client.clock.monotonic(),
-      signal: new AbortController().signal,
-      onCall: () => {},
-      videoScanSpacing: scanSpacing,
-      maxLag: 60 * DAY,
-      stores: { refreshMs, budgetShare },
-    });
+  const restarted = () => detectorOnState();
   return {
     env,
     state,
