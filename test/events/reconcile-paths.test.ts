@@ -68,6 +68,9 @@ async function rig(
     log = [];
     for await (const found of pass) {
       step.found.push(found);
+      // Nothing is yielded for nothing, and each record is one.
+      expect(found.event !== undefined || found.records.length > 0).toBe(true);
+      for (const record of found.records) expect(record).toEqual(expect.any(Array));
       if (found.event) step.events.push(`${found.event.type} ${found.event.partner_location_id}`);
       step.records.push(...found.records);
     }
@@ -241,6 +244,44 @@ describe('a full reconciliation', () => {
     const moved = second.records.filter((r) => r[0] === 'b');
     expect(moved).toHaveLength(confirmed.length + 1);
     expect(second.found.filter((f) => !f.event && f.records.some((r) => r[0] === 'b'))).toHaveLength(confirmed.length);
+  });
+
+  it('a poll that reads on past a page: the end saved moves to the last page', { timeout: 60_000 }, async () => {
+    const { state, detector, reconcile, collect, cursors } = await rig(startSimEnv, { reservationsPerLocation: 25 });
+    await reconcile();
+    // An end saved on the first page, 150 bookings in: the poll reads that page and the next.
+    state.apply(['t', null, 150]);
+    const poll = await collect(detector.poll(await detector.summary()));
+    expect(poll.calls.map((c) => c.replace(/#\d+/, '#'))).toEqual([
+      '/reservations?limit=200',
+      '/reservations?cursor=#&limit=200',
+    ]);
+    expect(poll.events).toEqual([]);
+    expect(state.tail).toStrictEqual({ cursor: cursors.at(-1), seen: 50 });
+  });
+
+  it('a confirmed visit that is due: its store read when any of the confirmed, completed or no-show counts moves', {
+    timeout: 60_000,
+  }, async () => {
+    const { env, state, service, detector, reconcile, collect } = await rig(startSimEnv);
+    await reconcile();
+    const store = env.sandbox.inspect.stores(env.key)[0]?.partner_location_id as string;
+    const index = state.storeIndex(store) as number;
+    const past = Math.floor(service.now() / 60_000) - 60;
+    state.apply([
+      'b',
+      'due',
+      packBooking({ store: index, status: 'confirmed', ack: 'acknowledged_self', visit: past }),
+    ]);
+    const summary = await detector.summary();
+    const settled = { ...summary.reservations, confirmed: summary.reservations.confirmed + 1 };
+    // The counts as the state has them (the booking the test added included): nothing to read for it.
+    await collect(detector.poll({ ...summary, reservations: settled }));
+    for (const field of ['confirmed', 'completed', 'no_show'] as const) {
+      const moved = { ...settled, [field]: settled[field] + 1 };
+      const step = await collect(detector.poll({ ...summary, reservations: moved }));
+      expect(step.calls, field).toEqual(['/reservations?limit=200', `/locations/${store}/reservations?limit=200`]);
+    }
   });
 
   it('a reconciliation settles the counts a poll could not: the finder asks for none after it', {
