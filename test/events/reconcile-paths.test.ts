@@ -35,9 +35,13 @@ type Rewrite = (path: string, body: { items: Array<Record<string, unknown>>; nex
 
 async function rig(
   startSimEnv: ReturnType<typeof useSimEnv>,
-  { reservationsPerLocation = 2, rewrite }: { reservationsPerLocation?: number; rewrite?: Rewrite } = {},
+  {
+    reservationsPerLocation = 2,
+    rewrite,
+    now = '2026-11-10T12:00:00Z',
+  }: { reservationsPerLocation?: number; rewrite?: Rewrite; now?: string } = {},
 ) {
-  const env: SimEnv = await startSimEnv('msw', { now: '2026-11-10T12:00:00Z', visitsPerWeek: 0 });
+  const env: SimEnv = await startSimEnv('msw', { now, visitsPerWeek: 0 });
   env.sandbox.populate(env.key, { locations: 10, reservationsPerLocation });
   let log: string[] = [];
   /** Each cursor the service handed out, numbered in order: logged as `cursor=#n`. */
@@ -281,6 +285,28 @@ describe('a full reconciliation', () => {
       const moved = { ...settled, [field]: settled[field] + 1 };
       const step = await collect(detector.poll({ ...summary, reservations: moved }));
       expect(step.calls, field).toEqual(['/reservations?limit=200', `/locations/${store}/reservations?limit=200`]);
+    }
+  });
+
+  it('a video total the state does not explain: billing of this month and the last, and the next within a time zone’s reach of it', {
+    timeout: 60_000,
+  }, async () => {
+    for (const [now, months] of [
+      ['2026-11-10T12:00:00Z', ['2026-11', '2026-10']],
+      ['2026-11-30T20:00:00Z', ['2026-11', '2026-10', '2026-12']],
+    ] as const) {
+      const { detector, reconcile, collect } = await rig(startSimEnv, { now });
+      await reconcile();
+      const summary = await detector.summary();
+      const step = await collect(detector.poll({ ...summary, videos_published: summary.videos_published + 1 }));
+      expect(
+        step.calls.filter((c) => c.startsWith('/billing')),
+        now,
+      ).toEqual(months.map(billing));
+      expect(
+        (await reconcile()).calls.filter((c) => c.startsWith('/billing')),
+        now,
+      ).toEqual(months.map(billing));
     }
   });
 
