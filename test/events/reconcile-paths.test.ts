@@ -216,13 +216,17 @@ describe('a full reconciliation', () => {
     timeout: 60_000,
   }, async () => {
     let later = false;
+    let rejected = '';
     const { env, service, reconcile } = await rig(startSimEnv, {
-      // A confirmed booking's visit moved an hour on: tracked, not an event of its own.
+      // A confirmed booking's visit moved an hour on: tracked, not an event of its own. Another
+      // pending booking rejected without being acknowledged.
       rewrite: (path, body) => {
         if (!later || path !== '/reservations') return;
-        for (const item of body.items)
+        for (const item of body.items) {
           if (item.status === 'confirmed' && typeof item.visit_at === 'string')
             item.visit_at = new Date(Date.parse(item.visit_at) + 3_600_000).toISOString();
+          if (item.reservation_id === rejected) item.status = 'rejected';
+        }
       },
     });
     const first = await reconcile();
@@ -233,20 +237,24 @@ describe('a full reconciliation', () => {
       expect(event.created_at).toBe(new Date(service.now()).toISOString());
       expect(event.partner_location_id).toBe(event.data.partner_location_id);
     }
-    const pending = env.sandbox.inspect.reservations(env.key).find((r) => r.status === 'pending');
+    const [pending, other] = env.sandbox.inspect.reservations(env.key).filter((r) => r.status === 'pending');
+    rejected = other?.reservation_id as string;
     await env.client().reservations.acknowledge(pending?.reservation_id as string, 'acknowledged_self');
     later = true;
     const confirmed = env.sandbox.inspect.reservations(env.key).filter((r) => r.status === 'confirmed');
     const second = await reconcile();
     const events = second.found.flatMap((f) => (f.event ? [f.event] : []));
-    expect(events).toHaveLength(1);
-    const [ack] = events;
+    expect(events).toHaveLength(2);
+    const ack = events.find((e) => e.partner_location_id === pending?.partner_location_id);
+    const reject = events.find((e) => e.partner_location_id === other?.partner_location_id);
+    expect(reject?.type === 'reservation.updated' && reject.previous).toEqual({ status: 'pending' });
+    expect(reject?.id).toBe(eventId(`u|${rejected}|pending>rejected|>`));
     expect(ack?.type === 'reservation.updated' && ack.previous).toEqual({ acknowledged_kind: null });
     expect(ack?.id).toBe(eventId(`u|${pending?.reservation_id}|pending>pending|>acknowledged_self`));
     expect(ack?.type === 'reservation.updated' && ack.data.acknowledged_kind).toBe('acknowledged_self');
     // Each moved visit saved, with no event.
     const moved = second.records.filter((r) => r[0] === 'b');
-    expect(moved).toHaveLength(confirmed.length + 1);
+    expect(moved).toHaveLength(confirmed.length + 2);
     expect(second.found.filter((f) => !f.event && f.records.some((r) => r[0] === 'b'))).toHaveLength(confirmed.length);
   });
 
