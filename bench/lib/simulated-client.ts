@@ -72,7 +72,10 @@ export async function startRemoteSandbox(options: {
   windowMs?: number;
   visitsPerWeek?: number;
 }): Promise<RemoteSandbox> {
-  const worker = startWorker('fleet-sandbox', [JSON.stringify(options)], ['--max-old-space-size=16384']);
+  // BENCH_CPU_PROF_DIR: a CPU profile of the sandbox's process too (node refuses --cpu-prof in NODE_OPTIONS).
+  const profile = process.env.BENCH_CPU_PROF_DIR;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const worker = startWorker('fleet-sandbox', [JSON.stringify(options)], ['--max-old-space-size=16384', ...flags]);
   await worker.next('ready');
   const url = await worker.call<string>({ type: 'url' });
   const startMs = await worker.call<number>({ type: 'now' });
@@ -140,9 +143,12 @@ function countingClient<C>(
  * the sandbox's change log; undefined for the store family's events, which are store records, not
  * changes of that log.
  */
-export function delivered(event: { id: string; type: string; created_at: string; data: unknown }):
-  | DeliveredEvent
-  | undefined {
+export function delivered(event: {
+  id: string;
+  type: string;
+  created_at: string;
+  data: unknown;
+}): DeliveredEvent | undefined {
   if (event.type === 'location.updated') return undefined;
   const d = event.data as DeliveredEvent['data'];
   return {

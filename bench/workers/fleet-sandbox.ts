@@ -24,6 +24,8 @@ const sandbox = createSandbox({
   requestLogSize: 1_000,
 });
 const server = await sandbox.listen(0);
+// Exit normally on the parent's SIGTERM, so that --cpu-prof (BENCH_CPU_PROF_DIR) writes its profile.
+process.on('SIGTERM', () => process.exit(0));
 
 serveParent({
   url: () => server.url,
