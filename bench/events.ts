@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { coverage, type DeliveredEvent } from '../test/events/coverage.js';
 import { loadEvents, loadSdk, loadTesting, tmpDir } from './lib/paths.js';
-import { MINUTE, simulatedClient } from './lib/simulated-client.js';
+import { MINUTE, delivered, simulatedClient } from './lib/simulated-client.js';
 import { fmt, percentile, type CaseResult } from './lib/stats.js';
 
 const STORES = Number(process.env.BENCH_EVENTS_STORES ?? 10_000);
@@ -49,18 +49,8 @@ export async function run(): Promise<CaseResult> {
   try {
     for await (const event of watcher) {
       measuredFrom ??= Date.parse(watcher.stats.lastReconciledAt ?? event.created_at);
-      const d = event.data as unknown as DeliveredEvent['data'];
-      events.push({
-        id: event.id,
-        type: event.type,
-        created_at: event.created_at,
-        data: {
-          reservation_id: d.reservation_id,
-          status: d.status,
-          acknowledged_kind: d.acknowledged_kind,
-          video_id: d.video_id,
-        },
-      });
+      const d = delivered(event);
+      if (d) events.push(d);
       if (clock.now() >= end) break;
     }
   } finally {
