@@ -53,6 +53,21 @@ const POSTGRES_ON_EVENTS: Exception[] = [
     why: "the symbol under which the watcher tells the checkpoint a pass ended (Symbol.for, as the shared budget's)",
   },
   {
+    file: 'postgres/checkpoint.ts',
+    target: 'events/state-tables.ts',
+    why: "the symbol under which the checkpoint gives the watcher its state's tables (Symbol.for, as pass-end's)",
+  },
+  {
+    file: 'postgres/stream-bookings.ts',
+    target: 'events/bookings.ts',
+    why: 'BookingTable, the table it implements, and the entries it holds (types only)',
+  },
+  {
+    file: 'postgres/stream-videos.ts',
+    target: 'events/videos.ts',
+    why: 'VideoTable, the table it implements (types only)',
+  },
+  {
     file: 'postgres/sync.ts',
     target: 'events/call-budget.ts',
     why: 'the sliding-window share of the budget, one for the stream and the billing reads',
