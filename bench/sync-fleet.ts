@@ -13,6 +13,9 @@
  * `BENCH_SYNC_HOURS` simulated hours after it, with the busiest minute's share of the budget and
  * detection lag p99 against the sandbox's change log. `BENCH_SYNC_WALL_S` caps the first load's
  * real time, `BENCH_SYNC_STEADY_WALL_S` the steady state's: what does not fit is reported as far as it got.
+ * `BENCH_SYNC_HEAP_SNAPSHOT=<file>` writes a heap snapshot of this process after a GC at 95 % of the
+ * load's calls, the stream's state then whole (for Chrome DevTools' Memory tab, or
+ * `node --import tsx bench/lib/heap-summary.ts <file>`).
  *
  *   nice -n 10 node --expose-gc --import tsx bench/sync-fleet.ts    BENCH_SYNC_STORES=10000 BENCH_SYNC_HOURS=24 BENCH_SYNC_WALL_S=3600
  */
@@ -22,6 +25,7 @@ import type { SandboxChange } from '../src/testing/index.js';
 import { coverage, type DeliveredEvent } from '../test/events/coverage.js';
 import { startPostgresServer } from '../test/helpers/postgres-server.js';
 import pg from 'pg';
+import { writeHeapSnapshot } from 'node:v8';
 import { MINUTE, delivered, remoteSimulatedClient, startRemoteSandbox } from './lib/simulated-client.js';
 import { percentile } from './lib/stats.js';
 
@@ -34,6 +38,10 @@ const SHARE = 0.5;
 const MAX_LAG = 15 * 60_000;
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const memory = () => {
+  const m = process.memoryUsage();
+  return `RSS ${mb(m.rss)}, heap ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, external ${mb(m.external)}`;
+};
 const peakRss = () => process.resourceUsage().maxRSS * 1024;
 /** The most heap this process used, sampled every 100 ms of real time (V8 has no peak counter). */
 let peakHeap = 0;
@@ -100,6 +108,7 @@ async function main(): Promise<void> {
   let reports = 0;
   let reportGapS = 0;
   let lastReport = performance.now();
+  let snapshot = process.env.BENCH_SYNC_HEAP_SNAPSHOT;
   const first = await syncToPostgres(client, {
     connectionString: url,
     once: true,
@@ -109,10 +118,15 @@ async function main(): Promise<void> {
       reports++;
       reportGapS = Math.max(reportGapS, (performance.now() - lastReport) / 1000);
       lastReport = performance.now();
+      if (snapshot && p.calls >= 0.95 * needed) {
+        global.gc?.();
+        console.error(`  heap snapshot at ${p.calls} calls: ${writeHeapSnapshot(snapshot)}`);
+        snapshot = undefined;
+      }
       if (performance.now() - lastPrint > 30_000) {
         lastPrint = performance.now();
         console.error(
-          `  load: ${p.events} changes, ${p.calls} calls (${((p.calls / needed) * 100).toFixed(0)} % of needed), ${((clock.now() - loadStart) / MINUTE).toFixed(1)} simulated min, ${((performance.now() - loadWall) / 1000).toFixed(0)} s real, RSS ${mb(process.memoryUsage().rss)}, heap ${mb(process.memoryUsage().heapUsed)}`,
+          `  load: ${p.events} changes, ${p.calls} calls (${((p.calls / needed) * 100).toFixed(0)} % of needed), ${((clock.now() - loadStart) / MINUTE).toFixed(1)} simulated min, ${((performance.now() - loadWall) / 1000).toFixed(0)} s real, ${memory()}`,
         );
       }
     },

@@ -94,8 +94,15 @@ export interface BookingTable {
   counts(): Promise<{ size: number; counts: Counts }>;
   /** The packed entries of those of `ids` the table holds (with what it holds for the next commit). */
   read(ids: readonly string[]): Promise<Map<string, string>>;
-  /** Bookings (id and store) in `status`, with a visit at or before `visitBy` (epoch minutes) when given. */
-  list(status: 'pending' | 'confirmed', visitBy?: number): Promise<Array<[id: string, store: number]>>;
+  /**
+   * The stores (each once) of bookings in `status`, with a visit at or before `visitBy` (epoch
+   * minutes) when given, leaving out the bookings named in `except`. Stores, not bookings: the
+   * answer stays the fleet's size however many bookings match.
+   */
+  stores(
+    status: 'pending' | 'confirmed',
+    options: { visitBy?: number | undefined; except: readonly string[] },
+  ): Promise<number[]>;
   /** Write a booking's entry with the checkpoint's next commit. */
   hold(id: string, packed: string, entry: BookingEntry): void;
   /** Forget every booking with the next commit (before what is held after). */
@@ -220,36 +227,38 @@ export class BookingState implements FamilyState<BookingRecord> {
   }
 
   /** The stores of pending bookings not in `listed` (the pending list just read). */
-  async pendingStoresNotIn(listed: ReadonlySet<string>): Promise<Set<number>> {
-    const stores = new Set<number>();
-    for (const [id, store] of await this.#withStatus('pending')) if (!listed.has(id)) stores.add(store);
-    return stores;
+  pendingStoresNotIn(listed: ReadonlySet<string>): Promise<Set<number>> {
+    return this.#storesWith('pending', undefined, listed);
   }
 
   /** The stores of confirmed bookings whose visit is due by `minute` (epoch minutes). */
-  async storesWithVisitsBy(minute: number): Promise<Set<number>> {
-    return new Set((await this.#withStatus('confirmed', minute)).map(([, store]) => store));
+  storesWithVisitsBy(minute: number): Promise<Set<number>> {
+    return this.#storesWith('confirmed', minute);
   }
 
-  async #withStatus(status: 'pending' | 'confirmed', visitBy?: number): Promise<Array<[string, number]>> {
-    const matches = (e: BookingEntry) =>
-      e.status === status && (visitBy === undefined || (e.visit !== null && e.visit <= visitBy));
-    const found: Array<[string, number]> = [];
+  async #storesWith(
+    status: 'pending' | 'confirmed',
+    visitBy?: number,
+    except?: ReadonlySet<string>,
+  ): Promise<Set<number>> {
+    const matches = (id: string, e: BookingEntry) =>
+      e.status === status && (visitBy === undefined || (e.visit !== null && e.visit <= visitBy)) && !except?.has(id);
+    const stores = new Set<number>();
     if (!this.#table) {
       for (const id of this.open) {
         const entry = this.booking(id);
-        if (entry && matches(entry)) found.push([id, entry.store]);
+        if (entry && matches(id, entry)) stores.add(entry.store);
       }
-      return found;
+      return stores;
     }
     // What is applied and not yet taken for a commit is newer than the table's rows.
-    for (const [id, store] of await this.#table.list(status, visitBy))
-      if (!this.#unsaved.has(id)) found.push([id, store]);
+    const skip = [...(except ?? []), ...this.#unsaved.keys()];
+    for (const store of await this.#table.stores(status, { visitBy, except: skip })) stores.add(store);
     for (const [id, packed] of this.#unsaved) {
       const entry = unpackBooking(packed);
-      if (matches(entry)) found.push([id, entry.store]);
+      if (matches(id, entry)) stores.add(entry.store);
     }
-    return found;
+    return stores;
   }
 
   #cache(id: string, packed: string | null): void {

@@ -63,21 +63,29 @@ export class StreamBookings implements BookingTable {
     return found;
   }
 
-  async list(status: 'pending' | 'confirmed', visitBy?: number): Promise<Array<[string, number]>> {
-    const found: Array<[string, number]> = [];
+  async stores(
+    status: 'pending' | 'confirmed',
+    options: { visitBy?: number | undefined; except: readonly string[] },
+  ): Promise<number[]> {
+    const except = new Set(options.except);
+    const found = new Set<number>();
     if (!this.#clear) {
-      const rows = await this.#query<{ reservation_id: string; store: number }>(
-        `select reservation_id, store from ${this.#table} where status = $1 and ($2::bigint is null or visit <= $2)`,
-        [status, visitBy === undefined ? null : Math.floor(visitBy)],
+      // What is held is newer than its row: left out here, counted below. An anti-join on the ids
+      // left out, so a long list of them costs one hash, not a comparison per row.
+      const rows = await this.#query<{ store: number }>(
+        `select distinct b.store from ${this.#table} b
+         where b.status = $1 and ($2::bigint is null or b.visit <= $2)
+           and not exists (select 1 from unnest($3::text[]) as skip(id) where skip.id = b.reservation_id)`,
+        [status, options.visitBy === undefined ? null : Math.floor(options.visitBy), [...except, ...this.#held.keys()]],
       );
-      for (const row of rows) if (!this.#held.has(row.reservation_id)) found.push([row.reservation_id, row.store]);
+      for (const row of rows) found.add(row.store);
     }
     for (const [id, held] of this.#held) {
-      if (held.status !== status) continue;
-      if (visitBy !== undefined && (held.visit === null || held.visit > visitBy)) continue;
-      found.push([id, held.store]);
+      if (held.status !== status || except.has(id)) continue;
+      if (options.visitBy !== undefined && (held.visit === null || held.visit > options.visitBy)) continue;
+      found.add(held.store);
     }
-    return found;
+    return [...found];
   }
 
   hold(id: string, packed: string, entry: BookingEntry): void {

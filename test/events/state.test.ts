@@ -416,11 +416,15 @@ function tableCheckpoint(lines: string[] = [], rows = new Map<string, string>())
       }
       return found;
     },
-    list: async (status, visitBy) =>
-      [...(clear ? held : new Map([...rows, ...held]))]
-        .map(([id, packed]) => [id, unpackBooking(packed)] as const)
-        .filter(([, e]) => e.status === status && (visitBy === undefined || (e.visit !== null && e.visit <= visitBy)))
-        .map(([id, e]) => [id, e.store]),
+    stores: async (status, { visitBy, except }) => [
+      ...new Set(
+        [...(clear ? held : new Map([...rows, ...held]))]
+          .filter(([id]) => !except.includes(id))
+          .map(([, packed]) => unpackBooking(packed))
+          .filter((e) => e.status === status && (visitBy === undefined || (e.visit !== null && e.visit <= visitBy)))
+          .map((e) => e.store),
+      ),
+    ],
     hold: (id, packed) => void held.set(id, packed),
     clear: () => {
       held = new Map();

@@ -1,0 +1,94 @@
+/**
+ * The stream's bookings table (`StreamBookings`) on a real server: which stores a poll reads again
+ * (those of pending bookings gone from the service's list, those of confirmed bookings whose visit
+ * is due) come from one query that answers with stores, each once, whatever the number of
+ * bookings; what is held for the next commit is newer than its row; the ids left out are left out
+ * however many there are.
+ */
+import type pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BookingEntry } from '../../src/events/bookings.js';
+import { migrate } from '../../src/postgres/migrations.js';
+import { StreamBookings } from '../../src/postgres/stream-bookings.js';
+import { usePostgresServer } from '../helpers/postgres-server.js';
+import { testPool } from './cut-pool.js';
+import { freshDatabase } from './support.js';
+
+const entry = (store: number, status: string, visit: number | null = null): BookingEntry =>
+  ({ store, status, ack: null, visit }) as BookingEntry;
+
+describe('StreamBookings.stores(): the stores a poll reads again, from the table', () => {
+  const server = usePostgresServer();
+  const pools: pg.Pool[] = [];
+  afterEach(async () => {
+    await Promise.all(pools.splice(0).map((p) => p.end()));
+  });
+
+  async function table() {
+    const pool = testPool(await freshDatabase(server()));
+    pools.push(pool);
+    const statements: string[] = [];
+    const db = {
+      query: async <Row>(text: string, params?: unknown[]) => {
+        statements.push(text);
+        return (await pool.query(text, params)) as unknown as { rows: Row[] };
+      },
+    };
+    await migrate(db, 'crp', 'test');
+    statements.length = 0;
+    return { bookings: new StreamBookings(db, '"crp"', 'test'), db, statements, pool };
+  }
+
+  it('answers with each store once, however many of its bookings match, in one statement', async () => {
+    const { bookings, db, statements } = await table();
+    // 3 stores, 400 pending bookings each, and confirmed ones with visits at minutes 10 and 20.
+    for (let i = 0; i < 1_200; i++) bookings.hold(`p${i}`, `packed${i}`, entry(i % 3, 'pending'));
+    bookings.hold('c1', 'c1', entry(7, 'confirmed', 10));
+    bookings.hold('c2', 'c2', entry(8, 'confirmed', 20));
+    await bookings.write(db);
+    statements.length = 0;
+    expect((await bookings.stores('pending', { except: [] })).sort()).toEqual([0, 1, 2]);
+    expect(statements).toHaveLength(1);
+    expect(await bookings.stores('confirmed', { visitBy: 15, except: [] })).toEqual([7]);
+    expect((await bookings.stores('confirmed', { visitBy: 20, except: [] })).sort()).toEqual([7, 8]);
+    expect((await bookings.stores('confirmed', { except: [] })).sort()).toEqual([7, 8]);
+    // Store 1's bookings are all listed by the service (left out): its store is not read again.
+    const listed = Array.from({ length: 1_200 }, (_, i) => `p${i}`).filter((id) => Number(id.slice(1)) % 3 === 1);
+    expect((await bookings.stores('pending', { except: listed })).sort()).toEqual([0, 2]);
+    expect(await bookings.stores('confirmed', { visitBy: 20, except: ['c2'] })).toEqual([7]);
+  });
+
+  it('a booking held for the next commit is newer than its row: its held state decides', async () => {
+    const { bookings, db } = await table();
+    bookings.hold('a', 'a', entry(1, 'pending'));
+    bookings.hold('b', 'b', entry(2, 'confirmed', 5));
+    await bookings.write(db);
+    // Held, not written: a is confirmed now (visit at 3), b completed.
+    bookings.hold('a', 'a2', entry(1, 'confirmed', 3));
+    bookings.hold('b', 'b2', entry(2, 'completed'));
+    expect(await bookings.stores('pending', { except: [] })).toEqual([]);
+    expect(await bookings.stores('confirmed', { visitBy: 10, except: [] })).toEqual([1]);
+    expect(await bookings.stores('confirmed', { visitBy: 2, except: [] })).toEqual([]);
+    expect(await bookings.stores('confirmed', { visitBy: 10, except: ['a'] })).toEqual([]);
+    // Cleared: the rows no longer count, what is held after does.
+    bookings.clear();
+    bookings.hold('c', 'c', entry(3, 'pending'));
+    expect(await bookings.stores('pending', { except: [] })).toEqual([3]);
+    expect(await bookings.stores('confirmed', { except: [] })).toEqual([]);
+  });
+
+  it('100,000 ids left out cost one anti-join, not a comparison per row', async () => {
+    const { bookings, pool } = await table();
+    await pool.query(
+      `insert into crp.stream_bookings (reservation_id, store, status, packed)
+       select 'r' || i, i % 1000, 'pending', 'x' from generate_series(1, 100000) as i`,
+    );
+    const except = Array.from({ length: 99_990 }, (_, i) => `r${i + 1}`);
+    const started = performance.now();
+    const stores = await bookings.stores('pending', { except });
+    // r99991..r100000: stores 991..999 and 0.
+    expect(stores.sort((a, b) => a - b)).toEqual([0, 991, 992, 993, 994, 995, 996, 997, 998, 999]);
+    // A comparison per row would be 10^10 of them: minutes, not the seconds allowed here.
+    expect(performance.now() - started).toBeLessThan(15_000);
+  });
+});
