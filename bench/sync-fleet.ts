@@ -1,59 +1,162 @@
 /**
- * The Postgres mirror at fleet scale (issue #30, section 4): `syncToPostgres()` from the sources
- * against a sandbox on simulated time (N stores × 30 bookings, a raised limit of 6,000 a minute,
- * its rate-limit windows on the simulated clock) and a real PostgreSQL 15 started here
- * (test/helpers/postgres-server.ts). The sandbox runs in a process of its own
- * (bench/workers/fleet-sandbox.ts, over a loopback port), so this process's memory is the sync's.
+ * The Postgres mirror at fleet scale (issue #30, section 4): `syncToPostgres()` against a sandbox on
+ * simulated time (N stores × 30 bookings, a raised limit of 6,000 a minute, its rate-limit windows
+ * on the simulated clock) and a real PostgreSQL 15 started here (test/helpers/postgres-server.ts).
+ * The sandbox runs in a process of its own (bench/workers/fleet-sandbox.ts, over a loopback port).
+ *
+ * Where the sync runs (`BENCH_SYNC_PROCESS`):
+ * - unset (or `in-process`): in this process, from the sources under tsx. Its memory is the sync's
+ *   plus tsx's (about 40 MB RSS) and the bench's bookkeeping (the delivered events, the counts).
+ * - `build`: in a child of its own, plain `node --expose-gc` (no tsx) on the built package
+ *   (bench/workers/fleet-sync.mjs importing dist/index.js and dist/postgres/index.js): the syncing
+ *   process as partners run it, nothing else in it; the figure for the memory line. It needs
+ *   `npm run build` first. Its sleeps advance the sandbox's clock through this process, and its
+ *   calls, progress reports and delivered changes come here over IPC to be counted and printed.
+ * The phases (load, steady state, restart) are bench/lib/fleet-sync-phases.mjs in both modes; the
+ * report names the process measured.
  *
  * First load (`once: true`): calls made against the calls it needs (booking pages, one store read
  * and one content read per store with a completed visit, the billing pages), simulated time against
  * the time those calls take at the budget share (the physical limit), 429s, progress reports,
- * changes applied a second (wall clock), peak RSS and heap of this process and of the sandbox's.
+ * changes applied a second (wall clock), peak RSS and heap of the syncing process and of the sandbox's.
  * Start-up after a restart: from the call to the end of the first poll. Steady state:
  * `BENCH_SYNC_HOURS` simulated hours after it, with the busiest minute's share of the budget and
  * detection lag p99 against the sandbox's change log. `BENCH_SYNC_WALL_S` caps the first load's
  * real time, `BENCH_SYNC_STEADY_WALL_S` the steady state's: what does not fit is reported as far as it got.
- * `BENCH_SYNC_HEAP_SNAPSHOT=<file>` writes a heap snapshot of this process after a GC at 95 % of the
+ * `BENCH_SYNC_HEAP_SNAPSHOT=<file>` writes a heap snapshot of the syncing process after a GC at 95 % of the
  * load's calls, the stream's state then whole (for Chrome DevTools' Memory tab, or
  * `node --import tsx bench/lib/heap-summary.ts <file>`).
  *
  *   nice -n 10 node --expose-gc --import tsx bench/sync-fleet.ts    BENCH_SYNC_STORES=10000 BENCH_SYNC_HOURS=24 BENCH_SYNC_WALL_S=3600
+ *   npm run build && BENCH_SYNC_PROCESS=build nice -n 10 node --expose-gc --import tsx bench/sync-fleet.ts
  */
 import { PartnerClient } from '../src/index.js';
 import { syncToPostgres } from '../src/postgres/index.js';
+import type { SyncProgress } from '../src/postgres/index.js';
 import type { SandboxChange } from '../src/testing/index.js';
 import { coverage, type DeliveredEvent } from '../test/events/coverage.js';
 import { startPostgresServer } from '../test/helpers/postgres-server.js';
 import pg from 'pg';
-import { writeHeapSnapshot } from 'node:v8';
-import { MINUTE, delivered, remoteSimulatedClient, startRemoteSandbox } from './lib/simulated-client.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startWorker } from './lib/children.js';
+import {
+  type ChangeEvent,
+  type FleetSyncPhases,
+  fleetSyncPhases,
+  type ProcessMemory,
+  processMemory,
+} from './lib/fleet-sync-phases.mjs';
+import { ROOT } from './lib/paths.js';
+import {
+  MINUTE,
+  delivered,
+  type RemoteSandbox,
+  remoteSimulatedClient,
+  startRemoteSandbox,
+} from './lib/simulated-client.js';
 import { percentile } from './lib/stats.js';
 
 const STORES = Number(process.env.BENCH_SYNC_STORES ?? 10_000);
 const HOURS = Number(process.env.BENCH_SYNC_HOURS ?? 24);
 const WALL_S = Number(process.env.BENCH_SYNC_WALL_S ?? 3_600);
 const STEADY_WALL_S = Number(process.env.BENCH_SYNC_STEADY_WALL_S ?? 3_600);
+const PROCESS = process.env.BENCH_SYNC_PROCESS ?? 'in-process';
+if (PROCESS !== 'in-process' && PROCESS !== 'build')
+  throw new Error(`BENCH_SYNC_PROCESS is 'build' (a child on dist/) or 'in-process' (the default), not '${PROCESS}'`);
 const LIMIT = 6_000;
 const SHARE = 0.5;
 const MAX_LAG = 15 * 60_000;
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-const memory = () => {
-  const m = process.memoryUsage();
-  return `RSS ${mb(m.rss)}, heap ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, external ${mb(m.external)}`;
-};
-const peakRss = () => process.resourceUsage().maxRSS * 1024;
-/** The most heap this process used, sampled every 100 ms of real time (V8 has no peak counter). */
-let peakHeap = 0;
-const heapSampler = setInterval(() => {
-  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-}, 100);
-heapSampler.unref();
+const memoryLine = (m: ProcessMemory) =>
+  `RSS ${mb(m.rss)}, heap ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, external ${mb(m.external)}`;
 
 interface ChildMemory {
   peakRss: number;
   rss: number;
   heapUsed: number;
+}
+
+/** The calls of the syncing process, wherever it runs: in all, by path, by simulated minute, 429s. */
+const counted = { calls: 0, throttled: 0, byPath: new Map<string, number>(), perMinute: new Map<number, number>() };
+function countCall(path: string, status: number, minute: number): void {
+  const shape = path.replace(/\/locations\/[^/]+/, '/locations/{id}');
+  counted.calls++;
+  counted.byPath.set(shape, (counted.byPath.get(shape) ?? 0) + 1);
+  counted.perMinute.set(minute, (counted.perMinute.get(minute) ?? 0) + 1);
+  if (status === 429) counted.throttled++;
+}
+
+/** The sync's phases, where they run: the simulated clock, the process's memory, which process it is. */
+interface Syncing extends FleetSyncPhases {
+  /** The process, in the report's lines. */
+  name: string;
+  /** The process in full, in the report's header. */
+  process: string;
+  now(): number;
+  memory(gc?: boolean): Promise<ProcessMemory>;
+  close(): Promise<void>;
+}
+
+function syncHere(sandbox: RemoteSandbox, key: string, connectionString: string): Syncing {
+  const { client, clock } = remoteSimulatedClient(PartnerClient, sandbox, key, (path, response, minute) =>
+    countCall(path, response.status, minute),
+  );
+  return {
+    ...fleetSyncPhases({ syncToPostgres, client, clock, connectionString, budgetShare: SHARE, maxLag: MAX_LAG }),
+    name: 'this process, the sources under tsx',
+    process: `this process (pid ${process.pid}: the sources under tsx, with the bench's bookkeeping)`,
+    now: () => clock.now(),
+    memory: async (gc) => processMemory(gc),
+    close: () => client.close(),
+  };
+}
+
+async function syncInChild(sandbox: RemoteSandbox, key: string, connectionString: string): Promise<Syncing> {
+  if (!existsSync(join(ROOT, 'dist/postgres/index.js')))
+    throw new Error('BENCH_SYNC_PROCESS=build runs the built package: run `npm run build` first');
+  // The child's clock: each of its sleeps is relayed here, so this copy is always the same as its own.
+  let now = sandbox.startMs;
+  const options = { url: sandbox.url, key, startMs: now, connectionString, budgetShare: SHARE, maxLag: MAX_LAG };
+  const worker = startWorker('fleet-sync.mjs', [JSON.stringify(options)], ['--expose-gc']);
+  worker.answer('advance', async (m) => {
+    const after = await sandbox.worker.call<number>({ type: 'advance', ms: m.ms });
+    now = Math.max(now, after);
+    return after;
+  });
+  worker.on('call', (m) => countCall(m.path as string, m.status as number, m.minute as number));
+  // The listeners of the phase under way (one at a time).
+  let onLoadProgress: (progress: SyncProgress, memory: ProcessMemory) => void = () => undefined;
+  let onStart = () => {};
+  let onSteadyProgress: (memory: ProcessMemory) => void = () => undefined;
+  let onChange: (event: ChangeEvent) => void = () => undefined;
+  worker.on('progress', (m) => onLoadProgress(m.progress as SyncProgress, m.memory as ProcessMemory));
+  worker.on('start', () => onStart());
+  worker.on('steady', (m) => onSteadyProgress(m.memory as ProcessMemory));
+  worker.on('change', (m) => onChange(m.event as ChangeEvent));
+  await worker.next('ready');
+  const first = await worker.call<{ pid: number; execArgv: string[] }>({ type: 'memory' });
+  return {
+    name: 'a child, plain node on dist/',
+    process: `a child of its own (pid ${first.pid}: node ${first.execArgv.join(' ')} bench/workers/fleet-sync.mjs on dist/)`,
+    now: () => now,
+    memory: (gc) => worker.call<ProcessMemory>({ type: 'memory', gc }),
+    load: ({ onProgress, ...rest }) => {
+      onLoadProgress = onProgress;
+      return worker.call({ type: 'load', ...rest });
+    },
+    steady: (phase) => {
+      ({ onStart, onChange } = phase);
+      onSteadyProgress = phase.onProgress;
+      return worker.call({ type: 'steady', end: phase.end, hours: phase.hours, wallS: phase.wallS });
+    },
+    restart: () => worker.call({ type: 'restart' }),
+    close: async () => {
+      await worker.call({ type: 'close' }).catch(() => undefined);
+      await worker.stop();
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -71,15 +174,9 @@ async function main(): Promise<void> {
   console.error(
     `populated ${STORES} stores in ${(populated.ms / 1000).toFixed(0)} s (sandbox process RSS ${mb((await sandboxMemory()).rss)})`,
   );
-  let calls = 0;
-  let throttled = 0;
-  const byPath = new Map<string, number>();
-  const { client, clock, perMinute } = remoteSimulatedClient(PartnerClient, sandbox, key, (path, response) => {
-    const shape = path.replace(/\/locations\/[^/]+/, '/locations/{id}');
-    calls++;
-    byPath.set(shape, (byPath.get(shape) ?? 0) + 1);
-    if (response.status === 429) throttled++;
-  });
+  const sync = PROCESS === 'build' ? await syncInChild(sandbox, key, url) : syncHere(sandbox, key, url);
+  const clock = { now: () => sync.now() };
+  const { byPath, perMinute } = counted;
   const account = await sandbox.worker.call<{ bookings: number; stores: number; withVisit: number; oldest: string }>({
     type: 'account',
     key,
@@ -95,49 +192,35 @@ async function main(): Promise<void> {
   const billingPages = months * Math.ceil(account.stores / 200);
   const needed = bookingPages + account.stores + account.withVisit + billingPages;
   const physicalMin = needed / (LIMIT * SHARE);
-  global.gc?.();
-  const baseRss = process.memoryUsage().rss;
-  const baseHeap = process.memoryUsage().heapUsed;
+  const base = await sync.memory(true);
 
   // First load.
-  const loadStop = new AbortController();
-  const wallCap = setTimeout(() => loadStop.abort(), WALL_S * 1000);
   const loadStart = clock.now();
   const loadWall = performance.now();
   let lastPrint = 0;
   let reports = 0;
   let reportGapS = 0;
   let lastReport = performance.now();
-  let snapshot = process.env.BENCH_SYNC_HEAP_SNAPSHOT;
-  const first = await syncToPostgres(client, {
-    connectionString: url,
-    once: true,
-    budgetShare: SHARE,
-    signal: loadStop.signal,
-    onProgress: (p) => {
+  const { result: first, complete } = await sync.load({
+    wallS: WALL_S,
+    snapshot: process.env.BENCH_SYNC_HEAP_SNAPSHOT,
+    needed,
+    onProgress: (p, m) => {
       reports++;
       reportGapS = Math.max(reportGapS, (performance.now() - lastReport) / 1000);
       lastReport = performance.now();
-      if (snapshot && p.calls >= 0.95 * needed) {
-        global.gc?.();
-        console.error(`  heap snapshot at ${p.calls} calls: ${writeHeapSnapshot(snapshot)}`);
-        snapshot = undefined;
-      }
       if (performance.now() - lastPrint > 30_000) {
         lastPrint = performance.now();
         console.error(
-          `  load: ${p.events} changes, ${p.calls} calls (${((p.calls / needed) * 100).toFixed(0)} % of needed), ${((clock.now() - loadStart) / MINUTE).toFixed(1)} simulated min, ${((performance.now() - loadWall) / 1000).toFixed(0)} s real, ${memory()}`,
+          `  load: ${p.events} changes, ${p.calls} calls (${((p.calls / needed) * 100).toFixed(0)} % of needed), ${((clock.now() - loadStart) / MINUTE).toFixed(1)} simulated min, ${((performance.now() - loadWall) / 1000).toFixed(0)} s real, ${memoryLine(m)}`,
         );
       }
     },
   });
-  clearTimeout(wallCap);
-  const complete = !loadStop.signal.aborted;
   const loadWallS = (performance.now() - loadWall) / 1000;
   const loadSimMin = (clock.now() - loadStart) / MINUTE;
-  const loadCalls = calls;
-  const loadRss = peakRss();
-  const loadHeap = peakHeap;
+  const loadCalls = counted.calls;
+  const { peakRss: loadRss, peakHeap: loadHeap } = await sync.memory();
   const loadSandbox = await sandboxMemory();
   const check = new pg.Pool({ connectionString: url });
   const count = async (table: string) =>
@@ -153,7 +236,7 @@ async function main(): Promise<void> {
   );
   const loadBusiest = Math.max(...perMinute.values());
   console.log(
-    `## sync-fleet: ${STORES} stores × 30 bookings (${account.bookings} bookings), limit ${LIMIT}/min, budgetShare ${SHARE}; sandbox in its own process`,
+    `## sync-fleet: ${STORES} stores × 30 bookings (${account.bookings} bookings), limit ${LIMIT}/min, budgetShare ${SHARE}; sandbox in its own process; sync in ${sync.process}`,
   );
   console.log(
     `first load ${complete ? 'complete' : `NOT complete: stopped after ${WALL_S} s real (BENCH_SYNC_WALL_S)`}`,
@@ -166,7 +249,7 @@ async function main(): Promise<void> {
   );
   console.log(`  calls by path: ${JSON.stringify(Object.fromEntries(byPath))}`);
   console.log(
-    `  429s: ${throttled}; busiest minute ${loadBusiest} calls (${((loadBusiest / LIMIT) * 100).toFixed(0)} % of the limit)`,
+    `  429s: ${counted.throttled}; busiest minute ${loadBusiest} calls (${((loadBusiest / LIMIT) * 100).toFixed(0)} % of the limit)`,
   );
   console.log(
     `  progress: ${reports} reports, at most ${reportGapS.toFixed(1)} s real apart; last: ${first.events} changes, ${first.calls} calls, ${first.storeReads} store reads`,
@@ -175,10 +258,10 @@ async function main(): Promise<void> {
     `  real time ${loadWallS.toFixed(0)} s: ${(first.events / loadWallS).toFixed(0)} changes/s applied (up to 1,000 a transaction, with the checkpoint), ${(loadCalls / loadWallS).toFixed(0)} calls/s`,
   );
   console.log(`  rows: ${JSON.stringify(rows)}; checkpoint ${mb(checkpointBytes)} in crp.stream_records`);
-  global.gc?.();
+  const afterLoad = await sync.memory(true);
   console.log(
-    `  syncing process: peak RSS ${mb(loadRss)}, peak heap ${mb(loadHeap)}; before the sync RSS ${mb(baseRss)}, heap ${mb(baseHeap)}; ` +
-      `after the load and a GC heap ${mb(process.memoryUsage().heapUsed)}, RSS ${mb(process.memoryUsage().rss)}`,
+    `  syncing process (${sync.name}): peak RSS ${mb(loadRss)}, peak heap ${mb(loadHeap)}; before the sync RSS ${mb(base.rss)}, heap ${mb(base.heapUsed)}; ` +
+      `after the load and a GC heap ${mb(afterLoad.heapUsed)}, RSS ${mb(afterLoad.rss)}`,
   );
   console.log(
     `  sandbox process (not the sync's): peak RSS ${mb(loadSandbox.peakRss)}, heap ${mb(loadSandbox.heapUsed)} at the end of the load`,
@@ -193,41 +276,32 @@ async function main(): Promise<void> {
   const steadyFrom = clock.now();
   const end = steadyFrom + HOURS * 60 * MINUTE;
   perMinute.clear();
-  const steadyCalls = calls;
-  const steadyThrottled = throttled;
+  const steadyCalls = counted.calls;
+  const steadyThrottled = counted.throttled;
   const events: DeliveredEvent[] = [];
-  const stop = new AbortController();
-  const steadyCap = setTimeout(() => stop.abort(), STEADY_WALL_S * 1000);
-  let startupMs: number | undefined;
   let startupCalls = 0;
-  const restart = performance.now();
   const steadyWall = performance.now();
   let lastSteadyPrint = performance.now();
-  await syncToPostgres(client, {
-    connectionString: url,
-    budgetShare: SHARE,
-    maxLag: MAX_LAG,
-    signal: stop.signal,
-    onProgress: () => {
-      if (startupMs === undefined) {
-        startupMs = performance.now() - restart;
-        startupCalls = calls - steadyCalls;
-      }
-      if (HOURS <= 0 || clock.now() >= end) stop.abort();
+  const { startupMs } = await sync.steady({
+    end,
+    hours: HOURS,
+    wallS: STEADY_WALL_S,
+    onStart: () => {
+      startupCalls = counted.calls - steadyCalls;
+    },
+    onProgress: (m) => {
       if (performance.now() - lastSteadyPrint > 60_000) {
         lastSteadyPrint = performance.now();
         console.error(
-          `  steady: ${((clock.now() - steadyFrom) / 60 / MINUTE).toFixed(1)} simulated h, ${((performance.now() - steadyWall) / 1000).toFixed(0)} s real, RSS ${mb(process.memoryUsage().rss)}`,
+          `  steady: ${((clock.now() - steadyFrom) / 60 / MINUTE).toFixed(1)} simulated h, ${((performance.now() - steadyWall) / 1000).toFixed(0)} s real, RSS ${mb(m.rss)}`,
         );
       }
     },
     onChange: (event) => {
       const d = delivered(event);
       if (d) events.push(d);
-      if (clock.now() >= end) stop.abort();
     },
   });
-  clearTimeout(steadyCap);
   const steadyEnd = Math.min(end, clock.now());
   console.log(
     `  start-up after a restart at the end of the load (to the end of the first poll): ${((startupMs ?? 0) / 1000).toFixed(1)} s, ${startupCalls} calls in that poll`,
@@ -242,40 +316,27 @@ async function main(): Promise<void> {
       `steady state: ${((steadyEnd - steadyFrom) / 60 / MINUTE).toFixed(1)} of ${HOURS} simulated hours (BENCH_SYNC_STEADY_WALL_S caps the real time) in ${steadyWallS.toFixed(0)} s real, ${report.changes} changes, ${report.missing.length} missing, ${events.length} events, ${report.duplicates} duplicates`,
     );
     console.log(
-      `  calls: ${calls - steadyCalls}, 429s: ${throttled - steadyThrottled}; busiest minute ${busiest} (${((busiest / (LIMIT * SHARE)) * 100).toFixed(0)} % of the budget, ${((busiest / LIMIT) * 100).toFixed(0)} % of the limit)`,
+      `  calls: ${counted.calls - steadyCalls}, 429s: ${counted.throttled - steadyThrottled}; busiest minute ${busiest} (${((busiest / (LIMIT * SHARE)) * 100).toFixed(0)} % of the budget, ${((busiest / LIMIT) * 100).toFixed(0)} % of the limit)`,
     );
     console.log(
       `  detection lag p99: ${(p99 / MINUTE).toFixed(2)} min, max ${(Math.max(0, ...report.lagsMs) / MINUTE).toFixed(2)} min (maxLag ${MAX_LAG / MINUTE} min)`,
     );
-  }
-  if (HOURS > 0) {
     // A restart in the steady state, where no reconciliation is due at once.
-    const again = new AbortController();
-    const before = calls;
-    const at = performance.now();
-    let ms: number | undefined;
-    await syncToPostgres(client, {
-      connectionString: url,
-      budgetShare: SHARE,
-      maxLag: MAX_LAG,
-      signal: again.signal,
-      onProgress: () => {
-        ms ??= performance.now() - at;
-        again.abort();
-      },
-    });
+    const before = counted.calls;
+    const ms = await sync.restart();
     console.log(
-      `  start-up after a restart in the steady state (to the end of the first poll): ${((ms ?? 0) / 1000).toFixed(1)} s, ${calls - before} calls in that poll`,
+      `  start-up after a restart in the steady state (to the end of the first poll): ${((ms ?? 0) / 1000).toFixed(1)} s, ${counted.calls - before} calls in that poll`,
     );
   }
   const endSandbox = await sandboxMemory();
+  const whole = await sync.memory();
   console.log(
-    `  syncing process over the whole run: peak RSS ${mb(peakRss())}, peak heap ${mb(peakHeap)}; sandbox process peak RSS ${mb(endSandbox.peakRss)}`,
+    `  syncing process (${sync.name}) over the whole run: peak RSS ${mb(whole.peakRss)}, peak heap ${mb(whole.peakHeap)}; sandbox process peak RSS ${mb(endSandbox.peakRss)}`,
   );
   await finish();
 
   async function finish(): Promise<void> {
-    await client.close();
+    await sync.close();
     await check.end();
     await sandbox.close();
     await server?.stop();

@@ -1,7 +1,7 @@
-/** Child processes: tsx workers that talk over IPC, the sandbox host, and a private redis-server. */
+/** Child processes: workers that talk over IPC, the sandbox host, and a private redis-server. */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { BENCH_DIR } from './paths.js';
 
 export interface Worker {
@@ -10,13 +10,21 @@ export interface Worker {
   call<T = unknown>(message: Record<string, unknown>): Promise<T>;
   /** The next message of this type that the worker sends unprompted. */
   next<T = unknown>(type: string): Promise<T>;
+  /** Every message of this type, whole, as it comes (a stream: none is queued for `next`). */
+  on(type: string, listener: (message: Record<string, unknown>) => void): void;
+  /** Answer the worker's requests `{ ask, type, ... }` of this type with `{ answer, value | error }`. */
+  answer(type: string, handler: (message: Record<string, unknown>) => unknown): void;
   stop(): Promise<void>;
 }
 
-/** Fork bench/workers/<name>.ts under tsx (IPC on); extra node flags in `execArgv`. */
+/**
+ * Fork bench/workers/<name>.ts under tsx (IPC on); a name with its extension (`fleet-sync.mjs`) is
+ * plain JavaScript, run by plain node. Extra node flags in `execArgv`.
+ */
 export function startWorker(name: string, args: string[] = [], execArgv: string[] = []): Worker {
-  const child = fork(join(BENCH_DIR, 'workers', `${name}.ts`), args, {
-    execArgv: ['--import', 'tsx', ...execArgv],
+  const plain = extname(name) !== '';
+  const child = fork(join(BENCH_DIR, 'workers', plain ? name : `${name}.ts`), args, {
+    execArgv: plain ? execArgv : ['--import', 'tsx', ...execArgv],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env },
   });
@@ -24,6 +32,7 @@ export function startWorker(name: string, args: string[] = [], execArgv: string[
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const listeners = new Map<string, Array<(v: unknown) => void>>();
   const early = new Map<string, unknown[]>();
+  const streams = new Map<string, (message: Record<string, unknown>) => void>();
   let exited: Error | undefined;
   child.on('message', (raw) => {
     const message = raw as { id?: number; type?: string; error?: string; value?: unknown };
@@ -32,6 +41,8 @@ export function startWorker(name: string, args: string[] = [], execArgv: string[
       waiting.delete(message.id);
       if (message.error !== undefined) entry?.reject(new Error(`${name}: ${message.error}`));
       else entry?.resolve(message.value);
+    } else if (message.type !== undefined && streams.has(message.type)) {
+      streams.get(message.type)?.(raw as Record<string, unknown>);
     } else if (message.type !== undefined) {
       const queue = listeners.get(message.type);
       const first = queue?.shift();
@@ -61,6 +72,21 @@ export function startWorker(name: string, args: string[] = [], execArgv: string[
       return new Promise<T>((resolve, reject) => {
         listeners.set(type, [...(listeners.get(type) ?? []), resolve as (v: unknown) => void]);
         child.once('exit', () => reject(exited));
+      });
+    },
+    on(type, listener) {
+      streams.set(type, listener);
+    },
+    answer(type, handler) {
+      streams.set(type, (message) => {
+        Promise.resolve()
+          .then(() => handler(message))
+          .then(
+            (value) => child.connected && child.send({ answer: message.ask, value }),
+            (error: unknown) =>
+              child.connected &&
+              child.send({ answer: message.ask, error: error instanceof Error ? error.message : String(error) }),
+          );
       });
     },
     stop(): Promise<void> {

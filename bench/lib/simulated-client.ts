@@ -36,8 +36,11 @@ export interface SimulatedClient<C> {
   perMinute: Map<number, number>;
 }
 
-/** `onResponse` sees each call's path and the sandbox's answer (to count 429s, calls by path). */
-export type OnResponse = (path: string, response: Response) => void;
+/**
+ * `onResponse` sees each call's path, the sandbox's answer and the simulated minute the call began
+ * in (minutes since the epoch): to count 429s, calls by path and by minute.
+ */
+export type OnResponse = (path: string, response: Response, minute: number) => void;
 
 /** A client whose fetch is an in-process sandbox's handler. */
 export function simulatedClient<C>(
@@ -131,7 +134,7 @@ function countingClient<C>(
       perMinute.set(minute, (perMinute.get(minute) ?? 0) + 1);
       const request = input instanceof Request ? input : new Request(input, init);
       const response = await send(request);
-      onResponse?.(new URL(request.url).pathname, response);
+      onResponse?.(new URL(request.url).pathname, response, minute);
       return response;
     },
   });

@@ -1,0 +1,111 @@
+/**
+ * The phases of bench/sync-fleet.ts around `syncToPostgres` (first load, steady state, restart),
+ * and the syncing process's memory. Plain JavaScript, so that the same code drives the sync in the
+ * bench's own process (the sources, under tsx) and in a child of plain `node` on the build
+ * (bench/workers/fleet-sync.mjs, `BENCH_SYNC_PROCESS=build`). Types: fleet-sync-phases.d.mts.
+ */
+import { writeHeapSnapshot } from 'node:v8';
+
+/** The most heap this process used, sampled every 100 ms of real time (V8 has no peak counter). */
+let peakHeap = 0;
+const heapSampler = setInterval(() => {
+  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+}, 100);
+heapSampler.unref();
+
+/** This process's memory now, its peak RSS and its sampled peak heap; after a full GC if `gc`. */
+export function processMemory(gc = false) {
+  if (gc) globalThis.gc?.();
+  const m = process.memoryUsage();
+  peakHeap = Math.max(peakHeap, m.heapUsed);
+  return {
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    external: m.external,
+    peakRss: process.resourceUsage().maxRSS * 1024,
+    peakHeap,
+  };
+}
+
+export function fleetSyncPhases({ syncToPostgres, client, clock, connectionString, budgetShare, maxLag }) {
+  return {
+    /** The first load (`once`), stopped after `wallS` real seconds; a heap snapshot at 95 % of `needed` calls. */
+    async load({ wallS, snapshot, needed, onProgress }) {
+      const stop = new AbortController();
+      const cap = setTimeout(() => stop.abort(), wallS * 1000);
+      let pending = snapshot;
+      try {
+        const result = await syncToPostgres(client, {
+          connectionString,
+          once: true,
+          budgetShare,
+          signal: stop.signal,
+          onProgress: (p) => {
+            if (pending && p.calls >= 0.95 * needed) {
+              globalThis.gc?.();
+              console.error(`  heap snapshot at ${p.calls} calls: ${writeHeapSnapshot(pending)}`);
+              pending = undefined;
+            }
+            onProgress(p, processMemory());
+          },
+        });
+        return { result, complete: !stop.signal.aborted };
+      } finally {
+        clearTimeout(cap);
+      }
+    },
+
+    /**
+     * A restart, then the steady state up to simulated `end` (none if `hours` is 0) or `wallS` real
+     * seconds. `startupMs`: from the call to the end of the first poll, when `onStart` is told.
+     */
+    async steady({ end, hours, wallS, onStart, onProgress, onChange }) {
+      const stop = new AbortController();
+      const cap = setTimeout(() => stop.abort(), wallS * 1000);
+      const restart = performance.now();
+      let startupMs;
+      try {
+        await syncToPostgres(client, {
+          connectionString,
+          budgetShare,
+          maxLag,
+          signal: stop.signal,
+          onProgress: () => {
+            if (startupMs === undefined) {
+              startupMs = performance.now() - restart;
+              onStart();
+            }
+            if (hours <= 0 || clock.now() >= end) stop.abort();
+            onProgress(processMemory());
+          },
+          onChange: (event) => {
+            onChange(event);
+            if (clock.now() >= end) stop.abort();
+          },
+        });
+        return { startupMs };
+      } finally {
+        clearTimeout(cap);
+      }
+    },
+
+    /** A restart in the steady state, where no reconciliation is due at once: ms to the end of the first poll. */
+    async restart() {
+      const stop = new AbortController();
+      const at = performance.now();
+      let ms;
+      await syncToPostgres(client, {
+        connectionString,
+        budgetShare,
+        maxLag,
+        signal: stop.signal,
+        onProgress: () => {
+          ms ??= performance.now() - at;
+          stop.abort();
+        },
+      });
+      return ms;
+    },
+  };
+}
