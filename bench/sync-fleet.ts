@@ -37,7 +37,7 @@ import type { SandboxChange } from '../src/testing/index.js';
 import { coverage, type DeliveredEvent } from '../test/events/coverage.js';
 import { startPostgresServer } from '../test/helpers/postgres-server.js';
 import pg from 'pg';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorker } from './lib/children.js';
 import {
@@ -113,9 +113,20 @@ function syncHere(sandbox: RemoteSandbox, key: string, connectionString: string)
   };
 }
 
+/** The build the child runs: there, and not older than the sources (checked before anything is started). */
+function checkBuilt(): void {
+  const built = join(ROOT, 'dist/postgres/index.js');
+  if (!existsSync(built)) throw new Error('BENCH_SYNC_PROCESS=build runs the built package: run `npm run build` first');
+  // The .ts files only: the build itself writes src/testing/http/openapi.json after dist/.
+  const sources = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+    f.endsWith('.ts'),
+  );
+  const newest = Math.max(...sources.map((file) => statSync(join(ROOT, 'src', file)).mtimeMs));
+  if (newest > statSync(built).mtimeMs)
+    console.error('warning: src/ is newer than dist/: `npm run build` to measure it');
+}
+
 async function syncInChild(sandbox: RemoteSandbox, key: string, connectionString: string): Promise<Syncing> {
-  if (!existsSync(join(ROOT, 'dist/postgres/index.js')))
-    throw new Error('BENCH_SYNC_PROCESS=build runs the built package: run `npm run build` first');
   // The child's clock: each of its sleeps is relayed here, so this copy is always the same as its own.
   let now = sandbox.startMs;
   const options = { url: sandbox.url, key, startMs: now, connectionString, budgetShare: SHARE, maxLag: MAX_LAG };
@@ -160,6 +171,7 @@ async function syncInChild(sandbox: RemoteSandbox, key: string, connectionString
 }
 
 async function main(): Promise<void> {
+  if (PROCESS === 'build') checkBuilt();
   const server = await startPostgresServer();
   if (!server) throw new Error('PostgreSQL 15 is needed (apt-get install postgresql-15)');
   const url = await server.database('fleet');

@@ -3,6 +3,10 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { extname, join } from 'node:path';
 import { BENCH_DIR } from './paths.js';
+import { respond } from './serve-parent.mjs';
+
+/** The worker's side: bench/lib/serve-parent.mjs. */
+export { serveParent } from './serve-parent.mjs';
 
 export interface Worker {
   child: ChildProcess;
@@ -78,16 +82,8 @@ export function startWorker(name: string, args: string[] = [], execArgv: string[
       streams.set(type, listener);
     },
     answer(type, handler) {
-      streams.set(type, (message) => {
-        Promise.resolve()
-          .then(() => handler(message))
-          .then(
-            (value) => child.connected && child.send({ answer: message.ask, value }),
-            (error: unknown) =>
-              child.connected &&
-              child.send({ answer: message.ask, error: error instanceof Error ? error.message : String(error) }),
-          );
-      });
+      const send = (message: Record<string, unknown>) => child.connected && child.send(message);
+      streams.set(type, (message) => respond(send, 'answer', message.ask, () => handler(message)));
     },
     stop(): Promise<void> {
       if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -97,31 +93,6 @@ export function startWorker(name: string, args: string[] = [], execArgv: string[
       });
     },
   };
-}
-
-/**
- * Inside a worker: answer `{ id, type, ... }` requests with `handlers[type]`, and tell the parent
- * `{ type: 'ready' }` once listening.
- */
-export function serveParent(handlers: Record<string, (message: Record<string, unknown>) => unknown>): void {
-  process.on('message', (raw) => {
-    const message = raw as Record<string, unknown> & { id: number; type: string };
-    const handler = handlers[message.type];
-    Promise.resolve()
-      .then(() => {
-        if (!handler) throw new Error(`unknown request ${message.type}`);
-        return handler(message);
-      })
-      .then(
-        (value) => process.send?.({ id: message.id, value }),
-        (error: unknown) =>
-          process.send?.({
-            id: message.id,
-            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-          }),
-      );
-  });
-  process.send?.({ type: 'ready' });
 }
 
 export function freePort(): Promise<number> {

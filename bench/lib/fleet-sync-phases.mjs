@@ -29,6 +29,9 @@ export function processMemory(gc = false) {
 }
 
 export function fleetSyncPhases({ syncToPostgres, client, clock, connectionString, budgetShare, maxLag }) {
+  /** The sync past the first load, until `signal`. */
+  const run = (signal, listeners) =>
+    syncToPostgres(client, { connectionString, budgetShare, maxLag, signal, ...listeners });
   return {
     /** The first load (`once`), stopped after `wallS` real seconds; a heap snapshot at 95 % of `needed` calls. */
     async load({ wallS, snapshot, needed, onProgress }) {
@@ -66,11 +69,7 @@ export function fleetSyncPhases({ syncToPostgres, client, clock, connectionStrin
       const restart = performance.now();
       let startupMs;
       try {
-        await syncToPostgres(client, {
-          connectionString,
-          budgetShare,
-          maxLag,
-          signal: stop.signal,
+        await run(stop.signal, {
           onProgress: () => {
             if (startupMs === undefined) {
               startupMs = performance.now() - restart;
@@ -95,11 +94,7 @@ export function fleetSyncPhases({ syncToPostgres, client, clock, connectionStrin
       const stop = new AbortController();
       const at = performance.now();
       let ms;
-      await syncToPostgres(client, {
-        connectionString,
-        budgetShare,
-        maxLag,
-        signal: stop.signal,
+      await run(stop.signal, {
         onProgress: () => {
           ms ??= performance.now() - at;
           stop.abort();

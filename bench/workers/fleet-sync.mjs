@@ -14,25 +14,19 @@
 import { PartnerClient } from '../../dist/index.js';
 import { syncToPostgres } from '../../dist/postgres/index.js';
 import { fleetSyncPhases, processMemory } from '../lib/fleet-sync-phases.mjs';
+import { askParent, serveParent } from '../lib/serve-parent.mjs';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
 const send = (message) => process.send?.(message);
 
-// Requests to the parent: `{ ask, type, ... }`, answered `{ answer, value | error }`.
-let lastAsk = 0;
-const asked = new Map();
-const ask = (message) =>
-  new Promise((resolve, reject) => {
-    asked.set(++lastAsk, { resolve, reject });
-    send({ ...message, ask: lastAsk });
-  });
-
-// Only this client moves the sandbox's clock: `now()` is kept here, and a sleep advances both.
+// As remoteSimulatedClient and its counting fetch (bench/lib/simulated-client.ts), in plain JavaScript:
+// only this client moves the sandbox's clock, so `now()` is kept here and a sleep advances both; a
+// call's minute is the one it began in. The bench counts the calls (`countCall` in bench/sync-fleet.ts).
 let now = options.startMs;
 const clock = {
   now: () => now,
   sleep: async (ms, signal) => {
-    now = Math.max(now, await ask({ type: 'advance', ms }));
+    now = Math.max(now, await askParent({ type: 'advance', ms }));
     if (signal?.aborted) throw signal.reason;
   },
 };
@@ -57,7 +51,7 @@ const phases = fleetSyncPhases({
   maxLag: options.maxLag,
 });
 
-const handlers = {
+serveParent({
   memory: (m) => ({ ...processMemory(m.gc === true), execArgv: process.execArgv, pid: process.pid }),
   load: (m) =>
     phases.load({
@@ -85,29 +79,8 @@ const handlers = {
     setImmediate(() => process.exit(0));
     return true;
   },
-};
-
-process.on('message', (message) => {
-  if (message.answer !== undefined) {
-    const entry = asked.get(message.answer);
-    asked.delete(message.answer);
-    if (message.error !== undefined) entry?.reject(new Error(message.error));
-    else entry?.resolve(message.value);
-    return;
-  }
-  const handler = handlers[message.type];
-  Promise.resolve()
-    .then(() => {
-      if (!handler) throw new Error(`unknown request ${message.type}`);
-      return handler(message);
-    })
-    .then(
-      (value) => send({ id: message.id, value }),
-      (error) =>
-        send({ id: message.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
-    );
 });
+
 // Gone with the bench, also when it dies.
 process.on('SIGTERM', () => process.exit(0));
 process.on('disconnect', () => process.exit(0));
-send({ type: 'ready' });
