@@ -28,8 +28,6 @@ export interface CheckpointParts {
   database: string;
   /** Called at every `confirm()` outside a transaction: the sync's own work between events and polls. */
   onConfirm(signal: AbortSignal): Promise<void>;
-  /** Called once a history reset committed (the old history's rows deleted). */
-  onHistoryReset?(): void;
 }
 
 /** The mirror's tables of the account's data: a history reset deletes their rows (the history they mirror is gone). */
@@ -215,7 +213,6 @@ export class PostgresCheckpoint implements Checkpoint {
         throw databaseError(error, this.#p.database, 'saving the stream checkpoint');
       }
       await this.#commitOpen();
-      if (reset) this.#p.onHistoryReset?.();
     } catch (error) {
       batch.drop();
       await this.rollback();

@@ -59,11 +59,6 @@ export class Refresher {
     return call();
   }
 
-  /** The service's history went back: the next step reads every month back to the oldest booking, as the first. */
-  forgetMonths(): void {
-    this.#billedAt = undefined;
-  }
-
   /** Billing when due (or `full`). */
   async step(signal: AbortSignal, full = false): Promise<void> {
     const now = this.#o.client.clock.monotonic();

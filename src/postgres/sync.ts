@@ -228,8 +228,6 @@ export async function runSync(client: PartnerClient, options: SyncOptions): Prom
         options.onProgress?.(progress());
         if (done) stop.abort();
       },
-      // The new history's billing months are read again from its oldest booking, as at a start.
-      onHistoryReset: () => refresher?.forgetMonths(),
     });
     checkpoint = cp;
     // Fenced like an event's transaction: a writer that lost its lease confirms nothing.

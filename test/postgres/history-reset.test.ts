@@ -20,7 +20,8 @@ import { usePostgresServer } from '../helpers/postgres-server.js';
 import { cutPool, testPool } from './cut-pool.js';
 import { expectMirrorMatches, freshDatabase } from './support.js';
 
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const OLD: PopulateOptions = { locations: 6, reservationsPerLocation: 5 };
 const NEW: PopulateOptions = { locations: 4, reservationsPerLocation: 7 };
 
@@ -28,6 +29,8 @@ interface Service {
   emulator: Emulator;
   key: string;
   client: PartnerClient;
+  /** Runs at each of the client's waits, after simulated time moved on. */
+  onWait: () => void;
   /** Reset through the control API, then fill the new account; the client's clock goes on forward. */
   reset(populate: PopulateOptions): Promise<void>;
   close(): Promise<void>;
@@ -43,11 +46,13 @@ async function startService(): Promise<Service> {
   const server = await emulator.listen(0);
   const control = new SandboxControl({ baseUrl: server.url });
   let offset = 0;
+  let onWait = () => {};
   const clock: Clock = {
     now: () => emulator.clock.now().getTime() + offset,
     sleep: async (ms, signal) => {
       signal?.throwIfAborted();
       emulator.clock.advance({ ms });
+      onWait();
       await new Promise((resolve) => setImmediate(resolve));
       signal?.throwIfAborted();
     },
@@ -56,6 +61,12 @@ async function startService(): Promise<Service> {
     emulator,
     key,
     client: new PartnerClient({ apiKey: key, baseUrl: server.url, clock }),
+    set onWait(hook: () => void) {
+      onWait = hook;
+    },
+    get onWait() {
+      return onWait;
+    },
     reset: async (populate) => {
       const before = clock.now();
       await control.reset();
@@ -116,10 +127,12 @@ describe('syncToPostgres(): a history reset under the checkpoint (stream_booking
       delivered.push(event);
     };
     // A restart after a cut waits out the lease the cut connection held.
-    const sync = (via?: pg.Pool) =>
+    const sync = (via?: pg.Pool, running?: { signal: AbortSignal }) =>
       syncToPostgres(s.client, {
         ...(via ? { pool: via } : { connectionString: url }),
-        once: true,
+        ...(running
+          ? { signal: running.signal, maxLag: 2 * HOUR, minInterval: 10 * 60_000, maxInterval: HOUR }
+          : { once: true }),
         onChange,
         standby: true,
         leaseMs: 1_000,
@@ -220,5 +233,42 @@ describe('syncToPostgres(): a history reset under the checkpoint (stream_booking
     expect(third.events - third.storeReads).toBe(0);
     await expectLoggedOnce(query, afterAgain, third.events);
     await expectStreamTablesMatch(s, query);
+  });
+
+  it('while the sync runs: the old rows go, the stream tables hold the new account alone, each change once', {
+    timeout: 180_000,
+  }, async () => {
+    const { s, query, sync, delivered } = await setUp();
+    const controller = new AbortController();
+    const start = s.client.clock.now();
+    let reset: Promise<void> | undefined;
+    let from = -1;
+    let upTo = 0;
+    let stopAt = Number.POSITIVE_INFINITY;
+    s.onWait = () => {
+      const now = s.client.clock.now();
+      if (!reset && now >= start + 12 * HOUR) {
+        from = delivered.length;
+        reset = s.reset(NEW).then(() => {
+          stopAt = s.client.clock.now() + 36 * HOUR;
+        });
+      }
+      if (now >= stopAt && !controller.signal.aborted) {
+        upTo = s.emulator.clock.now().getTime() - 2 * HOUR - HOUR;
+        controller.abort();
+      }
+    };
+    await sync(undefined, controller);
+    await reset;
+    expect(from).toBeGreaterThan(0);
+    await expectStreamTablesMatch(s, query);
+    await expectMirrorMatches({ sandbox: s.emulator, key: s.key } as unknown as SimEnv, query);
+    const report = coverage(
+      s.emulator.inspect.changes(s.key),
+      delivered.slice(from).flatMap((e) => (e.type === 'location.updated' ? [] : [e])),
+      upTo,
+    );
+    expect(report.changes).toBeGreaterThan(20);
+    expect({ missing: report.missing.length, duplicates: report.duplicates }).toEqual({ missing: 0, duplicates: 0 });
   });
 });
