@@ -9,12 +9,11 @@
  */
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PartnerClient, type Clock } from '../../src/index.js';
 import type { PartnerEventWithStores } from '../../src/events/index.js';
 import { syncToPostgres } from '../../src/postgres/index.js';
-import { SandboxControl, type PopulateOptions } from '../../src/testing/index.js';
-import { createEmulator, type Emulator } from '../../src/testing/emulator.js';
+import type { PopulateOptions } from '../../src/testing/index.js';
 import { coverage } from '../events/coverage.js';
+import { type Service, startService } from '../events/reset-service.js';
 import type { SimEnv } from '../events/support.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
 import { cutPool, testPool } from './cut-pool.js';
@@ -24,58 +23,6 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const OLD: PopulateOptions = { locations: 6, reservationsPerLocation: 5 };
 const NEW: PopulateOptions = { locations: 4, reservationsPerLocation: 7 };
-
-interface Service {
-  emulator: Emulator;
-  key: string;
-  client: PartnerClient;
-  /** Runs at each of the client's waits, after simulated time moved on. */
-  onWait: () => void;
-  /** Reset through the control API, then fill the new account; the client's clock goes on forward. */
-  reset(populate: PopulateOptions): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function startService(): Promise<Service> {
-  let key = '';
-  const { emulator, reissueKey } = createEmulator(
-    { seed: 30, visitsPerWeek: 10, rateLimitClock: 'simulated' },
-    { afterReset: () => reissueKey(key) },
-  );
-  key = emulator.issueKey();
-  const server = await emulator.listen(0);
-  const control = new SandboxControl({ baseUrl: server.url });
-  let offset = 0;
-  let onWait = () => {};
-  const clock: Clock = {
-    now: () => emulator.clock.now().getTime() + offset,
-    sleep: async (ms, signal) => {
-      signal?.throwIfAborted();
-      emulator.clock.advance({ ms });
-      onWait();
-      await new Promise((resolve) => setImmediate(resolve));
-      signal?.throwIfAborted();
-    },
-  };
-  return {
-    emulator,
-    key,
-    client: new PartnerClient({ apiKey: key, baseUrl: server.url, clock }),
-    set onWait(hook: () => void) {
-      onWait = hook;
-    },
-    get onWait() {
-      return onWait;
-    },
-    reset: async (populate) => {
-      const before = clock.now();
-      await control.reset();
-      offset = before - emulator.clock.now().getTime();
-      emulator.populate(key, populate);
-    },
-    close: () => server.close(),
-  };
-}
 
 type Query = (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -97,6 +44,14 @@ async function expectStreamTablesMatch(service: Service, query: Query): Promise<
   expect(await ids(query, 'select video_id from crp.stream_videos')).toEqual(videos);
 }
 
+/** Every change of the service up to `upTo` covered by the events delivered, none of them twice. */
+function expectEachChangeOnce(service: Service, delivered: PartnerEventWithStores[], upTo: number): void {
+  const events = delivered.flatMap((e) => (e.type === 'location.updated' ? [] : [e]));
+  const report = coverage(service.emulator.inspect.changes(service.key), events, upTo);
+  expect(report.changes).toBeGreaterThan(20);
+  expect({ missing: report.missing.length, duplicates: report.duplicates }).toEqual({ missing: 0, duplicates: 0 });
+}
+
 describe('syncToPostgres(): a history reset under the checkpoint (stream_bookings, stream_videos)', () => {
   const server = usePostgresServer();
   let service: Service | undefined;
@@ -108,7 +63,7 @@ describe('syncToPostgres(): a history reset under the checkpoint (stream_booking
   });
 
   async function setUp(pool?: pg.Pool) {
-    service = await startService();
+    service = await startService({ seed: 30, visitsPerWeek: 10 });
     const s = service;
     s.emulator.populate(s.key, OLD);
     // The first sync sees the service days after its start, so the reset takes its clock back.
@@ -179,13 +134,7 @@ describe('syncToPostgres(): a history reset under the checkpoint (stream_booking
     await expectStreamTablesMatch(s, query);
     // The old account's rows are gone with its history; what a reused id holds is the new account's.
     await expectMirrorMatches(env, query);
-    const report = coverage(
-      s.emulator.inspect.changes(s.key),
-      delivered.slice(from).flatMap((e) => (e.type === 'location.updated' ? [] : [e])),
-      upTo,
-    );
-    expect(report.changes).toBeGreaterThan(20);
-    expect({ missing: report.missing.length, duplicates: report.duplicates }).toEqual({ missing: 0, duplicates: 0 });
+    expectEachChangeOnce(s, delivered.slice(from), upTo);
     await expectLoggedOnce(query, before, second.events);
     expect(oldStores.size).toBeGreaterThan(s.emulator.inspect.stores(s.key).length);
     expect(oldVideos.size).toBeGreaterThan(0);
@@ -263,12 +212,6 @@ describe('syncToPostgres(): a history reset under the checkpoint (stream_booking
     expect(from).toBeGreaterThan(0);
     await expectStreamTablesMatch(s, query);
     await expectMirrorMatches({ sandbox: s.emulator, key: s.key } as unknown as SimEnv, query);
-    const report = coverage(
-      s.emulator.inspect.changes(s.key),
-      delivered.slice(from).flatMap((e) => (e.type === 'location.updated' ? [] : [e])),
-      upTo,
-    );
-    expect(report.changes).toBeGreaterThan(20);
-    expect({ missing: report.missing.length, duplicates: report.duplicates }).toEqual({ missing: 0, duplicates: 0 });
+    expectEachChangeOnce(s, delivered.slice(from), upTo);
   });
 });
