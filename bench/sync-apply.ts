@@ -3,15 +3,23 @@
  * the sandbox's bookings and videos as the stream's changes, each with a checkpoint record like the
  * watcher's, written through the mirror's own checkpoint and batch (src/postgres/checkpoint.ts,
  * batch.ts) into a real PostgreSQL 15 started here, with the writer lease fenced in each
- * transaction. Two shapes, on fresh tables each, run alternately so a busy machine weighs on both:
- * - per change: a transaction for each change (BEGIN, the lease's fence, its row, its record, COMMIT);
- * - batched: consecutive changes in one transaction (multi-row upserts, the records in one insert),
- *   up to BATCH_CHANGES, as the sync commits them.
+ * transaction. Each change's stream state goes where the watcher puts it with the mirror's
+ * checkpoint: a booking's entry to `stream_bookings` (its journal line empty, so no record row), a
+ * video's id to `stream_videos` and its store's counts in a record. Shapes, on fresh tables each,
+ * run alternately so a busy machine weighs on all:
+ * - per change: a transaction for each change (BEGIN, the lease's fence, its rows, COMMIT);
+ * - batched: consecutive changes in one transaction (multi-row upserts for the mirror's rows and
+ *   the stream's tables, the records in one insert), up to BATCH_CHANGES, as the sync commits them;
+ * - batched, records only: the same without the stream's tables, every change a journal line in
+ *   `stream_records` instead (the checkpoint before the stream's state had tables), for comparison.
  * With `onChange` inserting a row of the partner's per change too (`BENCH_APPLY_ONCHANGE=1`).
+ * `BENCH_APPLY_SHAPES` picks shapes (comma-separated: per-change, batched, records-only).
  *
- *   npx tsx bench/sync-apply.ts            BENCH_APPLY_STORES=1000 BENCH_APPLY_ROUNDS=2
+ *   nice -n 10 node --import tsx bench/sync-apply.ts   BENCH_APPLY_STORES=1000 BENCH_APPLY_ROUNDS=2
  */
+import { entryOf, packBooking } from '../src/events/bookings.js';
 import type { PartnerEvent } from '../src/events/index.js';
+import { packVideos } from '../src/events/videos.js';
 import { ChangeBatch } from '../src/postgres/batch.js';
 import { PostgresCheckpoint } from '../src/postgres/checkpoint.js';
 import { postgresDatabase } from '../src/postgres/database.js';
@@ -23,6 +31,15 @@ import { startPostgresServer } from '../test/helpers/postgres-server.js';
 const STORES = Number(process.env.BENCH_APPLY_STORES ?? 1_000);
 const ROUNDS = Number(process.env.BENCH_APPLY_ROUNDS ?? 2);
 const ON_CHANGE = process.env.BENCH_APPLY_ONCHANGE === '1';
+const SHAPES = {
+  'per-change': 'per change',
+  batched: 'batched',
+  'records-only': 'batched, records only',
+} as const;
+type Shape = keyof typeof SHAPES;
+const CHOSEN = (process.env.BENCH_APPLY_SHAPES ?? Object.keys(SHAPES).join(','))
+  .split(',')
+  .filter((name): name is Shape => Object.hasOwn(SHAPES, name));
 
 function changesOf(): PartnerEvent[] {
   const sandbox = createSandbox({ seed: 30, visitsPerWeek: 3 });
@@ -53,7 +70,7 @@ function changesOf(): PartnerEvent[] {
   return changes;
 }
 
-async function applyAll(url: string, changes: readonly PartnerEvent[], perChange: boolean): Promise<number> {
+async function applyAll(url: string, changes: readonly PartnerEvent[], shape: Shape): Promise<number> {
   const db = await postgresDatabase({ connectionString: url });
   const main = await db.session();
   try {
@@ -77,12 +94,30 @@ async function applyAll(url: string, changes: readonly PartnerEvent[], perChange
       onConfirm: async () => undefined,
     });
     const release = await cp.lock();
+    // The stream numbers stores in the order it first sees them.
+    const stores = new Map<string, number>();
+    const storeOf = (id: string) => stores.get(id) ?? (stores.set(id, stores.size), stores.size - 1);
+    const seen = new Map<number, number>();
     const started = performance.now();
     for (const change of changes) {
       batch.add(change);
-      // A journal line of the watcher's size for one booking.
-      await cp.save(JSON.stringify([{ k: 'b', id: change.id, s: 'confirmed', at: change.created_at }]));
-      if (perChange) await cp.flush();
+      const store = storeOf(change.partner_location_id);
+      if (shape === 'records-only') {
+        // A journal line of the watcher's size for one booking.
+        await cp.save(JSON.stringify([{ k: 'b', id: change.id, s: 'confirmed', at: change.created_at }]));
+      } else if (change.type === 'video.published') {
+        // As VideoState.keep(): the id to stream_videos, the store's counts stay in the line.
+        const count = (seen.get(store) ?? 0) + 1;
+        seen.set(store, count);
+        cp.videos.hold(store, [change.data.video_id]);
+        await cp.save(JSON.stringify([['v', store, packVideos({ seen: count, cur: count, prev: 0, edges: [] })]]));
+      } else if (change.type === 'reservation.created') {
+        // As BookingState.keep(): the entry to stream_bookings, nothing left in the line.
+        const entry = entryOf(change.data, store);
+        cp.bookings.hold(change.data.reservation_id, packBooking(entry), entry);
+        await cp.save('[]');
+      }
+      if (shape === 'per-change') await cp.flush();
     }
     await cp.flush();
     const seconds = (performance.now() - started) / 1000;
@@ -99,26 +134,31 @@ async function main(): Promise<void> {
   if (!server) throw new Error('PostgreSQL 15 is needed (apt-get install postgresql-15)');
   const changes = changesOf();
   const rows = new Set(changes.map((c) => c.id)).size;
-  const times: Record<'per change' | 'batched', number[]> = { 'per change': [], batched: [] };
+  const times = new Map<Shape, number[]>(CHOSEN.map((shape) => [shape, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const shape of ['per change', 'batched'] as const) {
-      const url = await server.database(`apply_${round}_${shape === 'batched' ? 'b' : 'p'}`);
-      times[shape].push(await applyAll(url, changes, shape === 'per change'));
+    for (const shape of CHOSEN) {
+      const name = `apply_${round}_${shape.replace('-', '_')}`;
+      const url = await server.database(name);
+      times.get(shape)?.push(await applyAll(url, changes, shape));
       const [counted] = await server.sql(
-        'select (select count(*) from crp.bookings) + (select count(*) from crp.videos) as n',
-        `apply_${round}_${shape === 'batched' ? 'b' : 'p'}`,
+        `select (select count(*) from crp.bookings) + (select count(*) from crp.videos) as n,
+                (select count(*) from crp.stream_bookings) + (select count(*) from crp.stream_videos) as stream`,
+        name,
       );
       const n = Number(counted?.n);
       if (n !== rows) throw new Error(`${shape}: ${n} rows in the tables, ${rows} expected`);
+      const stream = Number(counted?.stream);
+      if (stream !== (shape === 'records-only' ? 0 : rows))
+        throw new Error(`${shape}: ${stream} rows in the stream's tables`);
     }
   }
   console.log(
-    `## sync-apply: ${changes.length} changes (${rows} rows: bookings and videos of ${STORES} stores), onChange ${ON_CHANGE ? 'one insert each' : 'none'}, PostgreSQL 15 (fsync off)`,
+    `## sync-apply: ${changes.length} changes (${rows} rows: bookings and videos of ${STORES} stores; with the stream's tables as many rows again there), onChange ${ON_CHANGE ? 'one insert each' : 'none'}, PostgreSQL 15 (fsync off)`,
   );
-  for (const [shape, list] of Object.entries(times)) {
+  for (const [shape, list] of times) {
     const best = Math.min(...list);
     console.log(
-      `  ${shape.padEnd(10)}: best of ${list.length} ${best.toFixed(1)} s = ${(changes.length / best).toFixed(0)} changes/s, ${(rows / best).toFixed(0)} rows/s (all: ${list.map((t) => t.toFixed(1)).join(', ')} s)`,
+      `  ${SHAPES[shape].padEnd(21)}: best of ${list.length} ${best.toFixed(1)} s = ${(changes.length / best).toFixed(0)} changes/s, ${(rows / best).toFixed(0)} rows/s (all: ${list.map((t) => t.toFixed(1)).join(', ')} s)`,
     );
   }
   await server.stop();

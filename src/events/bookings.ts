@@ -128,6 +128,8 @@ export class BookingState implements FamilyState<BookingRecord> {
   #size = 0;
   /** With a table, while loading: the table was empty, so a booking not in the cache is new. */
   #tableEmpty = false;
+  /** With a table: what it held when the state opened (a replayed reset goes back to it). */
+  #opened: { size: number; counts: Counts } | undefined;
   #loaded = false;
   moved = false;
 
@@ -142,6 +144,7 @@ export class BookingState implements FamilyState<BookingRecord> {
   async loadTable(): Promise<void> {
     if (!this.#table) return;
     const { size, counts } = await this.#table.counts();
+    this.#opened = { size, counts: { ...counts } };
     this.#size = size;
     Object.assign(this.counts, counts);
     this.#tableEmpty = size === 0;
@@ -216,14 +219,17 @@ export class BookingState implements FamilyState<BookingRecord> {
     }
   }
 
-  forget(): void {
+  forget(replayed = false): void {
     this.#bookings.clear();
     this.#unsaved.clear();
     this.open.clear();
-    this.#table?.clear();
-    this.#size = 0;
-    this.#tableEmpty = true;
     for (const name of Object.keys(this.counts) as Array<keyof Counts>) this.counts[name] = 0;
+    // A reset read back from the checkpoint: the table was cleared with it and holds what came after.
+    const kept = replayed ? this.#opened : undefined;
+    if (!kept) this.#table?.clear();
+    this.#size = kept?.size ?? 0;
+    this.#tableEmpty = this.#size === 0;
+    if (kept) Object.assign(this.counts, kept.counts);
   }
 
   /** The stores of pending bookings not in `listed` (the pending list just read). */

@@ -33,8 +33,12 @@ export interface FamilyState<R extends FamilyRecord = FamilyRecord> {
   restore(snapshot: Readonly<Record<string, unknown>>, stores: number): Iterable<R>;
   /** A new billing month `to` began after `from` (`''` before the first). */
   newMonth?(from: string, to: string): void;
-  /** Forget everything (the service's history went back). */
-  forget(): void;
+  /**
+   * Forget everything (the service's history went back). `replayed`: the reset is a checkpoint's
+   * line read at load; a family kept in a table leaves the table as it is, since it was cleared in
+   * the transaction that saved that line and holds only what came after it.
+   */
+  forget(replayed?: boolean): void;
   /**
    * Kept in a table (`Family.create` was given one): read what the state needs from it before the
    * checkpoint's lines are replayed (its counts); families in memory have nothing to read.

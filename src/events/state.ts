@@ -130,10 +130,10 @@ export class WatchState {
     return this.fullAt === null && this.stores.length === 0 && this.resets === 0;
   }
 
-  #forget(at: number): void {
+  #forget(at: number, replayed = false): void {
     this.stores.length = 0;
     this.#storeIndex.clear();
-    for (const state of this.#state.values()) state.forget();
+    for (const state of this.#state.values()) state.forget(replayed);
     this.month = '';
     this.tail = { cursor: null, seen: 0 };
     this.fullAt = null;
@@ -208,7 +208,8 @@ export class WatchState {
         const store = this.#byKind.get(record[0])?.storeOf(record) ?? -1;
         if (store >= this.stores.length)
           throw invalid(`line ${index + 1} names store number ${store}, which no earlier record added`);
-        this.apply(record);
+        if (record[0] === 'r') this.#forget(record[1] as number, true);
+        else this.apply(record);
       }
       this.#journalBytes += text.length;
       return;

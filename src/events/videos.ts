@@ -213,11 +213,12 @@ export class VideoState implements FamilyState<VideoRecord> {
     for (const [store, packed] of this.#videos) this.#videos.set(store, videosInMonth(packed, from, to));
   }
 
-  forget(): void {
+  forget(replayed = false): void {
     this.#videos.clear();
     this.#videoIds.clear();
     this.#unsaved.clear();
-    this.#table?.clear();
+    // A reset read back from the checkpoint: the table was cleared with it and holds what came after.
+    if (!replayed) this.#table?.clear();
     this.total = 0;
   }
 }

@@ -30,6 +30,9 @@ export interface CheckpointParts {
   onConfirm(signal: AbortSignal): Promise<void>;
 }
 
+/** The mirror's tables of the account's data: a history reset deletes their rows (the history they mirror is gone). */
+const ACCOUNT_TABLES = ['bookings', 'videos', 'stores', 'billing_monthly'] as const;
+
 /** Records held past this many characters are committed (with their changes) at once. */
 const HELD_RECORD_CHARS = 1_000_000;
 /** Rows held for the stream's tables (`stream_bookings`, `stream_videos`) past this many are committed at once. */
@@ -181,11 +184,21 @@ export class PostgresCheckpoint implements Checkpoint {
     if (this.#held.length === 0 && batch.size === 0 && this.#tablesHeld === 0) return;
     const records = this.#held;
     const replace = this.#replace;
+    // The stream forgot its history (its `r` record is among those held): the rows of that history go
+    // in the same transaction, before the changes found after it.
+    const reset = this.bookings.clearing;
     this.#held = [];
     this.#heldChars = 0;
     this.#replace = false;
     try {
       await this.#begin();
+      if (reset) {
+        try {
+          for (const table of ACCOUNT_TABLES) await this.tx.query(`delete from ${this.#p.schemaQuoted}.${table}`);
+        } catch (error) {
+          throw databaseError(error, this.#p.database, 'deleting the rows of a history gone back');
+        }
+      }
       await batch.write(this.tx);
       try {
         await this.bookings.write(this.tx);

@@ -31,6 +31,11 @@ export class StreamBookings implements BookingTable {
     return this.#held.size + (this.#clear ? 1 : 0);
   }
 
+  /** The next commit clears every row: the stream forgot everything (the service's history went back). */
+  get clearing(): boolean {
+    return this.#clear;
+  }
+
   async counts(): Promise<{ size: number; counts: Counts }> {
     const rows = await this.#query<{ status: string; n: number; unacknowledged: number }>(
       `select status, count(*)::int as n, (count(*) filter (where ack is null))::int as unacknowledged

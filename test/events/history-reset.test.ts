@@ -10,7 +10,6 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { PartnerClient, type Clock } from '../../src/index.js';
 import {
   fileCheckpoint,
   memoryCheckpoint,
@@ -21,9 +20,9 @@ import {
 } from '../../src/events/index.js';
 import { REWOUND } from '../../src/events/history.js';
 import { WatchState } from '../../src/events/state.js';
-import { SandboxControl, type PopulateOptions } from '../../src/testing/index.js';
-import { createEmulator, type Emulator } from '../../src/testing/emulator.js';
+import type { PopulateOptions } from '../../src/testing/index.js';
 import { coverage } from './coverage.js';
+import { type Service, startService } from './reset-service.js';
 import { bookingFamily } from '../../src/events/bookings.js';
 
 const HOUR = 3_600_000;
@@ -31,54 +30,6 @@ const dir = mkdtempSync(join(tmpdir(), 'crp-history-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const fresh = () => join(dir, `checkpoint-${++n}.json`);
-
-interface Service {
-  emulator: Emulator;
-  key: string;
-  client: PartnerClient;
-  /** Runs at each of the watcher's waits, after simulated time moved on. */
-  onWait: () => Promise<void> | void;
-  /** Reset through the control API, then fill the new account; the client's clock goes on forward. */
-  reset(populate: PopulateOptions): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function startService(options: { seed: number; visitsPerWeek: number }): Promise<Service> {
-  let key = '';
-  const { emulator, reissueKey } = createEmulator(
-    { ...options, rateLimitClock: 'simulated' },
-    { afterReset: () => reissueKey(key) },
-  );
-  key = emulator.issueKey();
-  const server = await emulator.listen(0);
-  const control = new SandboxControl({ baseUrl: server.url });
-  let offset = 0;
-  const service: Service = {
-    emulator,
-    key,
-    onWait: () => {},
-    client: undefined as unknown as PartnerClient,
-    reset: async (populate) => {
-      const before = clock.now();
-      await control.reset();
-      offset = before - emulator.clock.now().getTime();
-      emulator.populate(key, populate);
-    },
-    close: () => server.close(),
-  };
-  const clock: Clock = {
-    now: () => emulator.clock.now().getTime() + offset,
-    sleep: async (ms, signal) => {
-      signal?.throwIfAborted();
-      emulator.clock.advance({ ms });
-      await service.onWait();
-      await new Promise((resolve) => setImmediate(resolve));
-      signal?.throwIfAborted();
-    },
-  };
-  service.client = new PartnerClient({ apiKey: key, baseUrl: server.url, clock });
-  return service;
-}
 
 /** Every event until the client's clock passes `until` (the watcher is stopped at a wait). */
 async function runUntil(

@@ -545,6 +545,41 @@ describe('WatchState with its bookings and video ids in tables (a checkpoint tha
     expect((await WatchState.load(t.checkpoint)).family(bookingFamily).size).toBe(0);
   });
 
+  it('a reset read back at load leaves the tables (cleared with it) as they are: what came after stays known', async () => {
+    const t = tableCheckpoint();
+    const state = await WatchState.load(t.checkpoint);
+    const out: StateRecord[] = [];
+    const a = state.ensureStore('loc-a', out);
+    await state.family(bookingFamily).read(['old']);
+    state.record(['b', 'old', pending(a)], out);
+    await state.commit(t.checkpoint, out);
+    const after: StateRecord[] = [];
+    state.record(['r', DEC_1], after);
+    const b = state.ensureStore('loc-b', after);
+    await state.family(bookingFamily).read(['new']);
+    state.record(['b', 'new', confirmed(b, 9)], after);
+    await state.family(videoFamily).read(b);
+    state.record(['v', b, packVideos({ seen: 1, cur: 1, prev: 0, edges: [] }), 'vid-1'], after);
+    await state.commit(t.checkpoint, after);
+    expect(await t.checkpoint.load()).toHaveLength(2); // the reset is a journal line, not compacted away
+    expect([...t.rows.keys()]).toEqual(['new']);
+
+    const loaded = await WatchState.load(t.checkpoint);
+    const bookings = loaded.family(bookingFamily);
+    expect({ size: bookings.size, confirmed: bookings.counts.confirmed, resets: loaded.resets }).toEqual({
+      size: 1,
+      confirmed: 1,
+      resets: 1,
+    });
+    await bookings.read(['new']);
+    expect(bookings.booking('new')).toEqual(booking({ store: b, status: 'confirmed', visit: 9 }));
+    await loaded.family(videoFamily).read(b);
+    expect([...(loaded.family(videoFamily).delivered(b) ?? [])]).toEqual(['vid-1']);
+    await loaded.commit(t.checkpoint, [['t', 'c2', 1]]);
+    expect([...t.rows.keys()]).toEqual(['new']);
+    expect([...t.videoRows]).toEqual([`${b}:vid-1`]);
+  });
+
   it('moves the bookings of a checkpoint written without a table into it, with a snapshot that leaves them out', async () => {
     const old = new WatchState();
     const out: StateRecord[] = [];
