@@ -391,7 +391,16 @@ describe('the video finder', () => {
       ],
     });
     service.stores.set('g', { enrolled: '2026-01', videos: [] });
-    await reconcile({ firstSync: true, storesWithCompletedVisits: new Set(['a', 'g']) });
+    // h: no completed visit, none in any month: not read.
+    service.stores.set('h', { enrolled: '2026-01', videos: [] });
+    const first = await reconcile({ firstSync: true, storesWithCompletedVisits: new Set(['a', 'g']) });
+    expect(first.calls).toEqual([
+      billing('2026-11'),
+      billing('2026-10'),
+      billing('2026-12'),
+      content('a'),
+      content('g'),
+    ]);
     env.clock.advance(HOUR);
     // Posted at 19:00 UTC, December 1st in UTC+14: billing counts it in December.
     service.stores.get('g')?.videos.push({ id: 'g1', at: '2026-11-30T19:00:00Z' });
