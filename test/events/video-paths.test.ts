@@ -93,7 +93,7 @@ function videoService(env: SimEnv) {
 }
 
 /** A video finder with a state of its own (this month's, as a detector leaves it), on the test's service. */
-async function rig(startSimEnv: ReturnType<typeof useSimEnv>, now: string, scanSpacing = 0) {
+async function rig(startSimEnv: ReturnType<typeof useSimEnv>, now: string) {
   const env = await startSimEnv('msw', { now, visitsPerWeek: 0 });
   const service = videoService(env);
   const client = env.client({ fetch: service.fetch });
@@ -114,7 +114,8 @@ async function rig(startSimEnv: ReturnType<typeof useSimEnv>, now: string, scanS
     lists,
     historyWentBack: () => {},
   };
-  const finder = videoFamily.finder?.(context, { scanSpacing, touched: new Set() });
+  // Every poll may scan billing (the spacing between scans is pinned by poll-paths.test.ts).
+  const finder = videoFamily.finder?.(context, { scanSpacing: 0, touched: new Set() });
   if (!finder) throw new Error('the video family has a finder');
   const videos = state.family(videoFamily);
   const collect = async (pass: AsyncGenerator<Found>): Promise<Step> => {
@@ -144,17 +145,17 @@ async function rig(startSimEnv: ReturnType<typeof useSimEnv>, now: string, scanS
         ...pass,
       }),
     );
-  /** The service's videos of `stores` (or of all), counted. */
+  /** The service's videos, counted: its summary's total. */
   const published = () => [...service.stores.values()].reduce((sum, store) => sum + store.videos.length, 0);
-  return { env, service, state, videos, finder, collect, poll, reconcile, summary, published };
+  return { env, service, state, videos, finder, poll, reconcile, summary, published };
 }
 
 describe('the video finder', () => {
   const startSimEnv = useSimEnv();
 
   /** Stores a (a video last month, one this month), b (one this month), c (enrolled this month, none): all delivered by a first sync. */
-  async function synced(now = '2026-11-10T12:00:00Z', scanSpacing = 0) {
-    const r = await rig(startSimEnv, now, scanSpacing);
+  async function synced() {
+    const r = await rig(startSimEnv, '2026-11-10T12:00:00Z');
     r.service.stores.set('a', {
       enrolled: '2026-01',
       videos: [
@@ -490,22 +491,13 @@ describe('the video finder', () => {
       ),
     ).toEqual([{ records: [['v', 0, '1|1|0']] }]);
     // A video re-dated from August to this month, and to last month: billing points at the store.
-    expect(
-      await corrected(
-        ['2026-08-05T10:00:00Z'],
-        '2026-01',
-        (r) => (video(r).at = '2026-11-03T10:00:00Z'),
-        'reconciliation',
-      ),
-    ).toEqual([{ records: [['v', 0, '1|1|0']] }]);
-    expect(
-      await corrected(
-        ['2026-08-05T10:00:00Z'],
-        '2026-01',
-        (r) => (video(r).at = '2026-10-03T10:00:00Z'),
-        'reconciliation',
-      ),
-    ).toEqual([{ records: [['v', 0, '1|0|1']] }]);
+    for (const [at, packed] of [
+      ['2026-11-03T10:00:00Z', '1|1|0'],
+      ['2026-10-03T10:00:00Z', '1|0|1'],
+    ] as const) {
+      const redated = await corrected(['2026-08-05T10:00:00Z'], '2026-01', (r) => (video(r).at = at), 'reconciliation');
+      expect(redated, at).toEqual([{ records: [['v', 0, packed]] }]);
+    }
     // A checkpoint of a version that kept no month starts.
     expect(
       await corrected(
