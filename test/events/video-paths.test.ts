@@ -93,7 +93,7 @@ function videoService(env: SimEnv) {
 }
 
 /** A video finder with a state of its own (this month's, as a detector leaves it), on the test's service. */
-async function rig(startSimEnv: ReturnType<typeof useSimEnv>, now: string) {
+async function rig(startSimEnv: ReturnType<typeof useSimEnv>, now: string, scanSpacing = 0) {
   const env = await startSimEnv('msw', { now, visitsPerWeek: 0 });
   const service = videoService(env);
   const client = env.client({ fetch: service.fetch });
@@ -114,8 +114,7 @@ async function rig(startSimEnv: ReturnType<typeof useSimEnv>, now: string) {
     lists,
     historyWentBack: () => {},
   };
-  // Every poll may scan billing (the spacing between scans is pinned by poll-paths.test.ts).
-  const finder = videoFamily.finder?.(context, { scanSpacing: 0, touched: new Set() });
+  const finder = videoFamily.finder?.(context, { scanSpacing, touched: new Set() });
   if (!finder) throw new Error('the video family has a finder');
   const videos = state.family(videoFamily);
   const collect = async (pass: AsyncGenerator<Found>): Promise<Step> => {
@@ -540,5 +539,24 @@ describe('the video finder', () => {
     expect(step.events).toEqual(['m m3']);
     expect(step.found.filter((f) => f.event).map((f) => f.records)).toEqual([[['v', 0, '3|3|0', 'm1', 'm2', 'm3']]]);
     expect([...(videos.delivered(0) ?? [])]).toEqual(['m1', 'm2', 'm3']);
+  });
+  it('a total billing cannot explain: not chased again until it moves, and billing scanned at most once per scanSpacing', async () => {
+    const { env, service, poll, reconcile, published } = await rig(startSimEnv, '2026-11-10T12:00:00Z', 60_000);
+    service.stores.set('a', { enrolled: '2026-01', videos: [{ id: 'a1', at: '2026-11-03T10:00:00Z' }] });
+    await reconcile({ firstSync: true, storesWithCompletedVisits: new Set(['a']) });
+    const total = published();
+    const both = [billing('2026-11'), billing('2026-10')];
+    // One more than the service lists (a video of a month no scan reads): both months read, nothing found.
+    expect((await poll(total + 1)).calls).toEqual(both);
+    // Another total inside the spacing: not read.
+    env.clock.advance(59_999);
+    expect((await poll(total + 2)).calls).toEqual([]);
+    env.clock.advance(1);
+    // The same total once the spacing has passed: not chased again; a new one is.
+    expect((await poll(total + 1)).calls).toEqual([]);
+    expect((await poll(total + 2)).calls).toEqual(both);
+    // Explained again: nothing read, however long after.
+    env.clock.advance(120_000);
+    expect((await poll(total)).calls).toEqual([]);
   });
 });

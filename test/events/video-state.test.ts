@@ -266,5 +266,14 @@ describe('the video state in memory', () => {
     for (const packed of [['1|1|0'], { toString: () => '1|1|0' }, 110])
       expect(isPackedVideos(packed), String(packed)).toBe(false);
     expect(isPackedVideos('1|1|0|2026-11')).toBe(true);
+    expect(new VideoState().storeOf(['v', 7, '0|0|0'])).toBe(7);
+  });
+
+  it('a snapshot’s ids of the videos delivered: per store, a list of ids', () => {
+    const valid = (ids: unknown) => videoFamily.snapshot.videoIds?.check(ids);
+    for (const ids of [{}, { 0: [] }, { 0: ['a', 'b'], 3: ['c'] }]) expect(valid(ids), JSON.stringify(ids)).toBe(true);
+    for (const ids of [null, ['a'], { 0: 'a' }, { 0: [''] }, { 0: [1] }, { 0: ['a'], 1: null }])
+      expect(valid(ids), JSON.stringify(ids)).toBe(false);
+    expect(videoFamily.snapshot.videoIds?.optional).toBe(true);
   });
 });
