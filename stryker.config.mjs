@@ -19,15 +19,17 @@
  *   MUTATE_TESTS='test/events/watcher-waits.test.ts,test/events/watcher-states.test.ts,test/events/watcher-options.test.ts,test/events/watcher-restart.test.ts,test/events/watcher-stats.test.ts,test/events/watcher-lease.test.ts,test/events/options.test.ts,test/events/pass-end.test.ts,test/events/history-reset.test.ts,test/events/checkpoint-identity.test.ts' \
  *     npx stryker run --concurrency 1 --timeoutMS 4000 --incremental --incrementalFile reports/incremental-watcher.json --mutate src/events/watcher.ts
  *   MUTATE_TESTS='test/events/poll-paths.test.ts,test/events/pass-choice.test.ts' npx stryker run --concurrency 1 --mutate src/events/bookings.ts
- *   MUTATE_TESTS='test/events/poll-paths.test.ts,test/events/pass-choice.test.ts' npx stryker run --concurrency 1 --mutate src/events/videos.ts
+ *   MUTATE_TESTS='test/events/video-state.test.ts,test/events/video-paths.test.ts' npx stryker run --concurrency 1 --timeoutMS 3000 --mutate src/events/videos.ts
+ *   (95.34 % on 2026-11-27: 347 killed, 1 timeout, 12 survived, 5 no coverage, 4 min 51 s; the 17
+ *   left are equivalent, each listed with its reason in the closing note of issue #34)
  *   MUTATE_TESTS='test/events/stores.test.ts,test/events/store-records.test.ts' npx stryker run --concurrency 1 --mutate src/events/stores.ts
  * (pass-cost.test.ts runs simulated days, and service-time*.test.ts simulated weeks: too long per
  * mutant; the few mutants only they kill are listed in the closing note of issue #34.)
  * And all of them in one run (the watcher-driven history-reset.test.ts and stores.test.ts left
  * out: store-paths, reconcile-paths and new-stores pin the same decisions at the finders, in seconds):
- *   MUTATE_TESTS='test/events/pacing.test.ts,test/events/pass-choice.test.ts,test/events/detector-summary.test.ts,test/events/poll-paths.test.ts,test/events/call-cost.test.ts,test/events/store-records.test.ts,test/events/watcher-waits.test.ts,test/events/watcher-states.test.ts,test/events/watcher-options.test.ts,test/events/watcher-restart.test.ts,test/events/watcher-stats.test.ts,test/events/watcher-lease.test.ts,test/events/options.test.ts,test/events/pass-end.test.ts,test/events/store-paths.test.ts,test/events/reconcile-paths.test.ts,test/events/new-stores.test.ts' \
+ *   MUTATE_TESTS='test/events/pacing.test.ts,test/events/pass-choice.test.ts,test/events/detector-summary.test.ts,test/events/poll-paths.test.ts,test/events/call-cost.test.ts,test/events/store-records.test.ts,test/events/watcher-waits.test.ts,test/events/watcher-states.test.ts,test/events/watcher-options.test.ts,test/events/watcher-restart.test.ts,test/events/watcher-stats.test.ts,test/events/watcher-lease.test.ts,test/events/options.test.ts,test/events/pass-end.test.ts,test/events/store-paths.test.ts,test/events/reconcile-paths.test.ts,test/events/new-stores.test.ts,test/events/video-state.test.ts,test/events/video-paths.test.ts' \
  *     npx stryker run --concurrency 2 --timeoutMS 3000 --mutate src/events/detector.ts,src/events/finder.ts,src/events/pacing.ts,src/events/watcher.ts,src/events/bookings.ts,src/events/videos.ts,src/events/stores.ts
- * Measured 2026-11-27 from 07:00 UTC on the 2-core machine (load 4 to 11, a fleet bench beside
+ * (video-state and video-paths added after the measurement below.) Measured 2026-11-27 from 07:00 UTC on the 2-core machine (load 4 to 11, a fleet bench beside
  * it): 1,577 mutants (1,495 tested), dry run 18 s (106 tests, 8.7 s of them tests); 1,097 tested
  * in 63 minutes (54 survived, 156 timed out), so about 85 minutes for the whole run: it does NOT fit
  * in 30 minutes. The timeouts are a large part of it (about 20 of the 63 minutes, estimated at
