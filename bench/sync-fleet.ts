@@ -12,6 +12,8 @@
  *   process as partners run it, nothing else in it; the figure for the memory line. It needs
  *   `npm run build` first. Its sleeps advance the sandbox's clock through this process, and its
  *   calls, progress reports and delivered changes come here over IPC to be counted and printed.
+ *   `BENCH_SYNC_NODE_FLAGS` adds node flags to that child (e.g. `--max-old-space-size=192`: V8
+ *   otherwise lets the heap grow to several times what is live before it collects).
  * The phases (load, steady state, restart) are bench/lib/fleet-sync-phases.mjs in both modes; the
  * report names the process measured.
  *
@@ -130,7 +132,8 @@ async function syncInChild(sandbox: RemoteSandbox, key: string, connectionString
   // The child's clock: each of its sleeps is relayed here, so this copy is always the same as its own.
   let now = sandbox.startMs;
   const options = { url: sandbox.url, key, startMs: now, connectionString, budgetShare: SHARE, maxLag: MAX_LAG };
-  const worker = startWorker('fleet-sync.mjs', [JSON.stringify(options)], ['--expose-gc']);
+  const flags = (process.env.BENCH_SYNC_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const worker = startWorker('fleet-sync.mjs', [JSON.stringify(options)], ['--expose-gc', ...flags]);
   worker.answer('advance', async (m) => {
     const after = await sandbox.worker.call<number>({ type: 'advance', ms: m.ms });
     now = Math.max(now, after);
