@@ -514,6 +514,41 @@ describe('WatchState with its bookings and video ids in tables (a checkpoint tha
     expect(t.rows.get('r1')).toBe(confirmed(a, 10));
   });
 
+  it('a booking applied and not committed answers for itself at the exact minute, its row in the table left out', async () => {
+    const t = tableCheckpoint();
+    const state = await WatchState.load(t.checkpoint);
+    const bookings = state.family(bookingFamily);
+    const out: StateRecord[] = [];
+    const a = state.ensureStore('loc-a', out);
+    const b = state.ensureStore('loc-b', out);
+    await bookings.read(['r1', 'r2']);
+    state.record(['b', 'r1', pending(a)], out);
+    state.record(['b', 'r2', pending(b)], out);
+    await state.commit(t.checkpoint, out);
+    await bookings.read(['r2']);
+    // r2's row says pending; applied since, it is confirmed with its visit at minute 30.
+    state.record(['b', 'r2', confirmed(b, 30)], []);
+    expect(await bookings.pendingStoresNotIn(new Set())).toEqual(new Set([a]));
+    expect(await bookings.storesWithVisitsBy(29)).toEqual(new Set());
+    expect(await bookings.storesWithVisitsBy(30)).toEqual(new Set([b]));
+  });
+
+  it('without a table, the same answers from memory: due at the exact minute, pending ones not listed', async () => {
+    const state = await WatchState.load(memoryCheckpoint());
+    const bookings = state.family(bookingFamily);
+    const out: StateRecord[] = [];
+    const a = state.ensureStore('loc-a', out);
+    const b = state.ensureStore('loc-b', out);
+    state.record(['b', 'r1', pending(a)], out);
+    state.record(['b', 'r2', confirmed(b, 30)], out);
+    state.record(['b', 'r3', confirmed(a, 45)], out);
+    expect(await bookings.storesWithVisitsBy(29)).toEqual(new Set());
+    expect(await bookings.storesWithVisitsBy(30)).toEqual(new Set([b]));
+    expect(await bookings.storesWithVisitsBy(45)).toEqual(new Set([a, b]));
+    expect(await bookings.pendingStoresNotIn(new Set())).toEqual(new Set([a]));
+    expect(await bookings.pendingStoresNotIn(new Set(['r1']))).toEqual(new Set());
+  });
+
   it('holds a bounded cache: a booking read long ago is read from the table again', async () => {
     const t = tableCheckpoint();
     const state = await WatchState.load(t.checkpoint);
