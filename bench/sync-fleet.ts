@@ -83,7 +83,10 @@ interface ChildMemory {
 /** The calls of the syncing process, wherever it runs: in all, by path, by simulated minute, 429s. */
 const counted = { calls: 0, throttled: 0, byPath: new Map<string, number>(), perMinute: new Map<number, number>() };
 function countCall(path: string, status: number, minute: number): void {
-  const shape = path.replace(/\/locations\/[^/]+/, '/locations/{id}');
+  const [pathname = '', query = ''] = path.split('?');
+  const filters = [...new URLSearchParams(query)].filter(([name]) => name !== 'cursor' && name !== 'limit');
+  const filter = filters.map(([name, value]) => `${name}=${name === 'status' ? value : '…'}`).join('&');
+  const shape = pathname.replace(/\/locations\/[^/]+/, '/locations/{id}') + (filter ? `?${filter}` : '');
   counted.calls++;
   counted.byPath.set(shape, (counted.byPath.get(shape) ?? 0) + 1);
   counted.perMinute.set(minute, (counted.perMinute.get(minute) ?? 0) + 1);
@@ -143,11 +146,11 @@ async function syncInChild(sandbox: RemoteSandbox, key: string, connectionString
   // The listeners of the phase under way (one at a time).
   let onLoadProgress: (progress: SyncProgress, memory: ProcessMemory) => void = () => undefined;
   let onStart = () => {};
-  let onSteadyProgress: (memory: ProcessMemory) => void = () => undefined;
+  let onSteadyProgress: (memory: ProcessMemory, progress: SyncProgress) => void = () => undefined;
   let onChange: (event: ChangeEvent) => void = () => undefined;
   worker.on('progress', (m) => onLoadProgress(m.progress as SyncProgress, m.memory as ProcessMemory));
   worker.on('start', () => onStart());
-  worker.on('steady', (m) => onSteadyProgress(m.memory as ProcessMemory));
+  worker.on('steady', (m) => onSteadyProgress(m.memory as ProcessMemory, m.progress as SyncProgress));
   worker.on('change', (m) => onChange(m.event as ChangeEvent));
   await worker.next('ready');
   const first = await worker.call<{ pid: number; execArgv: string[] }>({ type: 'memory' });
@@ -291,6 +294,8 @@ async function main(): Promise<void> {
   const steadyFrom = clock.now();
   const end = steadyFrom + HOURS * 60 * MINUTE;
   perMinute.clear();
+  byPath.clear();
+  let reconciliations = { first: -1, last: 0 };
   const steadyCalls = counted.calls;
   const steadyThrottled = counted.throttled;
   const events: DeliveredEvent[] = [];
@@ -304,7 +309,9 @@ async function main(): Promise<void> {
     onStart: () => {
       startupCalls = counted.calls - steadyCalls;
     },
-    onProgress: (m) => {
+    onProgress: (m, p) => {
+      if (reconciliations.first < 0) reconciliations = { first: p.reconciliations, last: p.reconciliations };
+      reconciliations.last = p.reconciliations;
       if (performance.now() - lastSteadyPrint > 60_000) {
         lastSteadyPrint = performance.now();
         console.error(
@@ -332,6 +339,9 @@ async function main(): Promise<void> {
     );
     console.log(
       `  calls: ${counted.calls - steadyCalls}, 429s: ${counted.throttled - steadyThrottled}; busiest minute ${busiest} (${((busiest / (LIMIT * SHARE)) * 100).toFixed(0)} % of the budget, ${((busiest / LIMIT) * 100).toFixed(0)} % of the limit)`,
+    );
+    console.log(
+      `  calls by path: ${JSON.stringify(Object.fromEntries(byPath))}; full reconciliations completed: ${reconciliations.last - Math.max(0, reconciliations.first)}`,
     );
     console.log(
       `  detection lag p99: ${(p99 / MINUTE).toFixed(2)} min, max ${(Math.max(0, ...report.lagsMs) / MINUTE).toFixed(2)} min (maxLag ${MAX_LAG / MINUTE} min)`,

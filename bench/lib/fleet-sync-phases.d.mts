@@ -34,7 +34,7 @@ export interface FleetSyncPhases {
     hours: number;
     wallS: number;
     onStart(): void;
-    onProgress(memory: ProcessMemory): void;
+    onProgress(memory: ProcessMemory, progress: SyncProgress): void;
     onChange(event: ChangeEvent): void;
   }): Promise<{ startupMs: number | undefined }>;
   restart(): Promise<number | undefined>;

@@ -70,13 +70,13 @@ export function fleetSyncPhases({ syncToPostgres, client, clock, connectionStrin
       let startupMs;
       try {
         await run(stop.signal, {
-          onProgress: () => {
+          onProgress: (progress) => {
             if (startupMs === undefined) {
               startupMs = performance.now() - restart;
               onStart();
             }
             if (hours <= 0 || clock.now() >= end) stop.abort();
-            onProgress(processMemory());
+            onProgress(processMemory(), progress);
           },
           onChange: (event) => {
             onChange(event);

@@ -37,7 +37,7 @@ export interface SimulatedClient<C> {
 }
 
 /**
- * `onResponse` sees each call's path, the sandbox's answer and the simulated minute the call began
+ * `onResponse` sees each call's path and query, the sandbox's answer and the simulated minute the call began
  * in (minutes since the epoch): to count 429s, calls by path and by minute.
  */
 export type OnResponse = (path: string, response: Response, minute: number) => void;
@@ -134,7 +134,8 @@ function countingClient<C>(
       perMinute.set(minute, (perMinute.get(minute) ?? 0) + 1);
       const request = input instanceof Request ? input : new Request(input, init);
       const response = await send(request);
-      onResponse?.(new URL(request.url).pathname, response, minute);
+      const url = new URL(request.url);
+      onResponse?.(url.pathname + url.search, response, minute);
       return response;
     },
   });

@@ -38,7 +38,8 @@ const client = new PartnerClient({
     const minute = Math.floor(clock.now() / 60_000);
     const request = input instanceof Request ? input : new Request(input, init);
     const response = await fetch(request);
-    send({ type: 'call', minute, path: new URL(request.url).pathname, status: response.status });
+    const url = new URL(request.url);
+    send({ type: 'call', minute, path: url.pathname + url.search, status: response.status });
     return response;
   },
 });
@@ -66,7 +67,7 @@ serveParent({
       hours: m.hours,
       wallS: m.wallS,
       onStart: () => send({ type: 'start' }),
-      onProgress: (memory) => send({ type: 'steady', memory }),
+      onProgress: (memory, progress) => send({ type: 'steady', memory, progress }),
       onChange: (event) =>
         send({
           type: 'change',

@@ -155,8 +155,13 @@ export class BookingState implements FamilyState<BookingRecord> {
     this.#loaded = true;
     if (!this.#table) return;
     const missing = ids.filter((id) => !this.#unsaved.has(id) && !this.#bookings.has(id));
-    if (missing.length === 0) return;
-    const found = await this.#table.read(missing);
+    const found = missing.length === 0 ? new Map<string, string>() : await this.#table.read(missing);
+    // The page's cached bookings become the newest before any is added: adding evicts the oldest,
+    // and a booking of the page about to be compared must not be among them.
+    for (const id of ids) {
+      const cached = this.#bookings.get(id);
+      if (cached !== undefined) this.#cache(id, cached);
+    }
     for (const id of missing) this.#cache(id, found.get(id) ?? null);
   }
 

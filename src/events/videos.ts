@@ -126,10 +126,13 @@ export class VideoState implements FamilyState<VideoRecord> {
   /** Read the store's delivered ids from the table (none: all in memory already), so `delivered()` has them. */
   async read(store: number): Promise<void> {
     this.#loaded = true;
-    if (!this.#table || this.#videoIds.has(store)) return;
+    if (!this.#table) return;
+    const cached = this.#videoIds.get(store);
     // Ids come only with a store's counts record: a store with none has none in the table (a first load's stores).
-    const ids = this.#videos.has(store) ? await this.#table.read(store) : [];
-    this.#videoIds.set(store, new Set(ids));
+    const ids = cached ?? new Set(this.#videos.has(store) ? await this.#table.read(store) : []);
+    // The store just read is the newest, also when it was cached: the oldest go first.
+    this.#videoIds.delete(store);
+    this.#videoIds.set(store, ids);
     for (const old of this.#videoIds.keys()) {
       if (this.#videoIds.size <= VIDEO_CACHE) break;
       this.#videoIds.delete(old);

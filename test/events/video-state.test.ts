@@ -91,7 +91,7 @@ describe('the video state beside a table', () => {
     expect(videos.total).toBe(3);
   });
 
-  it(`keeps the ids of the last ${VIDEO_CACHE} stores read, the oldest dropped first`, async () => {
+  it(`keeps the ids of the last ${VIDEO_CACHE} stores read, the least lately read dropped first`, async () => {
     const table = new MemoryTable();
     const counts: Record<number, string> = {};
     for (let store = 0; store <= VIDEO_CACHE + 1; store++) {
@@ -101,27 +101,29 @@ describe('the video state beside a table', () => {
     const videos = withCounts(table, counts);
     for (let store = 0; store < VIDEO_CACHE; store++) await videos.read(store);
     expect(table.reads).toHaveLength(VIDEO_CACHE);
-    // All still held: none read again.
+    // All still held: none read again; store 0, read again, is the newest now.
     await videos.read(0);
     await videos.read(VIDEO_CACHE - 1);
     expect(table.reads).toHaveLength(VIDEO_CACHE);
-    // One more: the first read (store 0) is dropped, the others are not.
+    // One more: store 1, the least lately read, is dropped; store 0 is not.
     await videos.read(VIDEO_CACHE);
     expect(table.reads).toHaveLength(VIDEO_CACHE + 1);
-    await videos.read(1);
-    expect(table.reads).toHaveLength(VIDEO_CACHE + 1);
-    expect(() => videos.delivered(0)).toThrow('were not read');
-    expect(ids(videos.delivered(1))).toEqual(['v1']);
-    expect(ids(videos.delivered(VIDEO_CACHE))).toEqual([`v${VIDEO_CACHE}`]);
     await videos.read(0);
-    expect(table.reads.at(-1)).toBe(0);
+    await videos.read(2);
+    expect(table.reads).toHaveLength(VIDEO_CACHE + 1);
+    expect(() => videos.delivered(1)).toThrow('were not read');
     expect(ids(videos.delivered(0))).toEqual(['v0']);
-    // Store 0 came back as the newest: store 1, now the oldest, was dropped for it.
+    expect(ids(videos.delivered(VIDEO_CACHE))).toEqual([`v${VIDEO_CACHE}`]);
+    await videos.read(1);
+    expect(table.reads.at(-1)).toBe(1);
+    expect(ids(videos.delivered(1))).toEqual(['v1']);
+    // Store 1 came back as the newest: store 3, now the least lately read, was dropped for it.
     const before = table.reads.length;
     await videos.read(VIDEO_CACHE);
+    await videos.read(1);
     await videos.read(0);
     expect(table.reads).toHaveLength(before);
-    await videos.read(1);
+    await videos.read(3);
     expect(table.reads).toHaveLength(before + 1);
   });
 
