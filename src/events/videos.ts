@@ -13,13 +13,14 @@
  *
  * Near a month's first moment the next month's counts are read too, and a store with a video
  * posted that close to it is read until billing's count for it is one its content explains
- * (`BilledCounts`), then again only when that count moves: the spec does not say whether billing
- * counts months in UTC or in the store's time zone, and either way no video is missed.
+ * (`BilledCounts`, saved in the store's record), then again only when that count moves: the spec
+ * does not say whether billing counts months in UTC or in the store's time zone, and either way no
+ * video is missed.
  *
- * Each store's videos are one record, `['v', store, 'seen|cur|prev[|YYYY-MM,…]', ...ids delivered]`.
+ * Each store's videos are one record, `['v', store, 'seen|cur|prev[|YYYY-MM,…[|YYYY-MM:n,…]]', ...ids delivered]`.
  */
 import type { Summary } from '../index.js';
-import { BilledCounts } from './billed-counts.js';
+import { billedFrom, billedUnchanged, explainedCounts, type BilledCounts } from './billed-counts.js';
 import { monthOf, monthStartNear, monthsFrom, nextMonth, previousMonth, ZONE_REACH_MS } from './calendar.js';
 import { eventId } from './event-id.js';
 import { page, type Finder, type FinderContext, type Found, type Reconciliation } from './finder.js';
@@ -54,15 +55,30 @@ export interface VideoEntry {
    * one before depends on the time zone billing counts in, which the spec leaves open.
    */
   edges: string[];
+  /** Billing's counts the store's content explained, where its own counts cannot check them (`BilledCounts`). */
+  billed?: BilledCounts | undefined;
 }
 
-export const packVideos = (v: VideoEntry): string =>
-  `${v.seen}|${v.cur}|${v.prev}${v.edges.length > 0 ? `|${v.edges.join(',')}` : ''}`;
+export function packVideos(v: VideoEntry): string {
+  const billed = Object.entries(v.billed ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([month, count]) => `${month}:${count}`);
+  const edges = v.edges.length > 0 || billed.length > 0 ? `|${v.edges.join(',')}` : '';
+  return `${v.seen}|${v.cur}|${v.prev}${edges}${billed.length > 0 ? `|${billed.join(',')}` : ''}`;
+}
 
 export function unpackVideos(packed: string | undefined): VideoEntry {
   if (packed === undefined) return { seen: 0, cur: 0, prev: 0, edges: [] };
-  const [seen = '0', cur = '0', prev = '0', edges = ''] = packed.split('|');
-  return { seen: Number(seen), cur: Number(cur), prev: Number(prev), edges: edges === '' ? [] : edges.split(',') };
+  const [seen = '0', cur = '0', prev = '0', edges = '', billed = ''] = packed.split('|');
+  const entry: VideoEntry = {
+    seen: Number(seen),
+    cur: Number(cur),
+    prev: Number(prev),
+    edges: edges === '' ? [] : edges.split(','),
+  };
+  if (billed !== '')
+    entry.billed = Object.fromEntries(billed.split(',').map((pair) => [pair.slice(0, 7), Number(pair.slice(8))]));
+  return entry;
 }
 
 /** A store's counts once the month `to` begins after `from`: this month's become last month's, or are dropped if months were skipped. */
@@ -70,11 +86,19 @@ export function videosInMonth(packed: string, from: string, to: string): string 
   const v = unpackVideos(packed);
   const adjacent = from !== '' && previousMonth(to) === from;
   const edges = v.edges.filter((edge) => edge >= previousMonth(to));
-  return packVideos({ seen: v.seen, cur: 0, prev: adjacent ? v.cur : 0, edges });
+  return packVideos({
+    seen: v.seen,
+    cur: 0,
+    prev: adjacent ? v.cur : 0,
+    edges,
+    billed: billedFrom(v.billed, previousMonth(to)),
+  });
 }
 
-/** `seen|cur|prev[|YYYY-MM,…]`. */
-const PACKED_VIDEOS = /^\d+\|\d+\|\d+(\|\d{4}-\d{2}(,\d{4}-\d{2})*)?$/;
+/** `seen|cur|prev[|YYYY-MM,…[|YYYY-MM:n,…]]`. */
+const MONTHS = String.raw`\d{4}-\d{2}(,\d{4}-\d{2})*`;
+const BILLED = String.raw`\d{4}-\d{2}:\d+(,\d{4}-\d{2}:\d+)*`;
+const PACKED_VIDEOS = new RegExp(String.raw`^\d+\|\d+\|\d+(\|${MONTHS}|\|(${MONTHS})?\|${BILLED})?$`);
 export const isPackedVideos: Check = (v) => typeof v === 'string' && PACKED_VIDEOS.test(v);
 
 export const videoRecords: RecordCodec<VideoRecord> = { kind: 'v', checks: [count, isPackedVideos], more: id };
@@ -253,7 +277,6 @@ export class VideoFinder implements Finder {
   /** A video total that billing could not explain; not chased again until the total moves. */
   #unexplained: number | undefined;
   #scanAt = Number.NEGATIVE_INFINITY;
-  readonly #billed = new BilledCounts();
   /** The months the bookings spanned at the last reconciliation: a poll's billing months stay within them. */
   #bookingMonths: BookingMonths | undefined;
   readonly wants = undefined;
@@ -262,14 +285,6 @@ export class VideoFinder implements Finder {
     this.#c = context;
     this.#videos = context.state.family(videoFamily);
     this.#scanSpacing = options.scanSpacing;
-  }
-
-  newMonth(month: string): void {
-    this.#billed.forgetBefore(previousMonth(month));
-  }
-
-  forget(): void {
-    this.#billed.clear();
   }
 
   async *poll(summary: Summary): AsyncGenerator<Found> {
@@ -341,12 +356,15 @@ export class VideoFinder implements Finder {
   ): AsyncGenerator<Found, { read: Set<string>; listings: Map<string, number> }> {
     const state = this.#c.state;
     const stale = new Set<string>(alsoStores);
-    /** Billing's counts our own cannot check, per store: kept once the store's content explains them. */
-    const inDoubt = new Map<string, Map<string, number>>();
+    const recent = new Set(this.#recentMonths());
+    /**
+     * Billing's counts of this month and the last (and the next) for the stores to read: those the
+     * state cannot check are saved once the content, read after them, explains them.
+     */
+    const billed = new Map<string, Map<string, number>>();
     const listings = new Map<string, number>();
     for (const month of months) {
       const inMonth = new Set<string>();
-      const known = month === state.month ? 'cur' : month === previousMonth(state.month) ? 'prev' : undefined;
       const list = (c: string | undefined) =>
         this.#c.client.reports.billingMonthly(month, page(c), this.#c.lists.options);
       for await (const current of this.#c.lists.walk(list)) {
@@ -355,18 +373,16 @@ export class VideoFinder implements Finder {
           inMonth.add(row.partner_location_id);
           const index = state.storeIndex(row.partner_location_id);
           const entry = index === undefined ? undefined : this.#videos.videos(index);
+          const known = this.#known(month);
           const have = entry === undefined || known === undefined ? 0 : entry[known];
           const store = row.partner_location_id;
-          // Near a month's first moment the count depends on billing's time zone, and a month the
-          // state does not count has nothing to compare with: only the content tells, and then
-          // billing's count read with it, until that count moves.
-          const zoneDependent = entry?.edges.some((edge) => edge === month || edge === nextMonth(month)) ?? false;
-          if (zoneDependent || (known === undefined && row.videos_published > 0)) {
-            if (this.#billed.unchanged(store, month, row.videos_published)) continue;
+          if (this.#inDoubt(entry, month, row.videos_published)) {
+            if (billedUnchanged(entry?.billed, month, row.videos_published)) continue;
             stale.add(store);
-            inDoubt.set(store, (inDoubt.get(store) ?? new Map<string, number>()).set(month, row.videos_published));
           } else if (row.videos_published > have || (row.videos_published < have && known !== undefined))
             stale.add(store);
+          if (stale.has(store) && recent.has(month))
+            billed.set(store, (billed.get(store) ?? new Map<string, number>()).set(month, row.videos_published));
         }
       }
       for (const store of inMonth) listings.set(store, (listings.get(store) ?? 0) + 1);
@@ -375,11 +391,45 @@ export class VideoFinder implements Finder {
     for (const storeId of stale) {
       const postedAt = yield* this.#content(storeId);
       read.add(storeId);
-      const counts = inDoubt.get(storeId);
-      if (counts) this.#billed.explained(storeId, counts, postedAt);
+      const counts = billed.get(storeId);
+      if (counts) yield* this.#explained(storeId, counts, postedAt);
       if (enough()) break;
     }
     return { read, listings };
+  }
+
+  /** The state's count `month` is compared with, if it keeps one. */
+  #known(month: string): 'cur' | 'prev' | undefined {
+    const state = this.#c.state;
+    return month === state.month ? 'cur' : month === previousMonth(state.month) ? 'prev' : undefined;
+  }
+
+  /**
+   * Near a month's first moment the count depends on billing's time zone, and a month the state
+   * does not count has nothing to compare with: only the content tells, and then billing's count
+   * read before it, until that count moves.
+   */
+  #inDoubt(entry: VideoEntry | undefined, month: string, count: number): boolean {
+    const zoneDependent = entry?.edges.some((edge) => edge === month || edge === nextMonth(month)) ?? false;
+    return zoneDependent || (this.#known(month) === undefined && count > 0);
+  }
+
+  /**
+   * Save in the store's record billing's counts (read before its content) that its content, just
+   * read, explains, for the months where the state cannot check them: also those the read itself
+   * put in doubt (a first sync's stores, a video new near a month's first moment).
+   */
+  *#explained(storeId: string, counts: ReadonlyMap<string, number>, postedAt: readonly number[]): Generator<Found> {
+    const store = this.#c.state.storeIndex(storeId);
+    if (store === undefined) return;
+    const entry = this.#videos.videos(store);
+    const doubted = new Map([...counts].filter(([month, count]) => this.#inDoubt(entry, month, count)));
+    if (doubted.size === 0) return;
+    const packed = packVideos({ ...entry, billed: explainedCounts(entry.billed, doubted, postedAt) });
+    if (packed === packVideos(entry)) return;
+    const records: StateRecord[] = [];
+    this.#c.state.record(['v', store, packed], records);
+    yield { records };
   }
 
   /**
@@ -402,7 +452,8 @@ export class VideoFinder implements Finder {
     const listed = new Set<string>();
     /** Ids of a count-only store's first `known.seen` videos, not saved yet. */
     const adopted: string[] = [];
-    const tally = { seen: 0, cur: 0, prev: 0, edges: [] as string[] };
+    // Billing's explained counts stay with the store until the scan that read it checks them again.
+    const tally = { seen: 0, cur: 0, prev: 0, edges: [] as string[], billed: known.billed };
     const postedAt: number[] = [];
     const previous = previousMonth(state.month);
     for (const video of videos) {

@@ -1,10 +1,10 @@
 /**
  * BilledCounts: a count is kept only when the store's content explains it in some time zone (no
- * fewer than the videos in the month in every zone, no more than those in it in any), is per store
- * and month, and is forgotten for older months and on clear().
+ * fewer than the videos in the month in every zone, no more than those in it in any), is per
+ * month, and is forgotten for older months.
  */
 import { describe, expect, it } from 'vitest';
-import { BilledCounts } from '../../src/events/billed-counts.js';
+import { billedFrom, billedUnchanged, explainedCounts } from '../../src/events/billed-counts.js';
 
 const at = (iso: string) => Date.parse(iso);
 /** Two videos well inside November, one 2 h before December in UTC (November or December by zone), one inside December. */
@@ -16,9 +16,7 @@ const POSTED = [
 ];
 
 function kept(month: string, count: number, postedAt = POSTED): boolean {
-  const billed = new BilledCounts();
-  billed.explained('s1', new Map([[month, count]]), postedAt);
-  return billed.unchanged('s1', month, count);
+  return billedUnchanged(explainedCounts(undefined, new Map([[month, count]]), postedAt), month, count);
 }
 
 describe('BilledCounts', () => {
@@ -46,33 +44,41 @@ describe('BilledCounts', () => {
     ]).toEqual([false, true, true, false]);
   });
 
-  it('answers unchanged only for the same store, month and count', () => {
-    const billed = new BilledCounts();
-    billed.explained(
-      's1',
+  it('answers unchanged only for the same month and count, and for nothing kept', () => {
+    const billed = explainedCounts(
+      undefined,
       new Map([
         ['2026-11', 2],
         ['2026-12', 1],
       ]),
       POSTED,
     );
-    expect(billed.unchanged('s1', '2026-11', 2)).toBe(true);
-    expect(billed.unchanged('s1', '2026-12', 1)).toBe(true);
-    expect(billed.unchanged('s1', '2026-11', 3)).toBe(false);
-    expect(billed.unchanged('s2', '2026-11', 2)).toBe(false);
+    expect(billed).toEqual({ '2026-11': 2, '2026-12': 1 });
+    expect(billedUnchanged(billed, '2026-11', 2)).toBe(true);
+    expect(billedUnchanged(billed, '2026-12', 1)).toBe(true);
+    expect(billedUnchanged(billed, '2026-11', 3)).toBe(false);
+    expect(billedUnchanged(billed, '2026-10', 0)).toBe(false);
+    expect(billedUnchanged(undefined, '2026-11', 2)).toBe(false);
+    expect(billedUnchanged({}, 'constructor', 0)).toBe(false);
   });
 
-  it('drops a kept count the content no longer explains', () => {
-    const billed = new BilledCounts();
-    billed.explained('s1', new Map([['2026-11', 2]]), POSTED);
-    billed.explained('s1', new Map([['2026-11', 2]]), POSTED.slice(2));
-    expect(billed.unchanged('s1', '2026-11', 2)).toBe(false);
+  it('drops a kept count the content no longer explains, and keeps the months it was not asked about', () => {
+    const first = explainedCounts(
+      undefined,
+      new Map([
+        ['2026-11', 2],
+        ['2026-12', 1],
+      ]),
+      POSTED,
+    );
+    const after = explainedCounts(first, new Map([['2026-11', 2]]), POSTED.slice(2));
+    expect(after).toEqual({ '2026-12': 1 });
+    expect(first).toEqual({ '2026-11': 2, '2026-12': 1 });
   });
 
-  it('forgets months before a given one, and everything on clear()', () => {
-    const billed = new BilledCounts();
-    billed.explained(
-      's1',
+  it('forgets months before a given one', () => {
+    const billed = explainedCounts(
+      undefined,
       new Map([
         ['2026-10', 0],
         ['2026-11', 2],
@@ -80,13 +86,7 @@ describe('BilledCounts', () => {
       ]),
       POSTED,
     );
-    billed.forgetBefore('2026-11');
-    expect([
-      billed.unchanged('s1', '2026-10', 0),
-      billed.unchanged('s1', '2026-11', 2),
-      billed.unchanged('s1', '2026-12', 1),
-    ]).toEqual([false, true, true]);
-    billed.clear();
-    expect(billed.unchanged('s1', '2026-11', 2)).toBe(false);
+    expect(billedFrom(billed, '2026-11')).toEqual({ '2026-11': 2, '2026-12': 1 });
+    expect(billedFrom(undefined, '2026-11')).toBeUndefined();
   });
 });

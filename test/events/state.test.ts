@@ -565,24 +565,27 @@ describe('WatchState with its bookings and video ids in tables (a checkpoint tha
   it.each([
     ['last', (old: string, added: string[]) => [...added, old]],
     ['first', (old: string, added: string[]) => [old, ...added]],
-  ])('a page read with a full cache keeps every booking of it, the oldest cached one %s on the page', async (_, page) => {
-    const rows = new Map(Array.from({ length: BOOKING_CACHE }, (_, i) => [`r${i}`, pending(0)] as const));
-    const t = tableCheckpoint([], rows);
-    const state = await WatchState.load(t.checkpoint);
-    state.ensureStore('loc-a', []);
-    const bookings = state.family(bookingFamily);
-    for (let i = 0; i < BOOKING_CACHE; i += 200) await bookings.read([...rows.keys()].slice(i, i + 200));
-    // r0 is the oldest in the cache; the page brings 199 bookings the cache does not hold.
-    const ids = page(
-      'r0',
-      Array.from({ length: 199 }, (_, i) => `new${i}`),
-    );
-    t.reads.length = 0;
-    await bookings.read(ids);
-    expect(t.reads).toEqual([ids.filter((id) => id !== 'r0')]);
-    for (const id of ids) expect(() => bookings.booking(id)).not.toThrow();
-    expect(bookings.booking('r0')).toEqual(booking({ store: 0, status: 'pending' }));
-  });
+  ])(
+    'a page read with a full cache keeps every booking of it, the oldest cached one %s on the page',
+    async (_, page) => {
+      const rows = new Map(Array.from({ length: BOOKING_CACHE }, (_, i) => [`r${i}`, pending(0)] as const));
+      const t = tableCheckpoint([], rows);
+      const state = await WatchState.load(t.checkpoint);
+      state.ensureStore('loc-a', []);
+      const bookings = state.family(bookingFamily);
+      for (let i = 0; i < BOOKING_CACHE; i += 200) await bookings.read([...rows.keys()].slice(i, i + 200));
+      // r0 is the oldest in the cache; the page brings 199 bookings the cache does not hold.
+      const ids = page(
+        'r0',
+        Array.from({ length: 199 }, (_, i) => `new${i}`),
+      );
+      t.reads.length = 0;
+      await bookings.read(ids);
+      expect(t.reads).toEqual([ids.filter((id) => id !== 'r0')]);
+      for (const id of ids) expect(() => bookings.booking(id)).not.toThrow();
+      expect(bookings.booking('r0')).toEqual(booking({ store: 0, status: 'pending' }));
+    },
+  );
 
   it('forgets the table with the history: nothing of it is read or listed after', async () => {
     const t = tableCheckpoint();

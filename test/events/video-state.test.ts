@@ -258,6 +258,34 @@ describe('the video state in memory', () => {
     expect(videosInMonth('1|1|0', '2027-01', '2027-01')).toBe('1|0|0');
   });
 
+  it('billing counts explained ride in the record; a new month drops those before last month', () => {
+    const entry = {
+      seen: 2,
+      cur: 1,
+      prev: 1,
+      edges: ['2026-11'],
+      billed: { '2026-12': 0, '2026-10': 1, '2026-11': 2 },
+    };
+    expect(packVideos(entry)).toBe('2|1|1|2026-11|2026-10:1,2026-11:2,2026-12:0');
+    expect(unpackVideos(packVideos(entry))).toEqual(entry);
+    expect(packVideos({ ...entry, edges: [] })).toBe('2|1|1||2026-10:1,2026-11:2,2026-12:0');
+    expect(unpackVideos('2|1|1||2026-10:1')).toEqual({ seen: 2, cur: 1, prev: 1, edges: [], billed: { '2026-10': 1 } });
+    expect(packVideos({ ...entry, billed: {} })).toBe('2|1|1|2026-11');
+    expect(unpackVideos('2|1|1|2026-11')).not.toHaveProperty('billed');
+    for (const packed of ['2|1|1||2026-10:1,2026-11:12', '2|1|1|2026-11|2026-10:1', '0|0|0||2026-01:0'])
+      expect(isPackedVideos(packed), packed).toBe(true);
+    for (const packed of [
+      '2|1|1|2026-11|2026-10',
+      '2|1|1|2026-11|2026-10:',
+      '2|1|1|2026-11|:1',
+      '2|1|1|||',
+      '2|1|1|2026-11|2026-10:1|',
+    ])
+      expect(isPackedVideos(packed), packed).toBe(false);
+    expect(videosInMonth('2|1|1|2026-11|2026-10:1,2026-11:2,2026-12:0', '2026-12', '2027-01')).toBe('2|0|1||2026-12:0');
+    expect(videosInMonth('2|1|1||2026-10:1', '2026-12', '2027-01')).toBe('2|0|1');
+  });
+
   it('packs and unpacks counts with their edges', () => {
     const entry = { seen: 5, cur: 2, prev: 1, edges: ['2026-10', '2026-11'] };
     expect(packVideos(entry)).toBe('5|2|1|2026-10,2026-11');
