@@ -420,11 +420,10 @@ export class VideoFinder implements Finder {
    * put in doubt (a first sync's stores, a video new near a month's first moment).
    */
   *#explained(storeId: string, counts: ReadonlyMap<string, number>, postedAt: readonly number[]): Generator<Found> {
-    const store = this.#c.state.storeIndex(storeId);
-    if (store === undefined) return;
+    // Numbered by the content read just before.
+    const store = this.#c.state.storeIndex(storeId) as number;
     const entry = this.#videos.videos(store);
     const doubted = new Map([...counts].filter(([month, count]) => this.#inDoubt(entry, month, count)));
-    if (doubted.size === 0) return;
     const packed = packVideos({ ...entry, billed: explainedCounts(entry.billed, doubted, postedAt) });
     if (packed === packVideos(entry)) return;
     const records: StateRecord[] = [];

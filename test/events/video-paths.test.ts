@@ -376,8 +376,11 @@ describe('the video finder', () => {
     service.billed.set('e|2026-10', 2);
     const moved = await reconcile();
     expect(moved.calls).toEqual([billing('2026-11'), billing('2026-10'), content('e')]);
-    expect(moved.events).toEqual([]);
-    expect((await reconcile()).calls).toEqual([billing('2026-11'), billing('2026-10'), content('e')]);
+    // October's count the content does not explain is dropped from e's record; November's stays.
+    expect(moved.found).toEqual([{ records: [['v', 0, '1|1|0|2026-11|2026-11:0']] }]);
+    const unexplained = await reconcile();
+    expect(unexplained.calls).toEqual([billing('2026-11'), billing('2026-10'), content('e')]);
+    expect(unexplained.found).toEqual([]);
     // Once billing tells a count the content explains again, it is kept.
     service.billed.set('e|2026-10', 0);
     service.billed.set('e|2026-11', 1);
@@ -391,6 +394,40 @@ describe('the video finder', () => {
     const again = await reconcile({ firstSync: true, storesWithCompletedVisits: new Set(['e', 'f']) });
     expect(again.events).toEqual(['e e1', 'f f1']);
     expect((await reconcile()).calls).toEqual([billing('2026-11'), billing('2026-10')]);
+  });
+
+  it("a first sync over older months saves billing's counts of this month and the last only, and none for a store billing does not list", async () => {
+    const { service, state, videos, reconcile } = await rig(startSimEnv, '2026-11-10T12:00:00Z');
+    service.stores.set('p', {
+      enrolled: '2026-01',
+      videos: [
+        { id: 'p1', at: '2026-09-01T02:00:00Z' },
+        { id: 'p2', at: '2026-11-01T03:00:00Z' },
+      ],
+    });
+    // Enrolled next month: billing lists it for none of the months read; its content is read for its completed visits.
+    service.stores.set('q', { enrolled: '2026-12', videos: [{ id: 'q1', at: '2026-11-01T04:00:00Z' }] });
+    const first = await reconcile({
+      firstSync: true,
+      earliestMonth: '2026-09',
+      storesWithCompletedVisits: new Set(['p', 'q']),
+    });
+    expect(first.calls).toEqual([
+      billing('2026-09'),
+      billing('2026-10'),
+      billing('2026-11'),
+      content('p'),
+      content('q'),
+    ]);
+    expect(first.events).toEqual(['p p1', 'p p2', 'q q1']);
+    expect(videos.videos(state.storeIndex('p') as number)).toEqual({
+      seen: 2,
+      cur: 1,
+      prev: 0,
+      edges: ['2026-11'],
+      billed: { '2026-10': 0, '2026-11': 1 },
+    });
+    expect(videos.videos(state.storeIndex('q') as number)).toEqual({ seen: 1, cur: 1, prev: 0, edges: ['2026-11'] });
   });
 
   it('a video billing counts in next month already (a store east of UTC): found, and the store not read again while that count holds', async () => {
