@@ -17,8 +17,36 @@ const only = process.env.MUTATE_TESTS?.split(',')
   .map((glob) => glob.trim())
   .filter(Boolean);
 
+/**
+ * A test's time limit when the run is narrowed to tests on an injected clock (the slowest of the
+ * events folder's mutation run takes 2 s). A mutant that loops then fails its test within this
+ * (killed, the next mutant at once) instead of running into Stryker's timeout, which also restarts
+ * the test process.
+ */
+const NARROWED_TEST_TIMEOUT_MS = 5_000;
+
+/**
+ * A test's own `{ timeout }` (up to a minute, for `npm test` under CI’s load) would outrank
+ * `testTimeout`: in a narrowed run it is cut to NARROWED_TEST_TIMEOUT_MS. Only the options object
+ * of `it(name, { timeout }, fn)` is read; nothing else in a test changes.
+ */
+const ownTimeouts = {
+  name: 'narrowed-test-timeouts',
+  enforce: 'pre' as const,
+  transform(code: string, id: string) {
+    if (!only?.length || !/\.test\.ts$/.test(id)) return null;
+    const cut = code.replace(/\{\s*timeout: ([\d_]+),?\s*\},(\s*)async/g, (whole, ms: string, space: string) =>
+      Number(ms.replaceAll('_', '')) > NARROWED_TEST_TIMEOUT_MS
+        ? `{ timeout: ${NARROWED_TEST_TIMEOUT_MS} },${space}async`
+        : whole,
+    );
+    return cut === code ? null : { code: cut, map: null };
+  },
+};
+
 export default defineConfig({
   ...base,
+  plugins: [...(base.plugins ?? []), ownTimeouts],
   test: {
     ...shared,
     // Type tests belong to `npm test`; per mutant they would only cost time.
@@ -28,7 +56,7 @@ export default defineConfig({
       : ['test/transport/**/*.test.ts', 'test/rate-limit/**/*.test.ts', 'test/sdk/**/*.test.ts'],
     // Narrowed to tests on an injected clock: a mutant that leaves a call waiting forever then fails
     // its test (killed) instead of running into Stryker's own timeout.
-    ...(only?.length ? { testTimeout: 5_000 } : {}),
+    ...(only?.length ? { testTimeout: NARROWED_TEST_TIMEOUT_MS } : {}),
     exclude: ['test/rate-limit/exit.test.ts', 'test/transport/shared-budget.test.ts', '**/node_modules/**'],
   },
 });
