@@ -11,7 +11,7 @@ import { watchEvents, type Checkpoint, type PartnerEvent, type WatchOptions } fr
 import type { PopulateOptions, SandboxOptions, SandboxChange } from '../../src/testing/index.js';
 import { createEmulator, type Emulator } from '../../src/testing/emulator.js';
 import { mswHandlers } from '../../src/testing/transports/msw.js';
-import type { FakeClock } from '../helpers/fake-clock.js';
+import { sleepAfterClose, type FakeClock } from '../helpers/fake-clock.js';
 import { serviceTimeProxy, type TimedAnswer, type TimeRewrite } from './service-time-proxy.js';
 
 const BASE = 'https://rewind.crp.test';
@@ -53,6 +53,7 @@ export function startRewindableEnv(options: SandboxOptions): RewindableEnv {
   let from = emulator.clock.now().getTime();
   const sleeps: number[] = [];
   const due: Array<{ at: number; action: () => void }> = [];
+  let closed = false;
   const monotonic = () => emulator.clock.now().getTime() + ahead;
   const clock: FakeClock = {
     sleeps,
@@ -62,8 +63,10 @@ export function startRewindableEnv(options: SandboxOptions): RewindableEnv {
     shiftWall: () => {
       throw new Error('a rewindable sandbox keeps the client clock on the service clock');
     },
+    close: () => void (closed = true),
     async sleep(ms, signal) {
       signal?.throwIfAborted();
+      if (closed) throw sleepAfterClose();
       sleeps.push(ms);
       emulator.clock.advance({ ms });
       for (const entry of due.filter((d) => monotonic() >= d.at)) {
@@ -96,6 +99,7 @@ export function startRewindableEnv(options: SandboxOptions): RewindableEnv {
       emulator.populate(key, populate);
     },
     async close() {
+      clock.close();
       await Promise.all(clients.map((c) => c.close()));
       server.close();
     },

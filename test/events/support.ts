@@ -34,8 +34,25 @@ export async function startSimEnv(
     sandbox: env.sandbox,
     key: env.key,
     clock,
-    client: (extra = {}) => env.client({ clock, ...extra }),
-    close: () => env.close(),
+    client: (extra = {}) => env.client({ clock, ...extra, fetch: acrossTheNetwork(extra.fetch) }),
+    close: async () => {
+      // A loop the test left running (a watcher never stopped) ends at its next wait.
+      clock.close();
+      await env.close();
+    },
+  };
+}
+
+/**
+ * `send` (the global fetch by default, read at each call: msw patches it) answered no sooner than
+ * the next turn of the event loop, as over a network. msw in-process answers within one turn, so
+ * a loop that calls without waiting (a pass after a pass of 0 ms, simulated latency in place of
+ * waits) would otherwise hold the event loop, and with it the test's own timeout.
+ */
+function acrossTheNetwork(send?: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return (send ?? fetch)(input, init);
   };
 }
 

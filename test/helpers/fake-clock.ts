@@ -2,7 +2,8 @@
  * The tests' one fake clock. Time stands still except that each sleep, recorded in `sleeps`, moves
  * it on by its length and resolves at once (so a wait until a moment reaches exactly that moment);
  * `advance(ms)` moves it without a sleep. `shiftWall(ms)` sets the wall reading (`now()`) that far,
- * as NTP or a restored VM does, while the monotonic reading runs on untouched.
+ * as NTP or a restored VM does, while the monotonic reading runs on untouched. After `close()` every
+ * sleep rejects, so a loop a test left running ends with its test.
  */
 import type { ClientClock } from '../../src/index.js';
 import type { Sandbox } from './sdk-env.js';
@@ -27,13 +28,20 @@ export interface FakeClock extends ClientClock {
   readonly sleeps: number[];
   advance(ms: number): void;
   shiftWall(ms: number): void;
+  /** Every later sleep rejects: the test that owned this clock is over. */
+  close(): void;
 }
+
+/** What a sleep on a closed fake clock rejects with. */
+export const sleepAfterClose = () =>
+  new Error('A sleep on a fake clock whose test is over: something the test started still runs.');
 
 export function fakeClock(options: FakeClockOptions = {}): FakeClock {
   const { sandbox, random } = options;
   const sleeps: number[] = [];
   let kept = options.start ?? Date.now();
   let offset = options.offsetMs ?? 0;
+  let closed = false;
   const monotonic = () => (sandbox ? sandbox.clock.now().getTime() : kept);
   const advance = (ms: number) => {
     if (sandbox) sandbox.clock.advance({ ms });
@@ -46,8 +54,10 @@ export function fakeClock(options: FakeClockOptions = {}): FakeClock {
     ...(random === undefined ? {} : { random: () => random * 0.999_999 }),
     advance,
     shiftWall: (ms) => void (offset += ms),
+    close: () => void (closed = true),
     async sleep(ms, signal) {
       if (signal?.aborted) throw signal.reason;
+      if (closed) throw sleepAfterClose();
       sleeps.push(ms);
       advance(ms);
       if (!sandbox) return;
