@@ -4,9 +4,9 @@ import { monthOf, ZONE_REACH_MS } from './calendar.js';
  * Billing's count of a store's videos per month (`YYYY-MM` → count), kept in the store's video
  * record where the state's own counts cannot tell whether a video is new: a store with a video
  * near a month's first moment (billing counts it in either month, depending on its time zone) and
- * a month the state does not count. Without it such a store was read at every scan (at 10,000
- * stores across a month end, 2.3 times the calls), and with it only in memory, again after every
- * restart near a month start (4,600 content reads at 10,000 stores).
+ * a month the state does not count. Without it such a store would be read at every scan (at 10,000
+ * stores across a month end, 2.3 times the calls); held in memory only, it would be read again after
+ * every restart near a month start (4,600 content reads at 10,000 stores): so it is in the record.
  *
  * A count is kept only once the store's content, read after billing, explains it: no fewer than
  * the videos in that month in every time zone, no more than those in it in some zone. While
