@@ -361,7 +361,8 @@ export class VideoFinder implements Finder {
      * Billing's counts of this month and the last (and the next) for the stores to read: those the
      * state cannot check are saved once the content, read after them, explains them.
      */
-    const billed = new Map<string, Map<string, number>>();
+    // A plain object per store: a Map each is about four times the memory, and a first sync holds every store here.
+    const billed = new Map<string, Record<string, number>>();
     const listings = new Map<string, number>();
     for (const month of months) {
       const inMonth = new Set<string>();
@@ -369,20 +370,23 @@ export class VideoFinder implements Finder {
         this.#c.client.reports.billingMonthly(month, page(c), this.#c.lists.options);
       for await (const current of this.#c.lists.walk(list)) {
         for (const row of current.items) {
-          listed?.add(row.partner_location_id);
-          inMonth.add(row.partner_location_id);
-          const index = state.storeIndex(row.partner_location_id);
+          const store = state.knownId(row.partner_location_id);
+          listed?.add(store);
+          inMonth.add(store);
+          const index = state.storeIndex(store);
           const entry = index === undefined ? undefined : this.#videos.videos(index);
           const known = this.#known(month);
           const have = entry === undefined || known === undefined ? 0 : entry[known];
-          const store = row.partner_location_id;
           if (this.#inDoubt(entry, month, row.videos_published)) {
             if (billedUnchanged(entry?.billed, month, row.videos_published)) continue;
             stale.add(store);
           } else if (row.videos_published > have || (row.videos_published < have && known !== undefined))
             stale.add(store);
-          if (stale.has(store) && recent.has(month))
-            billed.set(store, (billed.get(store) ?? new Map<string, number>()).set(month, row.videos_published));
+          if (stale.has(store) && recent.has(month)) {
+            const counts = billed.get(store);
+            if (counts === undefined) billed.set(store, { [month]: row.videos_published });
+            else counts[month] = row.videos_published;
+          }
         }
       }
       for (const store of inMonth) listings.set(store, (listings.get(store) ?? 0) + 1);
@@ -392,7 +396,7 @@ export class VideoFinder implements Finder {
       const postedAt = yield* this.#content(storeId);
       read.add(storeId);
       const counts = billed.get(storeId);
-      if (counts) yield* this.#explained(storeId, counts, postedAt);
+      if (counts) yield* this.#explained(storeId, new Map(Object.entries(counts)), postedAt);
       if (enough()) break;
     }
     return { read, listings };
