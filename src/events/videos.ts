@@ -308,13 +308,11 @@ export class VideoFinder implements Finder {
       : recent;
     // On a first sync, also every store with a completed visit (videos follow completed visits):
     // billing lists a store only for months it was enrolled in, and its history may be older.
-    const scanned = yield* this.#scan(
-      months,
-      undefined,
-      pass.firstSync ? pass.storesWithCompletedVisits : undefined,
-      pass.storesBilled,
-    );
-    if (pass.firstSync) return;
+    if (pass.firstSync) {
+      yield* this.#scan(months, undefined, pass.storesWithCompletedVisits, pass.storesBilled);
+      return;
+    }
+    const scanned = yield* this.#scan(months, undefined, undefined, pass.storesBilled, true);
     // Later, a store enrolled since (or one whose first read a crash cut short) has videos billing
     // cannot point at: those of months before it was enrolled, which billing does not list it for.
     // Read while the summary's total is not reached (a video posted during the pass may exceed it):
@@ -346,13 +344,15 @@ export class VideoFinder implements Finder {
 
   /**
    * Compare billing's per-store video counts for `months` with the state; read the content of
-   * stores that differ. Returns the stores read, and in how many of the months billing listed each.
+   * stores that differ. With `tally`, returns the stores read, and in how many of the months
+   * billing listed each (a first sync, which reads every store, keeps neither: 100,000 entries each).
    */
   async *#scan(
     months: string[],
     enough: () => boolean = () => false,
     alsoStores?: Set<string>,
     listed?: Set<string>,
+    tally = false,
   ): AsyncGenerator<Found, { read: Set<string>; listings: Map<string, number> }> {
     const state = this.#c.state;
     const stale = new Set<string>(alsoStores);
@@ -389,12 +389,12 @@ export class VideoFinder implements Finder {
           }
         }
       }
-      for (const store of inMonth) listings.set(store, (listings.get(store) ?? 0) + 1);
+      if (tally) for (const store of inMonth) listings.set(store, (listings.get(store) ?? 0) + 1);
     }
     const read = new Set<string>();
     for (const storeId of stale) {
       const postedAt = yield* this.#content(storeId);
-      read.add(storeId);
+      if (tally) read.add(storeId);
       const counts = billed.get(storeId);
       if (counts) yield* this.#explained(storeId, new Map(Object.entries(counts)), postedAt);
       if (enough()) break;
