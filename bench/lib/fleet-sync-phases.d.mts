@@ -26,6 +26,8 @@ export interface FleetSyncPhases {
   load(options: {
     wallS: number;
     snapshot: string | undefined;
+    /** The share of `needed` calls made when the snapshot is written (default 0.95). */
+    snapshotAt?: number;
     needed: number;
     onProgress(progress: SyncProgress, memory: ProcessMemory): void;
   }): Promise<{ result: SyncProgress; complete: boolean }>;
@@ -37,7 +39,7 @@ export interface FleetSyncPhases {
     onProgress(memory: ProcessMemory, progress: SyncProgress): void;
     onChange(event: ChangeEvent): void;
   }): Promise<{ startupMs: number | undefined }>;
-  restart(): Promise<number | undefined>;
+  restart(): Promise<{ ms: number | undefined; reconciliations: number }>;
 }
 
 export function fleetSyncPhases(options: {

@@ -33,8 +33,8 @@ export function fleetSyncPhases({ syncToPostgres, client, clock, connectionStrin
   const run = (signal, listeners) =>
     syncToPostgres(client, { connectionString, budgetShare, maxLag, signal, ...listeners });
   return {
-    /** The first load (`once`), stopped after `wallS` real seconds; a heap snapshot at 95 % of `needed` calls. */
-    async load({ wallS, snapshot, needed, onProgress }) {
+    /** The first load (`once`), stopped after `wallS` real seconds; a heap snapshot at `snapshotAt` (default 95 %) of `needed` calls. */
+    async load({ wallS, snapshot, snapshotAt = 0.95, needed, onProgress }) {
       const stop = new AbortController();
       const cap = setTimeout(() => stop.abort(), wallS * 1000);
       let pending = snapshot;
@@ -45,7 +45,7 @@ export function fleetSyncPhases({ syncToPostgres, client, clock, connectionStrin
           budgetShare,
           signal: stop.signal,
           onProgress: (p) => {
-            if (pending && p.calls >= 0.95 * needed) {
+            if (pending && p.calls >= snapshotAt * needed) {
               globalThis.gc?.();
               console.error(`  heap snapshot at ${p.calls} calls: ${writeHeapSnapshot(pending)}`);
               pending = undefined;
@@ -89,18 +89,20 @@ export function fleetSyncPhases({ syncToPostgres, client, clock, connectionStrin
       }
     },
 
-    /** A restart in the steady state, where no reconciliation is due at once: ms to the end of the first poll. */
+    /** A restart: ms to the end of its first pass, and the full reconciliations completed by then. */
     async restart() {
       const stop = new AbortController();
       const at = performance.now();
       let ms;
+      let reconciliations = 0;
       await run(stop.signal, {
-        onProgress: () => {
+        onProgress: (progress) => {
           ms ??= performance.now() - at;
+          reconciliations = progress.reconciliations;
           stop.abort();
         },
       });
-      return ms;
+      return { ms, reconciliations };
     },
   };
 }

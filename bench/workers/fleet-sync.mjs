@@ -58,6 +58,7 @@ serveParent({
     phases.load({
       wallS: m.wallS,
       snapshot: m.snapshot,
+      snapshotAt: m.snapshotAt,
       needed: m.needed,
       onProgress: (progress, memory) => send({ type: 'progress', progress, memory }),
     }),
