@@ -368,6 +368,7 @@ export class VideoFinder implements Finder {
       const inMonth = new Set<string>();
       const list = (c: string | undefined) =>
         this.#c.client.reports.billingMonthly(month, page(c), this.#c.lists.options);
+      const known = this.#known(month);
       for await (const current of this.#c.lists.walk(list)) {
         for (const row of current.items) {
           const store = state.knownId(row.partner_location_id);
@@ -375,7 +376,6 @@ export class VideoFinder implements Finder {
           inMonth.add(store);
           const index = state.storeIndex(store);
           const entry = index === undefined ? undefined : this.#videos.videos(index);
-          const known = this.#known(month);
           const have = entry === undefined || known === undefined ? 0 : entry[known];
           if (this.#inDoubt(entry, month, row.videos_published)) {
             if (billedUnchanged(entry?.billed, month, row.videos_published)) continue;

@@ -4,34 +4,26 @@
  * change, migrations run once under a lock and refuse a newer schema or a table altered by hand.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type pg from 'pg';
 import { CheckpointLockedError } from '../../src/index.js';
 import { MirrorDatabaseError, SCHEMA_VERSION, syncToPostgres } from '../../src/postgres/index.js';
-import { testPool } from './cut-pool.js';
 import { migrate } from '../../src/postgres/migrations.js';
 import { applyEvent, upsertStores } from '../../src/postgres/rows.js';
 import type { PartnerEvent } from '../../src/events/index.js';
 import type { Location } from '../../src/index.js';
 import { startSimEnv, type SimEnv } from '../events/support.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
-import { expectMirrorMatches, freshDatabase } from './support.js';
+import { expectMirrorMatches, freshDatabase, usePools } from './support.js';
 
 const DAY = 86_400_000;
 
 describe('syncToPostgres() on a real PostgreSQL', () => {
   const server = usePostgresServer();
+  const poolOf = usePools();
   let env: SimEnv | undefined;
-  const pools: pg.Pool[] = [];
   afterEach(async () => {
     await env?.close();
     env = undefined;
-    await Promise.all(pools.splice(0).map((p) => p.end()));
   });
-  const poolOf = (url: string) => {
-    const pool = testPool(url);
-    pools.push(pool);
-    return pool;
-  };
 
   it('once: fills stores, bookings, videos and billing as the service has them, and catches up on a later run; onChange once per change', {
     timeout: 120_000,

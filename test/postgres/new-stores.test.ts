@@ -6,19 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { syncToPostgres } from '../../src/postgres/index.js';
-import { testPool } from './cut-pool.js';
 import { useSimEnv } from '../events/support.js';
-import { closedAfterEach } from '../helpers/teardown.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
-import { expectMirrorMatches, freshDatabase } from './support.js';
+import { expectMirrorMatches, freshDatabase, usePools } from './support.js';
 
 describe('syncToPostgres() once, stores that appeared since the first load', () => {
   const server = usePostgresServer();
   const startEnv = useSimEnv();
-  const pools = closedAfterEach(async (url: string) => {
-    const pool = testPool(url);
-    return { pool, close: () => pool.end() };
-  });
+  const poolOf = usePools();
 
   it('the second once run brings every video of the new stores, those of months billing does not list them for included', {
     timeout: 60_000,
@@ -26,7 +21,7 @@ describe('syncToPostgres() once, stores that appeared since the first load', () 
     const env = await startEnv('msw', { visitsPerWeek: 0 });
     env.sandbox.populate(env.key, { locations: 5, reservationsPerLocation: 10 });
     const url = await freshDatabase(server());
-    const { pool } = await pools(url);
+    const pool = poolOf(url);
     const query = async (text: string) => (await pool.query(text)).rows;
     await syncToPostgres(env.client(), { connectionString: url, once: true });
     await expectMirrorMatches(env, query);

@@ -5,28 +5,22 @@
  * bookings; what is held for the next commit is newer than its row; the ids left out are left out
  * however many there are.
  */
-import type pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BookingEntry } from '../../src/events/bookings.js';
 import { migrate } from '../../src/postgres/migrations.js';
 import { StreamBookings } from '../../src/postgres/stream-bookings.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
-import { testPool } from './cut-pool.js';
-import { freshDatabase } from './support.js';
+import { freshDatabase, usePools } from './support.js';
 
 const entry = (store: number, status: string, visit: number | null = null): BookingEntry =>
   ({ store, status, ack: null, visit }) as BookingEntry;
 
 describe('StreamBookings.stores(): the stores a poll reads again, from the table', () => {
   const server = usePostgresServer();
-  const pools: pg.Pool[] = [];
-  afterEach(async () => {
-    await Promise.all(pools.splice(0).map((p) => p.end()));
-  });
+  const poolOf = usePools();
 
   async function table() {
-    const pool = testPool(await freshDatabase(server()));
-    pools.push(pool);
+    const pool = poolOf(await freshDatabase(server()));
     const statements: string[] = [];
     const db = {
       query: async <Row>(text: string, params?: unknown[]) => {

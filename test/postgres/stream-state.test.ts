@@ -4,34 +4,30 @@
  * changes, and `stream_records` holds neither; a checkpoint written before those tables existed
  * is moved into them at start, nothing delivered again.
  */
-import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syncToPostgres } from '../../src/postgres/index.js';
-import { testPool } from './cut-pool.js';
 import { WatchState } from '../../src/events/state.js';
 import { packVideos, videoFamily } from '../../src/events/videos.js';
 import { startSimEnv, type SimEnv } from '../events/support.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
-import { expectMirrorMatches, freshDatabase } from './support.js';
+import { expectMirrorMatches, freshDatabase, usePools } from './support.js';
 
 const DAY = 86_400_000;
 
 describe("syncToPostgres(): the stream's state in the tables", () => {
   const server = usePostgresServer();
+  const poolOf = usePools();
   let env: SimEnv | undefined;
-  const pools: pg.Pool[] = [];
   afterEach(async () => {
     await env?.close();
     env = undefined;
-    await Promise.all(pools.splice(0).map((p) => p.end()));
   });
 
   async function setUp() {
     env = await startSimEnv('msw', { visitsPerWeek: 5 });
     env.sandbox.populate(env.key, { locations: 6, reservationsPerLocation: 5 });
     const url = await freshDatabase(server());
-    const pool = testPool(url);
-    pools.push(pool);
+    const pool = poolOf(url);
     await pool.query('create table partner_log (event_id text not null)');
     const query = async (text: string) => (await pool.query(text)).rows as Record<string, unknown>[];
     const onChange = async (event: { id: string }, tx: { query(t: string, p?: unknown[]): Promise<unknown> }) => {

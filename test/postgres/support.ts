@@ -2,14 +2,29 @@
  * What the mirror's tests share: a sandbox on simulated time (test/events/support.ts) and a check
  * that the mirror's tables hold what the service holds.
  */
-import { expect } from 'vitest';
+import type pg from 'pg';
+import { afterEach, expect } from 'vitest';
 import type { SimEnv } from '../events/support.js';
 import type { PostgresServer } from '../helpers/postgres-server.js';
+import { testPool } from './cut-pool.js';
 
 let databases = 0;
 /** A fresh database on the server, its URL. */
 export const freshDatabase = (server: PostgresServer): Promise<string> =>
   server.database(`mirror_${process.pid}_${++databases}_${Date.now() % 100000}`);
+
+/** Pools a test opens (`testPool`), each ended after the test. */
+export function usePools(): (url: string) => pg.Pool {
+  const pools: pg.Pool[] = [];
+  afterEach(async () => {
+    await Promise.all(pools.splice(0).map((p) => p.end()));
+  });
+  return (url) => {
+    const pool = testPool(url);
+    pools.push(pool);
+    return pool;
+  };
+}
 
 type Query = (text: string) => Promise<Record<string, unknown>[]>;
 
