@@ -8,14 +8,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Location, Summary } from '../../src/index.js';
-import { CallBudget } from '../../src/events/call-budget.js';
-import { Detector, type Found } from '../../src/events/detector.js';
+import type { Found } from '../../src/events/detector.js';
 import { eventId } from '../../src/events/event-id.js';
 import type { StateRecord } from '../../src/events/records.js';
 import { ServiceClock } from '../../src/events/service-clock.js';
 import { WatchState } from '../../src/events/state.js';
 import { isPackedStore, storeEntryOf, storeFamily, StoreState } from '../../src/events/stores.js';
-import { useSimEnv, type SimEnv } from './support.js';
+import { detectorOn, useSimEnv, type SimEnv } from './support.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -70,14 +69,7 @@ async function storeRig(
   const service = new ServiceClock(client.clock);
   /** A detector on the state; a second one is a watcher restarted on its checkpoint. */
   const detectorOnState = (onUnchanged?: (store: Location, at: string) => void) =>
-    new Detector({
-      client,
-      budget: new CallBudget(client.clock, 1, () => client.rateLimit),
-      state,
-      service,
-      local: () => client.clock.monotonic(),
-      signal: new AbortController().signal,
-      onCall: () => {},
+    detectorOn(client, state, service, {
       videoScanSpacing: scanSpacing,
       maxLag: 60 * DAY,
       stores: { refreshMs, budgetShare, onUnchanged },

@@ -91,13 +91,17 @@ export function billingInStoreZone(env: SimEnv): typeof fetch {
 }
 
 /** A detector on `client` with a fresh state, its whole budget (share 1), driven pass by pass by a test. */
-export function detectorFor(
-  client: PartnerClient,
-  options: Pick<DetectorContext, 'videoScanSpacing' | 'maxLag'> & { onCall?: () => void },
-) {
+export function detectorFor(client: PartnerClient, options: DetectorOptions) {
   const state = new WatchState();
   const service = new ServiceClock(client.clock);
-  const detector = new Detector({
+  return { state, service, detector: detectorOn(client, state, service, options) };
+}
+
+type DetectorOptions = Pick<DetectorContext, 'videoScanSpacing' | 'maxLag' | 'stores'> & { onCall?: () => void };
+
+/** A detector on a state and service clock of the test's: a second one is a watcher restarted on its checkpoint. */
+export function detectorOn(client: PartnerClient, state: WatchState, service: ServiceClock, options: DetectorOptions) {
+  return new Detector({
     client,
     budget: new CallBudget(client.clock, 1, () => client.rateLimit),
     state,
@@ -107,6 +111,6 @@ export function detectorFor(
     onCall: options.onCall ?? (() => {}),
     videoScanSpacing: options.videoScanSpacing,
     maxLag: options.maxLag,
+    ...(options.stores ? { stores: options.stores } : {}),
   });
-  return { state, service, detector };
 }
