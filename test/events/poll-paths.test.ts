@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../src/index.js';
-import { bookingFamily } from '../../src/events/bookings.js';
+import { bookingFamily, packBooking } from '../../src/events/bookings.js';
 import type { Found } from '../../src/events/detector.js';
 import type { StateRecord } from '../../src/events/records.js';
 import { detectorFor, useSimEnv, type SimEnv } from './support.js';
@@ -277,6 +277,27 @@ describe('a poll, change by change', () => {
     expect(step?.events).toHaveLength(1);
     expect(step?.events[0]).toMatch(/^confirmed>(completed|no_show)$/);
     expect(step?.calls).toEqual([TAIL, STORE_BOOKINGS]);
+  });
+
+  it('a visit the state holds as due is read for only when a count a visit moves moved: not for a pending count alone', {
+    timeout: 60_000,
+  }, async () => {
+    const { env, state, service, detector, collect } = await pollRig(startSimEnv, '2026-11-10T12:00:00Z', 0);
+    const summary = await detector.summary();
+    await collect(detector.poll(summary));
+    // A confirmed booking whose visit the state holds as past, while the service still has it ahead.
+    const bookings = state.family(bookingFamily);
+    const confirmed = env.sandbox.inspect.reservations(env.key).find((b) => b.status === 'confirmed');
+    const entry = confirmed && bookings.booking(confirmed.reservation_id);
+    if (!confirmed || !entry) throw new Error('the populated account has a confirmed booking in the state');
+    const past = Math.floor(service.now() / MINUTE) - 1;
+    state.apply(['b', confirmed.reservation_id, packBooking({ ...entry, visit: past })]);
+    expect((await bookings.storesWithVisitsBy(service.now() / MINUTE)).size).toBe(1);
+    const counts = summary.reservations;
+    const pendingMoved: Summary = { ...summary, reservations: { ...counts, pending: counts.pending + 1 } };
+    expect((await collect(detector.poll(pendingMoved))).calls).toEqual([TAIL, '/reservations?limit=200&status=pending']);
+    const confirmedMoved: Summary = { ...summary, reservations: { ...counts, confirmed: counts.confirmed - 1 } };
+    expect((await collect(detector.poll(confirmedMoved))).calls).toEqual([TAIL, STORE_BOOKINGS]);
   });
 
   it('a list end the service no longer reaches: history gone back, nothing more read in the pass; another error is thrown, not taken for a refused position', {
