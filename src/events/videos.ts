@@ -373,7 +373,7 @@ export class VideoFinder implements Finder {
         for (const row of current.items) {
           const store = state.knownId(row.partner_location_id);
           listed?.add(store);
-          inMonth.add(store);
+          if (tally) inMonth.add(store);
           const index = state.storeIndex(store);
           const entry = index === undefined ? undefined : this.#videos.videos(index);
           const have = entry === undefined || known === undefined ? 0 : entry[known];
@@ -389,7 +389,7 @@ export class VideoFinder implements Finder {
           }
         }
       }
-      if (tally) for (const store of inMonth) listings.set(store, (listings.get(store) ?? 0) + 1);
+      for (const store of inMonth) listings.set(store, (listings.get(store) ?? 0) + 1);
     }
     const read = new Set<string>();
     for (const storeId of stale) {
