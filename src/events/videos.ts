@@ -359,9 +359,9 @@ export class VideoFinder implements Finder {
     const recent = new Set(this.#recentMonths());
     /**
      * Billing's counts of this month and the last (and the next) for the stores to read: those the
-     * state cannot check are saved once the content, read after them, explains them.
+     * state cannot check are saved once the content, read after them, explains them. A plain object
+     * a store: a Map each is about four times the memory, and a first sync holds every store here.
      */
-    // A plain object per store: a Map each is about four times the memory, and a first sync holds every store here.
     const billed = new Map<string, Record<string, number>>();
     const listings = new Map<string, number>();
     for (const month of months) {
