@@ -295,7 +295,10 @@ describe('a poll, change by change', () => {
     expect((await bookings.storesWithVisitsBy(service.now() / MINUTE)).size).toBe(1);
     const counts = summary.reservations;
     const pendingMoved: Summary = { ...summary, reservations: { ...counts, pending: counts.pending + 1 } };
-    expect((await collect(detector.poll(pendingMoved))).calls).toEqual([TAIL, '/reservations?limit=200&status=pending']);
+    expect((await collect(detector.poll(pendingMoved))).calls).toEqual([
+      TAIL,
+      '/reservations?limit=200&status=pending',
+    ]);
     const confirmedMoved: Summary = { ...summary, reservations: { ...counts, confirmed: counts.confirmed - 1 } };
     expect((await collect(detector.poll(confirmedMoved))).calls).toEqual([TAIL, STORE_BOOKINGS]);
   });
