@@ -178,7 +178,7 @@ export class Detector {
   async *#noting(found: AsyncGenerator<Found>): AsyncGenerator<Found> {
     for await (const item of found) {
       if (this.#context.stores && item.event && item.event.type !== 'location.updated')
-        this.#touched.add(this.#context.state.knownId(item.event.partner_location_id));
+        this.#touched.add(item.event.partner_location_id);
       yield item;
     }
   }

@@ -83,15 +83,6 @@ export class WatchState {
     return this.#storeIndex.get(id);
   }
 
-  /**
-   * The state's own copy of a known store's id, else `id`: each response parses its own copy, and
-   * sets that hold every store (a first sync's) would otherwise each hold another 100,000 strings.
-   */
-  knownId(id: string): string {
-    const index = this.#storeIndex.get(id);
-    return index === undefined ? id : (this.stores[index] as string);
-  }
-
   /** The store's number, adding it (and the record that says so) when new. */
   ensureStore(id: string, out: StateRecord[]): number {
     const known = this.#storeIndex.get(id);

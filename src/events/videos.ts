@@ -270,6 +270,17 @@ export interface VideoFinderOptions {
   scanSpacing: number;
 }
 
+interface ScanOptions {
+  /** Stop reading content once this holds (a poll: the summary's total explained). */
+  enough?: () => boolean;
+  /** Stores to read whatever billing says (a first sync: every store with a completed visit). */
+  alsoStores?: Set<string>;
+  /** Filled with every store billing lists. */
+  listed?: Set<string>;
+  /** Return the stores read and how many of the months listed each (a later reconciliation needs them). */
+  tally?: boolean;
+}
+
 export class VideoFinder implements Finder {
   readonly #c: FinderContext;
   readonly #videos: VideoState;
@@ -294,7 +305,7 @@ export class VideoFinder implements Finder {
     if (!scanDue || explained() || this.#unexplained === summary.videos_published) return;
     this.#scanAt = this.#c.local();
     for (const month of this.#recentMonths()) {
-      if (!explained()) yield* this.#scan([month], explained);
+      if (!explained()) yield* this.#scan([month], { enough: explained });
     }
     if (!explained()) this.#unexplained = summary.videos_published;
   }
@@ -309,10 +320,10 @@ export class VideoFinder implements Finder {
     // On a first sync, also every store with a completed visit (videos follow completed visits):
     // billing lists a store only for months it was enrolled in, and its history may be older.
     if (pass.firstSync) {
-      yield* this.#scan(months, undefined, pass.storesWithCompletedVisits, pass.storesBilled);
+      yield* this.#scan(months, { alsoStores: pass.storesWithCompletedVisits, listed: pass.storesBilled });
       return;
     }
-    const scanned = yield* this.#scan(months, undefined, undefined, pass.storesBilled, true);
+    const scanned = yield* this.#scan(months, { listed: pass.storesBilled, tally: true });
     // Later, a store enrolled since (or one whose first read a crash cut short) has videos billing
     // cannot point at: those of months before it was enrolled, which billing does not list it for.
     // Read while the summary's total is not reached (a video posted during the pass may exceed it):
@@ -344,15 +355,13 @@ export class VideoFinder implements Finder {
 
   /**
    * Compare billing's per-store video counts for `months` with the state; read the content of
-   * stores that differ. With `tally`, returns the stores read, and in how many of the months
-   * billing listed each (a first sync, which reads every store, keeps neither: 100,000 entries each).
+   * stores that differ (and `alsoStores`), until `enough`; every store billing lists goes into
+   * `listed`. With `tally`, returns the stores read, and in how many of the months billing listed
+   * each (a first sync, which reads every store, keeps neither: 100,000 entries each).
    */
   async *#scan(
     months: string[],
-    enough: () => boolean = () => false,
-    alsoStores?: Set<string>,
-    listed?: Set<string>,
-    tally = false,
+    { enough = () => false, alsoStores, listed, tally = false }: ScanOptions = {},
   ): AsyncGenerator<Found, { read: Set<string>; listings: Map<string, number> }> {
     const state = this.#c.state;
     const stale = new Set<string>(alsoStores);
@@ -371,7 +380,7 @@ export class VideoFinder implements Finder {
       const known = this.#known(month);
       for await (const current of this.#c.lists.walk(list)) {
         for (const row of current.items) {
-          const store = state.knownId(row.partner_location_id);
+          const store = row.partner_location_id;
           listed?.add(store);
           if (tally) inMonth.add(store);
           const index = state.storeIndex(store);
@@ -396,7 +405,7 @@ export class VideoFinder implements Finder {
       const postedAt = yield* this.#content(storeId);
       if (tally) read.add(storeId);
       const counts = billed.get(storeId);
-      if (counts) yield* this.#explained(storeId, new Map(Object.entries(counts)), postedAt);
+      if (counts) yield* this.#explained(storeId, counts, postedAt);
       if (enough()) break;
     }
     return { read, listings };
@@ -423,11 +432,15 @@ export class VideoFinder implements Finder {
    * read, explains, for the months where the state cannot check them: also those the read itself
    * put in doubt (a first sync's stores, a video new near a month's first moment).
    */
-  *#explained(storeId: string, counts: ReadonlyMap<string, number>, postedAt: readonly number[]): Generator<Found> {
+  *#explained(
+    storeId: string,
+    counts: Readonly<Record<string, number>>,
+    postedAt: readonly number[],
+  ): Generator<Found> {
     // Numbered by the content read just before.
     const store = this.#c.state.storeIndex(storeId) as number;
     const entry = this.#videos.videos(store);
-    const doubted = new Map([...counts].filter(([month, count]) => this.#inDoubt(entry, month, count)));
+    const doubted = new Map(Object.entries(counts).filter(([month, count]) => this.#inDoubt(entry, month, count)));
     const packed = packVideos({ ...entry, billed: explainedCounts(entry.billed, doubted, postedAt) });
     if (packed === packVideos(entry)) return;
     const records: StateRecord[] = [];
