@@ -332,8 +332,14 @@ export class Transport {
     );
   }
 
-  /** Whatever ended the call, as the SDK's error (p-retry rethrows the caller's abort reason as it is). */
+  /**
+   * Whatever ended the call, as the SDK's error. p-retry and a wait rethrow the caller's abort
+   * reason as it is; a reason that is an SDK error (another call's 401, handed on by the caller)
+   * is not this call's failure, so the reason is checked before the error's class.
+   */
   #typed(thrown: unknown, call: Call): PartnerError {
+    if (call.signal?.aborted && thrown === call.signal.reason)
+      return stoppedByCaller(call.signal, call.request, ' while waiting');
     if (thrown instanceof PartnerError) return thrown;
     if (call.signal?.aborted) return stoppedByCaller(call.signal, call.request, ' while waiting');
     return new UnexpectedResponseError(`The call ${call.request.method} ${call.request.path} failed inside the SDK.`, {

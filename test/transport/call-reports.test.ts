@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AbortedError,
+  AuthenticationError,
   ConnectionError,
   RateLimitError,
   UnexpectedResponseError,
@@ -133,6 +134,22 @@ describe('calls stopped while they wait to be sent', () => {
     const error = (await waiting) as AbortedError;
     expect(error).toBeInstanceOf(AbortedError);
     expect(error.message).toBe("The call GET /partner/v1/thing was aborted by the caller's AbortSignal while waiting.");
+  });
+
+  it('a reason that is itself an SDK error (another call’s 401) stays the cause, not the waiting call’s error', async () => {
+    const c = client({ rateLimit: { maxRetryAfter: 60_000 } });
+    server.script({ status: 429, headers: { 'retry-after': '30' }, body: '' });
+    await get(c, { maxRetries: 0 }).catch(() => undefined);
+    const before = server.received.length;
+    const controller = new AbortController();
+    const waiting = get(c, { signal: controller.signal }).catch((e: unknown) => e);
+    const elsewhere = new AuthenticationError({ status: 401, code: 'unauthorized', message: 'key refused' });
+    controller.abort(elsewhere);
+    const error = (await waiting) as AbortedError;
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error.cause).toBe(elsewhere);
+    expect(error.message).toBe("The call GET /partner/v1/thing was aborted by the caller's AbortSignal while waiting.");
+    expect(server.received.length).toBe(before);
   });
 });
 
