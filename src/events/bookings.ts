@@ -355,9 +355,10 @@ export class BookingFinder implements Finder {
       for (const item of lastItems) {
         const month = item.created_at.slice(0, 7);
         if (pass.firstSync && month < pass.earliestMonth && /^\d{4}-\d{2}$/.test(month)) pass.earliestMonth = month;
-        if (item.status === 'completed') pass.storesWithCompletedVisits.add(item.partner_location_id);
         pass.bookingMonths.note(item);
         yield* this.#diff(item);
+        // After the diff, which numbers a store met for the first time: a numbered store is a bit of the set.
+        if (item.status === 'completed') pass.storesWithCompletedVisits.add(item.partner_location_id);
       }
     }
     // Every booking listed is in the state now: any more it holds are gone from the service.

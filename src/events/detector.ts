@@ -25,6 +25,7 @@ import { Lists, type Finder, type Found } from './finder.js';
 import { clockWentBack, REWOUND } from './history.js';
 import type { ServiceClock } from './service-clock.js';
 import type { WatchState } from './state.js';
+import { StoreSet } from './store-set.js';
 import type { StoreFinderOptions } from './stores.js';
 
 export type { Found } from './finder.js';
@@ -60,12 +61,13 @@ export class Detector {
   /** Every finder, in the order a pass runs them (families.ts). */
   readonly #finders: Finder[];
   /** The stores whose bookings or videos moved since the store family read them. */
-  readonly #touched = new Set<string>();
+  readonly #touched: StoreSet;
   /** Why the service's history went back under the checkpoint, once seen: the next pass starts again from nothing. */
   rewound: string | undefined;
 
   constructor(context: DetectorContext) {
     this.#context = context;
+    this.#touched = new StoreSet(context.state);
     const lists = new Lists(context.budget, context.service, context.signal, context.onCall);
     const finderContext = {
       client: context.client,
@@ -152,6 +154,8 @@ export class Detector {
     if (this.rewound) {
       const forget: Found = { records: [] };
       state.record(['r', startedAt], forget.records);
+      // The stores are numbered again from nothing: a store set of the old numbers means nothing now.
+      this.#touched.clear();
       if (provisional) state.record(['p'], forget.records);
       for (const finder of this.#finders) finder.forget?.();
       this.rewound = undefined;
@@ -162,9 +166,9 @@ export class Detector {
     const pass = {
       firstSync,
       earliestMonth: state.month,
-      storesWithCompletedVisits: new Set<string>(),
+      storesWithCompletedVisits: new StoreSet(state),
       bookingMonths: new BookingMonths(),
-      storesBilled: new Set<string>(),
+      storesBilled: new StoreSet(state),
       ...(summary ? { summary } : {}),
     };
     for (const finder of this.#finders) yield* this.#noting(finder.reconcile(pass));

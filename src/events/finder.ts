@@ -12,6 +12,7 @@ import type { StoreFinderOptions } from './stores.js';
 import type { WatchState } from './state.js';
 import type { PartnerEventWithStores } from './types.js';
 import type { BookingMonths } from './month-bounds.js';
+import type { StoreSet } from './store-set.js';
 
 /** An event to deliver (or none, for bookkeeping) and the records that confirm it. */
 export interface Found {
@@ -41,11 +42,11 @@ export interface Reconciliation {
   /** The month of the oldest booking listed (videos follow visits, so none is older). */
   earliestMonth: string;
   /** Stores with a completed visit: they may have videos of months billing does not list them for. */
-  storesWithCompletedVisits: Set<string>;
+  storesWithCompletedVisits: StoreSet;
   /** The months the bookings listed reach: billing's history is read no further. */
   bookingMonths: BookingMonths;
   /** Every store billing listed in the pass (it lists each store enrolled, zeros included). */
-  storesBilled: Set<string>;
+  storesBilled: StoreSet;
   /** The summary the pass opened with. */
   summary?: Summary;
 }
@@ -60,7 +61,7 @@ export interface FinderSettings {
   /** Read store records too (the store family): its finder's options but those the detector fills. */
   stores?: Omit<StoreFinderOptions, 'scanSpacing' | 'touched'> | undefined;
   /** Stores whose bookings or videos moved since the store family read them (filled by the detector). */
-  touched: Set<string>;
+  touched: StoreSet;
 }
 
 /** One family of changes. */

@@ -24,6 +24,7 @@ import { eventId } from './event-id.js';
 import { page, type Finder, type FinderContext, type Found, type Reconciliation } from './finder.js';
 import { invalid } from './checkpoint-invalid.js';
 import type { Family, FamilyState } from './family.js';
+import type { StoreSet } from './store-set.js';
 import {
   byStoreNumber,
   count,
@@ -145,7 +146,7 @@ export interface StoreFinderOptions {
   /** Shortest time between two billing reads of a poll for new stores (ms). */
   scanSpacing: number;
   /** Stores whose bookings or videos moved since they were last read (filled by the detector). */
-  touched: Set<string>;
+  touched: StoreSet;
   /** Told of a read that found the store as its record holds (no event): the service's time of the answer. */
   onUnchanged?: ((store: Location, at: string) => void) | undefined;
 }

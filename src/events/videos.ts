@@ -26,6 +26,7 @@ import { eventId } from './event-id.js';
 import { page, type Finder, type FinderContext, type Found, type Reconciliation } from './finder.js';
 import { invalid } from './checkpoint-invalid.js';
 import type { BookingMonths } from './month-bounds.js';
+import { StoreCounts, StoreSet } from './store-set.js';
 import type { Family, FamilyState } from './family.js';
 import {
   byStoreNumber,
@@ -274,9 +275,9 @@ interface ScanOptions {
   /** Stop reading content once this holds (a poll: the summary's total explained). */
   enough?: () => boolean;
   /** Stores to read whatever billing says (a first sync: every store with a completed visit). */
-  alsoStores?: Set<string>;
+  alsoStores?: StoreSet;
   /** Filled with every store billing lists. */
-  listed?: Set<string>;
+  listed?: StoreSet;
   /** Return the stores read and how many of the months listed each (a later reconciliation needs them). */
   tally?: boolean;
 }
@@ -362,19 +363,19 @@ export class VideoFinder implements Finder {
   async *#scan(
     months: string[],
     { enough = () => false, alsoStores, listed, tally = false }: ScanOptions = {},
-  ): AsyncGenerator<Found, { read: Set<string>; listings: Map<string, number> }> {
+  ): AsyncGenerator<Found, { read: StoreSet; listings: StoreCounts }> {
     const state = this.#c.state;
-    const stale = new Set<string>(alsoStores);
+    const stale = new StoreSet(state, alsoStores);
     const recent = new Set(this.#recentMonths());
     /**
      * Billing's counts of this month and the last (and the next) for the stores to read: those the
-     * state cannot check are saved once the content, read after them, explains them. A plain object
-     * a store: a Map each is about four times the memory, and a first sync holds every store here.
+     * state cannot check are saved once the content, read after them, explains them.
      */
-    const billed = new Map<string, Record<string, number>>();
-    const listings = new Map<string, number>();
+    const billed = new Map<string, StoreCounts>();
+    const listings = new StoreCounts(state);
     for (const month of months) {
-      const inMonth = new Set<string>();
+      const inMonth = new StoreSet(state);
+      const billedInMonth = new StoreCounts(state);
       const list = (c: string | undefined) =>
         this.#c.client.reports.billingMonthly(month, page(c), this.#c.lists.options);
       const known = this.#known(month);
@@ -382,7 +383,10 @@ export class VideoFinder implements Finder {
         for (const row of current.items) {
           const store = row.partner_location_id;
           listed?.add(store);
-          if (tally) inMonth.add(store);
+          if (tally && !inMonth.has(store)) {
+            inMonth.add(store);
+            listings.set(store, (listings.get(store) ?? 0) + 1);
+          }
           const index = state.storeIndex(store);
           const entry = index === undefined ? undefined : this.#videos.videos(index);
           const have = entry === undefined || known === undefined ? 0 : entry[known];
@@ -391,20 +395,16 @@ export class VideoFinder implements Finder {
             stale.add(store);
           } else if (row.videos_published > have || (row.videos_published < have && known !== undefined))
             stale.add(store);
-          if (stale.has(store) && recent.has(month)) {
-            const counts = billed.get(store);
-            if (counts === undefined) billed.set(store, { [month]: row.videos_published });
-            else counts[month] = row.videos_published;
-          }
+          if (stale.has(store) && recent.has(month)) billedInMonth.set(store, row.videos_published);
         }
       }
-      for (const store of inMonth) listings.set(store, (listings.get(store) ?? 0) + 1);
+      if (recent.has(month)) billed.set(month, billedInMonth);
     }
-    const read = new Set<string>();
+    const read = new StoreSet(state);
     for (const storeId of stale) {
       const postedAt = yield* this.#content(storeId);
       if (tally) read.add(storeId);
-      const counts = billed.get(storeId);
+      const counts = billedOf(storeId, billed);
       if (counts) yield* this.#explained(storeId, counts, postedAt);
       if (enough()) break;
     }
@@ -512,4 +512,14 @@ export class VideoFinder implements Finder {
     if (records.length > 0) yield { records };
     return postedAt;
   }
+}
+
+/** Billing's counts of one store, by month, from the scan's counts per month; undefined when it has none. */
+function billedOf(store: string, billed: ReadonlyMap<string, StoreCounts>): Record<string, number> | undefined {
+  let counts: Record<string, number> | undefined;
+  for (const [month, inMonth] of billed) {
+    const count = inMonth.get(store);
+    if (count !== undefined) (counts ??= {})[month] = count;
+  }
+  return counts;
 }

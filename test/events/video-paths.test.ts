@@ -15,6 +15,7 @@ import { Lists, type Found, type Reconciliation } from '../../src/events/finder.
 import { BookingMonths } from '../../src/events/month-bounds.js';
 import type { StateRecord } from '../../src/events/records.js';
 import { ServiceClock } from '../../src/events/service-clock.js';
+import { StoreSet } from '../../src/events/store-set.js';
 import { WatchState } from '../../src/events/state.js';
 import { videoFamily } from '../../src/events/videos.js';
 import { useSimEnv, type SimEnv } from './support.js';
@@ -115,7 +116,7 @@ async function rig(startSimEnv: ReturnType<typeof useSimEnv>, now: string, scanS
     historyWentBack: () => {},
   };
   const start = () => {
-    const made = videoFamily.finder?.(context, { scanSpacing, touched: new Set() });
+    const made = videoFamily.finder?.(context, { scanSpacing, touched: new StoreSet(state) });
     if (!made) throw new Error('the video family has a finder');
     return made;
   };
@@ -141,14 +142,20 @@ async function rig(startSimEnv: ReturnType<typeof useSimEnv>, now: string, scanS
   };
   const summary = (videos_published: number) => ({ videos_published }) as Summary;
   const poll = (total: number) => collect(finder.poll(summary(total)));
-  const reconcile = (pass: Partial<Reconciliation> = {}) =>
+  /** A pass; its stores with completed visits given as ids, in the order the bookings finder met them. */
+  const reconcile = ({
+    storesWithCompletedVisits = [],
+    ...pass
+  }: Omit<Partial<Reconciliation>, 'storesWithCompletedVisits'> & {
+    storesWithCompletedVisits?: Iterable<string>;
+  } = {}) =>
     collect(
       finder.reconcile({
         firstSync: false,
         earliestMonth: state.month,
-        storesWithCompletedVisits: new Set(),
+        storesWithCompletedVisits: new StoreSet(state, storesWithCompletedVisits),
         bookingMonths: new BookingMonths(),
-        storesBilled: new Set(),
+        storesBilled: new StoreSet(state),
         ...pass,
       }),
     );
@@ -278,7 +285,8 @@ describe('the video finder', () => {
     service.stores.set('n2', { enrolled: '2026-12', videos: [{ id: 'n2a', at: '2026-09-12T10:00:00Z' }] });
     const completed = new Set(['o', 'n1', 'a', 'z', 'n2']);
     const all = await reconcile({ storesWithCompletedVisits: completed });
-    expect(all.calls).toEqual([billing('2026-11'), billing('2026-10'), ...['n1', 'z', 'n2', 'o'].map(content)]);
+    // Those with no video known first; each group in the state's order (z), then stores it has not met (n1, n2).
+    expect(all.calls).toEqual([billing('2026-11'), billing('2026-10'), ...['z', 'n1', 'n2', 'o'].map(content)]);
     expect(all.events).toEqual(['n1 n1a', 'n2 n2a']);
     // With the summary's total: read until it is reached. n3 has two videos, n4 one.
     service.stores.set('n3', {
@@ -313,11 +321,11 @@ describe('the video finder', () => {
   });
 
   it('a first sync: billing from the oldest booking’s month to the last a booking reaches, every store billing lists noted, every store with a completed visit read', async () => {
-    const { service, reconcile } = await rig(startSimEnv, '2026-11-10T12:00:00Z');
+    const { service, state, reconcile } = await rig(startSimEnv, '2026-11-10T12:00:00Z');
     service.stores.set('a', { enrolled: '2026-01', videos: [{ id: 'a1', at: '2026-08-03T10:00:00Z' }] });
     service.stores.set('b', { enrolled: '2026-10', videos: [] });
     service.stores.set('c', { enrolled: '2026-01', videos: [{ id: 'c1', at: '2026-07-03T10:00:00Z' }] });
-    const storesBilled = new Set<string>();
+    const storesBilled = new StoreSet(state);
     const first = await reconcile({
       firstSync: true,
       earliestMonth: '2026-08',

@@ -1,0 +1,158 @@
+/**
+ * Sets and counts of stores by store number (src/events/store-set.ts): the same answers as a `Set`
+ * and a `Map` of ids, whatever the order stores are numbered in, added, removed and counted.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { StoreCounts, StoreSet, type StoreNumbers } from '../../src/events/store-set.js';
+
+/** The state's numbering: stores in the order met. */
+class Numbering implements StoreNumbers {
+  readonly stores: string[] = [];
+  readonly #index = new Map<string, number>();
+  storeIndex(id: string): number | undefined {
+    return this.#index.get(id);
+  }
+  meet(id: string): void {
+    if (this.#index.has(id)) return;
+    this.#index.set(id, this.stores.length);
+    this.stores.push(id);
+  }
+}
+
+const numbered = (count: number) => {
+  const numbers = new Numbering();
+  for (let i = 0; i < count; i++) numbers.meet(`s${i}`);
+  return numbers;
+};
+
+describe('StoreSet', () => {
+  it('holds numbered stores by bit across word edges (bits 0, 31, 32, 63, 64) and lists them in number order', () => {
+    const numbers = numbered(70);
+    const set = new StoreSet(numbers, ['s64', 's31', 's0', 's63', 's32']);
+    expect(set.size).toBe(5);
+    expect([...set]).toEqual(['s0', 's31', 's32', 's63', 's64']);
+    for (const id of ['s1', 's30', 's33', 's62', 's65', 's69']) expect(set.has(id)).toBe(false);
+    expect(set.delete('s31')).toBe(true);
+    expect(set.delete('s31')).toBe(false);
+    expect(set.has('s31')).toBe(false);
+    expect(set.has('s32')).toBe(true);
+    expect(set.size).toBe(4);
+  });
+
+  it('keeps a store not numbered yet by id, listed after the numbered ones, found once it is numbered', () => {
+    const numbers = numbered(2);
+    const set = new StoreSet(numbers).add('new-b').add('s1').add('new-a');
+    expect([...set]).toEqual(['s1', 'new-b', 'new-a']);
+    numbers.meet('new-a');
+    expect(set.has('new-a')).toBe(true);
+    set.add('new-a');
+    expect(set.size).toBe(3);
+    expect([...set]).toEqual(['s1', 'new-b', 'new-a']);
+    expect(set.delete('new-a')).toBe(true);
+    expect(set.has('new-a')).toBe(false);
+    expect([...set]).toEqual(['s1', 'new-b']);
+  });
+
+  it('visits a store added during iteration when its number is still ahead', () => {
+    const numbers = numbered(40);
+    const set = new StoreSet(numbers, ['s1', 's5']);
+    const seen: string[] = [];
+    for (const id of set) {
+      seen.push(id);
+      if (id === 's1') set.add('s39').add('s0');
+    }
+    expect(seen).toEqual(['s1', 's5', 's39']);
+    expect(set.size).toBe(4);
+  });
+
+  it('clear() empties it, numbered and unnumbered', () => {
+    const set = new StoreSet(numbered(3), ['s2', 'x']);
+    set.clear();
+    expect(set.size).toBe(0);
+    expect([...set]).toEqual([]);
+    expect(set.has('s2') || set.has('x')).toBe(false);
+  });
+
+  it('answers as a Set of ids does, over random adds, deletes and stores numbered meanwhile', () => {
+    const id = fc.integer({ min: 0, max: 80 }).map((n) => `s${n}`);
+    const step = fc.oneof(
+      fc.record({ add: id }),
+      fc.record({ remove: id }),
+      fc.record({ meet: id }),
+      fc.record({ has: id }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 300 }), (steps) => {
+        const numbers = new Numbering();
+        const set = new StoreSet(numbers);
+        const model = new Set<string>();
+        for (const s of steps) {
+          if ('add' in s) {
+            set.add(s.add);
+            model.add(s.add);
+          } else if ('remove' in s) expect(set.delete(s.remove)).toBe(model.delete(s.remove));
+          else if ('meet' in s) numbers.meet(s.meet);
+          else expect(set.has(s.has)).toBe(model.has(s.has));
+          expect(set.size).toBe(model.size);
+        }
+        const listed = [...set];
+        expect(new Set(listed).size).toBe(listed.length);
+        expect(listed.sort()).toEqual([...model].sort());
+      }),
+      { numRuns: Number(process.env.FC_NUM_RUNS ?? 200) },
+    );
+  });
+});
+
+describe('StoreCounts', () => {
+  it('tells a count of 0 from a store never counted, numbered or not, and keeps each through growth', () => {
+    const numbers = numbered(5);
+    const counts = new StoreCounts(numbers);
+    expect(counts.get('s0')).toBeUndefined();
+    counts.set('s0', 0).set('s4', 7).set('x', 0);
+    expect(counts.get('s0')).toBe(0);
+    expect(counts.get('s4')).toBe(7);
+    expect(counts.get('x')).toBe(0);
+    expect(counts.get('s3')).toBeUndefined();
+    for (let i = 5; i < 300; i++) numbers.meet(`s${i}`);
+    counts.set('s299', 4_294_967_294);
+    expect(counts.get('s299')).toBe(4_294_967_294);
+    expect(counts.get('s4')).toBe(7);
+    numbers.meet('x');
+    expect(counts.get('x')).toBe(0);
+    counts.set('x', (counts.get('x') ?? 0) + 1);
+    expect(counts.get('x')).toBe(1);
+  });
+
+  it('refuses what is not a whole number it can hold', () => {
+    const counts = new StoreCounts(numbered(1));
+    for (const bad of [-1, 0.5, 4_294_967_295, Number.NaN])
+      expect(() => counts.set('s0', bad)).toThrow(/whole number from 0 to 4,294,967,294/);
+    expect(counts.get('s0')).toBeUndefined();
+  });
+
+  it('answers as a Map of ids does, over random sets and stores numbered meanwhile', () => {
+    const id = fc.integer({ min: 0, max: 80 }).map((n) => `s${n}`);
+    const step = fc.oneof(
+      fc.record({ set: id, to: fc.nat({ max: 1000 }) }),
+      fc.record({ meet: id }),
+      fc.record({ get: id }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 300 }), (steps) => {
+        const numbers = new Numbering();
+        const counts = new StoreCounts(numbers);
+        const model = new Map<string, number>();
+        for (const s of steps) {
+          if ('set' in s) {
+            counts.set(s.set, s.to);
+            model.set(s.set, s.to);
+          } else if ('meet' in s) numbers.meet(s.meet);
+          else expect(counts.get(s.get)).toBe(model.get(s.get));
+        }
+      }),
+      { numRuns: Number(process.env.FC_NUM_RUNS ?? 200) },
+    );
+  });
+});
