@@ -83,7 +83,7 @@ export class StoreSet implements Iterable<string> {
 }
 
 /** A whole number per store (counts from 0 up), by store number; `get` is undefined for a store never set. */
-export class StoreCounts {
+export class CountsPerStore {
   readonly #numbers: StoreNumbers;
   /** The count plus one: 0 is a store never set. */
   #slots = new Uint32Array(0);

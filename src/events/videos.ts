@@ -26,7 +26,7 @@ import { eventId } from './event-id.js';
 import { page, type Finder, type FinderContext, type Found, type Reconciliation } from './finder.js';
 import { invalid } from './checkpoint-invalid.js';
 import type { BookingMonths } from './month-bounds.js';
-import { StoreCounts, StoreSet } from './store-set.js';
+import { CountsPerStore, StoreSet } from './store-set.js';
 import type { Family, FamilyState } from './family.js';
 import {
   byStoreNumber,
@@ -363,7 +363,7 @@ export class VideoFinder implements Finder {
   async *#scan(
     months: string[],
     { enough = () => false, alsoStores, listed, tally = false }: ScanOptions = {},
-  ): AsyncGenerator<Found, { read: StoreSet; listings: StoreCounts }> {
+  ): AsyncGenerator<Found, { read: StoreSet; listings: CountsPerStore }> {
     const state = this.#c.state;
     const stale = new StoreSet(state, alsoStores);
     const recent = new Set(this.#recentMonths());
@@ -371,11 +371,11 @@ export class VideoFinder implements Finder {
      * Billing's counts of this month and the last (and the next) for the stores to read: those the
      * state cannot check are saved once the content, read after them, explains them.
      */
-    const billed = new Map<string, StoreCounts>();
-    const listings = new StoreCounts(state);
+    const billed = new Map<string, CountsPerStore>();
+    const listings = new CountsPerStore(state);
     for (const month of months) {
       const inMonth = new StoreSet(state);
-      const billedInMonth = new StoreCounts(state);
+      const billedInMonth = new CountsPerStore(state);
       const list = (c: string | undefined) =>
         this.#c.client.reports.billingMonthly(month, page(c), this.#c.lists.options);
       const known = this.#known(month);
@@ -515,7 +515,7 @@ export class VideoFinder implements Finder {
 }
 
 /** Billing's counts of one store, by month, from the scan's counts per month; undefined when it has none. */
-function billedOf(store: string, billed: ReadonlyMap<string, StoreCounts>): Record<string, number> | undefined {
+function billedOf(store: string, billed: ReadonlyMap<string, CountsPerStore>): Record<string, number> | undefined {
   let counts: Record<string, number> | undefined;
   for (const [month, inMonth] of billed) {
     const count = inMonth.get(store);

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StoreCounts, StoreSet, type StoreNumbers } from '../../src/events/store-set.js';
+import { CountsPerStore, StoreSet, type StoreNumbers } from '../../src/events/store-set.js';
 
 /** The state's numbering: stores in the order met. */
 class Numbering implements StoreNumbers {
@@ -105,10 +105,10 @@ describe('StoreSet', () => {
   });
 });
 
-describe('StoreCounts', () => {
+describe('CountsPerStore', () => {
   it('tells a count of 0 from a store never counted, numbered or not, and keeps each through growth', () => {
     const numbers = numbered(5);
-    const counts = new StoreCounts(numbers);
+    const counts = new CountsPerStore(numbers);
     expect(counts.get('s0')).toBeUndefined();
     counts.set('s0', 0).set('s4', 7).set('x', 0);
     expect(counts.get('s0')).toBe(0);
@@ -126,7 +126,7 @@ describe('StoreCounts', () => {
   });
 
   it('refuses what is not a whole number it can hold', () => {
-    const counts = new StoreCounts(numbered(1));
+    const counts = new CountsPerStore(numbered(1));
     for (const bad of [-1, 0.5, 4_294_967_295, Number.NaN])
       expect(() => counts.set('s0', bad)).toThrow(/whole number from 0 to 4,294,967,294/);
     expect(counts.get('s0')).toBeUndefined();
@@ -142,7 +142,7 @@ describe('StoreCounts', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 300 }), (steps) => {
         const numbers = new Numbering();
-        const counts = new StoreCounts(numbers);
+        const counts = new CountsPerStore(numbers);
         const model = new Map<string, number>();
         for (const s of steps) {
           if ('set' in s) {
