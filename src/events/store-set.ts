@@ -3,7 +3,8 @@
  * those with a completed visit, those to read, those whose bookings or videos moved), kept by the
  * state's store number: a bit or a slot of a typed array a store, where a `Set` of ids costs a
  * hash-table entry each. At 100,000 stores a set is 12.5 KB instead of 2.5 MB, and a pass holds
- * several at once. A store the state has not numbered yet is kept by its id beside them.
+ * several at once. A store the state has not numbered yet is kept by its id beside them. And the
+ * value a family keeps for nearly every store (`PerStore`), in an array slot rather than a `Map` entry.
  *
  * Numbers only grow while a set lives: the state numbers stores in the order it meets them and
  * renumbers only when the service's history goes back, which a pass handles before it builds its
@@ -121,4 +122,48 @@ function grown(array: Uint32Array, length: number): Uint32Array<ArrayBuffer> {
   const copy = new Uint32Array(Math.max(length, array.length * 2, 32));
   copy.set(array);
   return copy;
+}
+
+/**
+ * A value per store number, where a family keeps one for most stores (a store's record, its video
+ * counts): an array slot a store instead of a `Map` entry. Iterates `[number, value]` in number order,
+ * as a `Map` does, so it goes where one went (`Object.fromEntries`).
+ */
+export class PerStore<T> implements Iterable<[number, T]> {
+  /** Every slot up to the highest number set exists (undefined where none is): the array stays packed. */
+  #values: (T | undefined)[] = [];
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  get(store: number): T | undefined {
+    return this.#values[store];
+  }
+
+  has(store: number): boolean {
+    return this.#values[store] !== undefined;
+  }
+
+  set(store: number, value: T): this {
+    if (!Number.isInteger(store) || store < 0)
+      throw new RangeError(`A store number is a whole number from 0; got ${store}.`);
+    while (this.#values.length <= store) this.#values.push(undefined);
+    if (this.#values[store] === undefined) this.#size++;
+    this.#values[store] = value;
+    return this;
+  }
+
+  clear(): void {
+    this.#values = [];
+    this.#size = 0;
+  }
+
+  *[Symbol.iterator](): Iterator<[number, T]> {
+    for (let store = 0; store < this.#values.length; store++) {
+      const value = this.#values[store];
+      if (value !== undefined) yield [store, value];
+    }
+  }
 }

@@ -24,7 +24,7 @@ import { eventId } from './event-id.js';
 import { page, type Finder, type FinderContext, type Found, type Reconciliation } from './finder.js';
 import { invalid } from './checkpoint-invalid.js';
 import type { Family, FamilyState } from './family.js';
-import type { StoreSet } from './store-set.js';
+import { PerStore, type StoreSet } from './store-set.js';
 import {
   byStoreNumber,
   count,
@@ -74,7 +74,7 @@ export interface StoreCounts {
 
 /** Per store, its record as last read, and how many are in each status. */
 export class StoreState implements FamilyState<StoreRecord> {
-  readonly #records = new Map<number, string>();
+  readonly #records = new PerStore<string>();
   readonly counts: StoreCounts = { read: 0, active: 0, paused: 0, terminated: 0, hours_missing: 0 };
 
   /** The store's record as last read (`status|hash[|m]`), or undefined before its first read. */

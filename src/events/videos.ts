@@ -26,7 +26,7 @@ import { eventId } from './event-id.js';
 import { page, type Finder, type FinderContext, type Found, type Reconciliation } from './finder.js';
 import { invalid } from './checkpoint-invalid.js';
 import type { BookingMonths } from './month-bounds.js';
-import { CountsPerStore, StoreSet } from './store-set.js';
+import { CountsPerStore, PerStore, StoreSet } from './store-set.js';
 import type { Family, FamilyState } from './family.js';
 import {
   byStoreNumber,
@@ -128,7 +128,7 @@ export const VIDEO_CACHE = 2_000;
  */
 export class VideoState implements FamilyState<VideoRecord> {
   readonly #table: VideoTable | undefined;
-  readonly #videos = new Map<number, string>();
+  readonly #videos = new PerStore<string>();
   /**
    * Per store, the ids of the videos delivered (none for a store an older version saved by count);
    * with a table, those of the stores read lately.

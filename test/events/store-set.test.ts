@@ -1,10 +1,10 @@
 /**
- * Sets and counts of stores by store number (src/events/store-set.ts): the same answers as a `Set`
- * and a `Map` of ids, whatever the order stores are numbered in, added, removed and counted.
+ * Sets, counts and values of stores by store number (src/events/store-set.ts): the same answers as
+ * a `Set` and a `Map`, whatever the order stores are numbered in, added, removed and counted.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CountsPerStore, StoreSet, type StoreNumbers } from '../../src/events/store-set.js';
+import { CountsPerStore, PerStore, StoreSet, type StoreNumbers } from '../../src/events/store-set.js';
 
 /** The state's numbering: stores in the order met. */
 class Numbering implements StoreNumbers {
@@ -154,5 +154,34 @@ describe('CountsPerStore', () => {
       }),
       { numRuns: Number(process.env.FC_NUM_RUNS ?? 200) },
     );
+  });
+});
+
+describe('PerStore', () => {
+  it('answers as a Map by store number does, and lists its entries in number order', () => {
+    const values = new PerStore<string>();
+    expect(values.get(0)).toBeUndefined();
+    values.set(3, 'c').set(0, 'a').set(3, 'C');
+    expect(values.size).toBe(2);
+    expect(values.has(1)).toBe(false);
+    expect(values.has(3)).toBe(true);
+    expect(values.get(3)).toBe('C');
+    expect(Object.fromEntries(values)).toEqual({ 0: 'a', 3: 'C' });
+    values.set(5000, 'far');
+    expect([...values]).toEqual([
+      [0, 'a'],
+      [3, 'C'],
+      [5000, 'far'],
+    ]);
+    expect(values.get(4999)).toBeUndefined();
+    values.clear();
+    expect(values.size).toBe(0);
+    expect([...values]).toEqual([]);
+  });
+
+  it('refuses what is not a store number', () => {
+    const values = new PerStore<string>();
+    for (const bad of [-1, 1.5, Number.NaN]) expect(() => values.set(bad, 'x')).toThrow(/store number/);
+    expect(values.size).toBe(0);
   });
 });
