@@ -79,7 +79,8 @@ export class StoreSet implements Iterable<string> {
   }
 
   #bit(n: number): boolean {
-    return n >>> 5 < this.#bits.length && ((this.#bits[n >>> 5] as number) & (1 << (n & 31))) !== 0;
+    // Past the end reads undefined, which `&` takes as 0.
+    return ((this.#bits[n >>> 5] as number) & (1 << (n & 31))) !== 0;
   }
 }
 

@@ -375,7 +375,8 @@ export class VideoFinder implements Finder {
     const listings = new CountsPerStore(state);
     for (const month of months) {
       const inMonth = new StoreSet(state);
-      const billedInMonth = new CountsPerStore(state);
+      const billedInMonth = recent.has(month) ? new CountsPerStore(state) : undefined;
+      if (billedInMonth) billed.set(month, billedInMonth);
       const list = (c: string | undefined) =>
         this.#c.client.reports.billingMonthly(month, page(c), this.#c.lists.options);
       const known = this.#known(month);
@@ -395,10 +396,9 @@ export class VideoFinder implements Finder {
             stale.add(store);
           } else if (row.videos_published > have || (row.videos_published < have && known !== undefined))
             stale.add(store);
-          if (stale.has(store) && recent.has(month)) billedInMonth.set(store, row.videos_published);
+          if (stale.has(store)) billedInMonth?.set(store, row.videos_published);
         }
       }
-      if (recent.has(month)) billed.set(month, billedInMonth);
     }
     const read = new StoreSet(state);
     for (const storeId of stale) {

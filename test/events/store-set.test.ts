@@ -40,6 +40,16 @@ describe('StoreSet', () => {
     expect(set.size).toBe(4);
   });
 
+  it('holds a store numbered far past the set’s last word, and deleting an unnumbered store leaves store 0 alone', () => {
+    const numbers = numbered(5001);
+    const set = new StoreSet(numbers).add('s0').add('x').add('s5000');
+    expect(set.has('s5000')).toBe(true);
+    expect(set.has('s4999')).toBe(false);
+    expect(set.delete('x')).toBe(true);
+    expect(set.delete('y')).toBe(false);
+    expect([...set]).toEqual(['s0', 's5000']);
+  });
+
   it('keeps a store not numbered yet by id, listed after the numbered ones, found once it is numbered', () => {
     const numbers = numbered(2);
     const set = new StoreSet(numbers).add('new-b').add('s1').add('new-a');

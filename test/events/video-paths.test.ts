@@ -321,7 +321,7 @@ describe('the video finder', () => {
   });
 
   it('a first sync: billing from the oldest booking’s month to the last a booking reaches, every store billing lists noted, every store with a completed visit read', async () => {
-    const { service, state, reconcile } = await rig(startSimEnv, '2026-11-10T12:00:00Z');
+    const { service, state, videos, reconcile } = await rig(startSimEnv, '2026-11-10T12:00:00Z');
     service.stores.set('a', { enrolled: '2026-01', videos: [{ id: 'a1', at: '2026-08-03T10:00:00Z' }] });
     service.stores.set('b', { enrolled: '2026-10', videos: [] });
     service.stores.set('c', { enrolled: '2026-01', videos: [{ id: 'c1', at: '2026-07-03T10:00:00Z' }] });
@@ -340,6 +340,8 @@ describe('the video finder', () => {
     ]);
     expect(first.events).toEqual(['c c1', 'a a1']);
     expect([...storesBilled].sort()).toEqual(['a', 'b', 'c']);
+    // Billing's count of a month the state does not count (August) is not kept: only the recent months' are.
+    expect(videos.videos(state.storeIndex('a') as number).billed).toBeUndefined();
   });
   it('a poll near a month’s end reads the next month’s billing from the moment a time zone may be in it', async () => {
     for (const [now, months] of [
