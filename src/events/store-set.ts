@@ -127,8 +127,8 @@ function grown(array: Uint32Array, length: number): Uint32Array<ArrayBuffer> {
 
 /**
  * A value per store number, where a family keeps one for most stores (a store's record, its video
- * counts): an array slot a store instead of a `Map` entry. Iterates `[number, value]` in number order,
- * as a `Map` does, so it goes where one went (`Object.fromEntries`).
+ * counts): an array slot a store instead of a `Map` entry. Iterates `[number, value]` like a `Map`
+ * of numbers (so `Object.fromEntries` takes it), in number order.
  */
 export class PerStore<T> implements Iterable<[number, T]> {
   /** Every slot up to the highest number set exists (undefined where none is): the array stays packed. */
