@@ -22,15 +22,10 @@ export class StoreSet implements Iterable<string> {
   readonly #numbers: StoreNumbers;
   #bits = new Uint32Array(0);
   readonly #unnumbered = new Set<string>();
-  #size = 0;
 
   constructor(numbers: StoreNumbers, ids: Iterable<string> = []) {
     this.#numbers = numbers;
     for (const id of ids) this.add(id);
-  }
-
-  get size(): number {
-    return this.#size;
   }
 
   has(id: string): boolean {
@@ -46,22 +41,19 @@ export class StoreSet implements Iterable<string> {
       if (n >>> 5 >= this.#bits.length) this.#bits = grown(this.#bits, (n >>> 5) + 1);
       (this.#bits[n >>> 5] as number) |= 1 << (n & 31);
     }
-    this.#size++;
     return this;
   }
 
   delete(id: string): boolean {
     const n = this.#numbers.storeIndex(id);
     if (n !== undefined && this.#bit(n)) (this.#bits[n >>> 5] as number) &= ~(1 << (n & 31));
-    else if (!this.#unnumbered.delete(id)) return false;
-    this.#size--;
+    else return this.#unnumbered.delete(id);
     return true;
   }
 
   clear(): void {
     this.#bits = new Uint32Array(0);
     this.#unnumbered.clear();
-    this.#size = 0;
   }
 
   /**

@@ -358,7 +358,7 @@ export class VideoFinder implements Finder {
    * Compare billing's per-store video counts for `months` with the state; read the content of
    * stores that differ (and `alsoStores`), until `enough`; every store billing lists goes into
    * `listed`. With `tally`, returns the stores read, and in how many of the months billing listed
-   * each (a first sync, which reads every store, keeps neither: 100,000 entries each).
+   * each (a first sync reads every store and needs neither; a poll's scan neither).
    */
   async *#scan(
     months: string[],
