@@ -102,6 +102,10 @@ describe('no attempt timer outlives its attempt', () => {
     const error = await pending;
     expect(error).toBeInstanceOf(AbortedError);
     expect((error as AbortedError).cause).toEqual(new Error('caller gave up'));
+    // Stopped in flight, not while waiting to be sent: the message says which.
+    expect((error as AbortedError).message).toBe(
+      "The call GET /partner/v1/thing was aborted by the caller's AbortSignal.",
+    );
     expect(Date.now() - abortedAt).toBeLessThan(3_000);
     expect(timers.armed).toBe(1);
     expect(timers.live).toBe(0);

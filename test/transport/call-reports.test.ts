@@ -153,6 +153,37 @@ describe('calls stopped while they wait to be sent', () => {
   });
 });
 
+describe('a failure inside the SDK', () => {
+  it('is an UnexpectedResponseError that says so, with what failed as its cause', async () => {
+    const broken = new TypeError('the clock broke');
+    // A retry's back-off sleeps on the client's clock (a 503 without Retry-After: no pause of the key's gate).
+    const clock = { ...steppingClock(), sleep: () => Promise.reject(broken) };
+    server.script({ status: 503, body: '' }, { status: 200, body: '{"ok":true}' });
+    const error = (await get(client({ clock })).catch((e: unknown) => e)) as UnexpectedResponseError;
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(error.message).toBe('The call GET /partner/v1/thing failed inside the SDK.');
+    expect(error.cause).toBe(broken);
+  });
+
+  it('after the caller’s abort, is the AbortedError of that abort', async () => {
+    const controller = new AbortController();
+    const clock = {
+      ...steppingClock(),
+      sleep: () => {
+        controller.abort(new Error('caller gave up'));
+        return Promise.reject(new TypeError('the clock broke'));
+      },
+    };
+    server.script({ status: 503, body: '' }, { status: 200, body: '{"ok":true}' });
+    const error = (await get(client({ clock }), { signal: controller.signal }).catch(
+      (e: unknown) => e,
+    )) as AbortedError;
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error.message).toBe("The call GET /partner/v1/thing was aborted by the caller's AbortSignal while waiting.");
+    expect(error.cause).toEqual(new Error('caller gave up'));
+  });
+});
+
 describe('successes', () => {
   it('an empty success (204) resolves to undefined', async () => {
     server.script({ status: 204, body: '' });
