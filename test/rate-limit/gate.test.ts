@@ -647,6 +647,42 @@ describe('Gate: waiting calls', () => {
     for (const settled of await Promise.all(calls)) expect(settled).toBeInstanceOf(GateClosed);
   });
 
+  it('a timer stopped for a later one leaves the waiting calls waiting; they go when the later one fires', async () => {
+    const clock = heldClock();
+    const gate = new Gate({ clock, maxWaitMs: 60_000, pacing: false });
+    await gate.run({}, undefined, async () => ({ limits: { retryAfterMs: 1000 } }));
+    let settled = 0;
+    const calls = Array.from({ length: 3 }, () => gate.run({}, undefined, async () => ({})).finally(() => settled++));
+    await flush();
+    gate.pauseFromElsewhere(3000);
+    await flush();
+    expect(clock.timers.map((t) => [t.ms, t.signal?.aborted])).toEqual([
+      [1000, true],
+      [3000, false],
+    ]);
+    expect(settled).toBe(0);
+    clock.armed()[0]?.fire();
+    await Promise.all(calls);
+    expect(clock.t).toBe(3000);
+  });
+
+  it('a clock whose sleep fails fails the calls waiting on it with that failure; the next wait arms again', async () => {
+    const broken = new TypeError('the clock broke');
+    const clock = manualClock();
+    let failures = 1;
+    const gate = new Gate({
+      clock: { ...clock, sleep: (ms, signal) => (failures-- > 0 ? Promise.reject(broken) : clock.sleep(ms, signal)) },
+      maxWaitMs: 60_000,
+      pacing: false,
+    });
+    await gate.run({}, undefined, async () => ({ limits: { retryAfterMs: 1000 } }));
+    const waiting = [gate.run({}, undefined, async () => ({})), gate.run({}, undefined, async () => ({}))];
+    for (const call of waiting) await expect(call).rejects.toBe(broken);
+    // The same pause, the same moment: a timer is armed again and the call goes at its end.
+    await gate.run({}, undefined, async () => ({}));
+    expect(clock.sleeps).toEqual([1000]);
+  });
+
   it('close() waits for the shared budget to let go, once however often it is called', async () => {
     const gate = new Gate({ clock: manualClock(), maxWaitMs: 60_000, pacing: true });
     let closes = 0;

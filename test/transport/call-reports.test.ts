@@ -165,6 +165,27 @@ describe('a failure inside the SDK', () => {
     expect(error.cause).toBe(broken);
   });
 
+  it('a clock that fails while the key is paused fails the calls waiting on it, with what failed as cause', async () => {
+    const broken = new TypeError('the clock broke');
+    // A Retry-After pauses the key's gate, which waits for its end on the client's clock.
+    const clock = { ...steppingClock(), sleep: () => Promise.reject(broken) };
+    const c = client({ clock, rateLimit: { maxRetryAfter: 60_000 } });
+    server.script({ status: 503, headers: { 'retry-after': '5' }, body: '' }, { status: 200, body: '{"ok":true}' });
+    const first = get(c).catch((e: unknown) => e);
+    const second = get(c).catch((e: unknown) => e);
+    const errors = await Promise.race([
+      Promise.all([first, second]),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2_000)),
+    ]);
+    expect(errors).not.toBe('still waiting');
+    for (const error of errors as UnexpectedResponseError[]) {
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      expect(error.message).toBe('The call GET /partner/v1/thing failed inside the SDK.');
+      expect(error.cause).toBe(broken);
+    }
+    expect(server.received.length).toBe(1);
+  });
+
   it('after the caller’s abort, is the AbortedError of that abort', async () => {
     const controller = new AbortController();
     const clock = {

@@ -333,7 +333,13 @@ export class Gate {
         this.#timer = undefined;
         this.#pump();
       },
-      () => undefined,
+      (error: unknown) => {
+        // Our own disarm aborts the sleep: nothing to do. Any other failure is the clock's, and no
+        // timer would ever wake the calls waiting on it, so they fail with it now.
+        if (timer.stop.signal.aborted) return;
+        this.#timer = undefined;
+        for (const ticket of this.#queue.splice(0)) ticket.fail(error);
+      },
     );
   }
 
