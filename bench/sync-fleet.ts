@@ -30,6 +30,10 @@
  * `BENCH_SYNC_HEAP_SNAPSHOT=<file>` writes a heap snapshot of the syncing process after a GC at 95 % of the
  * load's calls (`BENCH_SYNC_HEAP_SNAPSHOT_AT`, a fraction, moves it), the stream's state then whole (for Chrome DevTools' Memory tab, or
  * `node --import tsx bench/lib/heap-summary.ts <file>`).
+ * `BENCH_SYNC_ALLOC_PROFILE=<prefix>` samples what each phase allocates, garbage included, to
+ * `<prefix>.load.heapprofile` and `<prefix>.steady.heapprofile` (`node --import tsx bench/lib/alloc-summary.ts <file>`);
+ * with `BENCH_SYNC_SNAPSHOT_LIVE_MB=<mb>`, also a heap snapshot of each phase the first time a full GC leaves
+ * more than that live (what a phase holds at its peak). Both cost memory and time: not for the figures.
  *
  *   nice -n 10 node --expose-gc --import tsx bench/sync-fleet.ts    BENCH_SYNC_STORES=10000 BENCH_SYNC_HOURS=24 BENCH_SYNC_WALL_S=3600
  *   npm run build && BENCH_SYNC_PROCESS=build nice -n 10 node --expose-gc --import tsx bench/sync-fleet.ts

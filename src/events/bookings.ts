@@ -20,6 +20,7 @@ import {
 import { invalid } from './checkpoint-invalid.js';
 import type { Family, FamilyState } from './family.js';
 import { REWOUND } from './history.js';
+import { IdHashSet, type IdLookup } from './id-hashes.js';
 import {
   decodableParts,
   every,
@@ -33,6 +34,7 @@ import {
   type StateRecord,
 } from './records.js';
 
+export type { IdLookup } from './id-hashes.js';
 export type BookingRecord = ['b', string, string];
 
 export interface BookingEntry {
@@ -96,12 +98,13 @@ export interface BookingTable {
   read(ids: readonly string[]): Promise<Map<string, string>>;
   /**
    * The stores (each once) of bookings in `status`, with a visit at or before `visitBy` (epoch
-   * minutes) when given, leaving out the bookings named in `except`. Stores, not bookings: the
-   * answer stays the fleet's size however many bookings match.
+   * minutes) when given, leaving out the bookings `except` has. Stores, not bookings: the answer
+   * stays the fleet's size however many bookings match. `except` may name every pending booking of
+   * a fleet (a walk's `IdHashSet`): it is asked, never listed.
    */
   stores(
     status: 'pending' | 'confirmed',
-    options: { visitBy?: number | undefined; except: readonly string[] },
+    options: { visitBy?: number | undefined; except: IdLookup },
   ): Promise<number[]>;
   /** Write a booking's entry with the checkpoint's next commit. */
   hold(id: string, packed: string, entry: BookingEntry): void;
@@ -238,7 +241,7 @@ export class BookingState implements FamilyState<BookingRecord> {
   }
 
   /** The stores of pending bookings not in `listed` (the pending list just read). */
-  pendingStoresNotIn(listed: ReadonlySet<string>): Promise<Set<number>> {
+  pendingStoresNotIn(listed: IdLookup): Promise<Set<number>> {
     return this.#storesWith('pending', undefined, listed);
   }
 
@@ -247,11 +250,7 @@ export class BookingState implements FamilyState<BookingRecord> {
     return this.#storesWith('confirmed', minute);
   }
 
-  async #storesWith(
-    status: 'pending' | 'confirmed',
-    visitBy?: number,
-    except?: ReadonlySet<string>,
-  ): Promise<Set<number>> {
+  async #storesWith(status: 'pending' | 'confirmed', visitBy?: number, except?: IdLookup): Promise<Set<number>> {
     const matches = (id: string, e: BookingEntry) =>
       e.status === status && (visitBy === undefined || (e.visit !== null && e.visit <= visitBy)) && !except?.has(id);
     const stores = new Set<number>();
@@ -263,7 +262,8 @@ export class BookingState implements FamilyState<BookingRecord> {
       return stores;
     }
     // What is applied and not yet taken for a commit is newer than the table's rows.
-    const skip = [...(except ?? []), ...this.#unsaved.keys()];
+    const unsaved = this.#unsaved;
+    const skip: IdLookup = { has: (id) => unsaved.has(id) || except?.has(id) === true };
     for (const store of await this.#table.stores(status, { visitBy, except: skip })) stores.add(store);
     for (const [id, packed] of this.#unsaved) {
       const entry = unpackBooking(packed);
@@ -411,7 +411,8 @@ export class BookingFinder implements Finder {
 
   /** Every pending booking; the stores of known pending ones that are gone from the list are read again. */
   async *#pending(): AsyncGenerator<Found> {
-    const listed = new Set<string>();
+    // Every pending booking of the account, a quarter of a million at 100,000 stores: kept by hash.
+    const listed = new IdHashSet();
     const list = (c: string | undefined) =>
       this.#c.client.reservations.list({ ...page(c), status: 'pending' }, this.#c.lists.options);
     for await (const current of this.#c.lists.walk(list)) {

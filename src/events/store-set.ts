@@ -126,6 +126,18 @@ export class PerStore<T> implements Iterable<[number, T]> {
   /** Every slot up to the highest number set exists (undefined where none is): the array stays packed. */
   #values: (T | undefined)[] = [];
   #size = 0;
+  /**
+   * With `shared`: one copy of each value (up to that many distinct values), for values most stores
+   * have in common. A store's video counts take a few hundred values across 100,000 stores; each
+   * built anew would be a string of its own.
+   */
+  readonly #shared: Map<T, T> | undefined;
+  readonly #sharedMax: number;
+
+  constructor(options: { shared?: number } = {}) {
+    this.#sharedMax = options.shared ?? 0;
+    this.#shared = this.#sharedMax > 0 ? new Map() : undefined;
+  }
 
   get size(): number {
     return this.#size;
@@ -144,13 +156,24 @@ export class PerStore<T> implements Iterable<[number, T]> {
       throw new RangeError(`A store number is a whole number from 0; got ${store}.`);
     while (this.#values.length <= store) this.#values.push(undefined);
     if (this.#values[store] === undefined) this.#size++;
-    this.#values[store] = value;
+    this.#values[store] = this.#copyOf(value);
     return this;
   }
 
   clear(): void {
     this.#values = [];
     this.#size = 0;
+    this.#shared?.clear();
+  }
+
+  /** The shared copy of `value` (it becomes that copy while there is room for one more). */
+  #copyOf(value: T): T {
+    const shared = this.#shared;
+    if (shared === undefined) return value;
+    const copy = shared.get(value);
+    if (copy !== undefined) return copy;
+    if (shared.size < this.#sharedMax) shared.set(value, value);
+    return value;
   }
 
   *[Symbol.iterator](): Iterator<[number, T]> {

@@ -24,7 +24,8 @@ import { eventId } from './event-id.js';
 import { page, type Finder, type FinderContext, type Found, type Reconciliation } from './finder.js';
 import { invalid } from './checkpoint-invalid.js';
 import type { Family, FamilyState } from './family.js';
-import { PerStore, type StoreSet } from './store-set.js';
+import type { StoreSet } from './store-set.js';
+import { StoreRecordSlots } from './store-record-slots.js';
 import {
   byStoreNumber,
   count,
@@ -74,7 +75,7 @@ export interface StoreCounts {
 
 /** Per store, its record as last read, and how many are in each status. */
 export class StoreState implements FamilyState<StoreRecord> {
-  readonly #records = new PerStore<string>();
+  readonly #records = new StoreRecordSlots();
   readonly counts: StoreCounts = { read: 0, active: 0, paused: 0, terminated: 0, hours_missing: 0 };
 
   /** The store's record as last read (`status|hash[|m]`), or undefined before its first read. */
@@ -218,11 +219,16 @@ export class StoreFinder implements Finder {
   }
 
   /** The stores to read this pass, by number, each once: moved, never read, and the cadence's in turn. */
-  #due(everyStore: boolean): Set<number> {
+  #due(everyStore: boolean): Iterable<number> {
     const state = this.#c.state;
     const n = state.stores.length;
+    if (everyStore) {
+      // Every store, in number order: the others would add nothing, but the cadence's turn moves on.
+      this.#checkedUpTo = n;
+      this.#inTurn(this.#cadence(n));
+      return numbersBelow(n);
+    }
     const due = new Set<number>();
-    if (everyStore) for (let i = 0; i < n; i++) due.add(i);
     for (const id of this.#o.touched) {
       const index = state.storeIndex(id);
       if (index !== undefined) due.add(index);
@@ -248,11 +254,11 @@ export class StoreFinder implements Finder {
     return chased;
   }
 
-  /** The next `count` stores in turn (each at most once). */
-  #inTurn(count: number, into: Set<number>): void {
+  /** The next `count` stores in turn (each at most once), added `into` the set given. */
+  #inTurn(count: number, into?: Set<number>): void {
     const n = this.#c.state.stores.length;
     for (let k = 0; k < Math.min(count, n); k++) {
-      into.add(this.#turn % n);
+      into?.add(this.#turn % n);
       this.#turn = (this.#turn + 1) % n;
     }
   }
@@ -288,7 +294,7 @@ export class StoreFinder implements Finder {
     );
   }
 
-  async *#read(stores: Set<number>): AsyncGenerator<Found> {
+  async *#read(stores: Iterable<number>): AsyncGenerator<Found> {
     const state = this.#c.state;
     for (const index of stores) {
       const storeId = state.stores[index] as string;
@@ -335,4 +341,9 @@ export class StoreFinder implements Finder {
       records,
     };
   }
+}
+
+/** 0, 1, …, n − 1, without a set of them (a first sync's reads at 100,000 stores). */
+function* numbersBelow(n: number): Generator<number> {
+  for (let i = 0; i < n; i++) yield i;
 }

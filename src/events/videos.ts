@@ -128,7 +128,8 @@ export const VIDEO_CACHE = 2_000;
  */
 export class VideoState implements FamilyState<VideoRecord> {
   readonly #table: VideoTable | undefined;
-  readonly #videos = new PerStore<string>();
+  /** Most stores' counts are alike (a few hundred values at 100,000 stores): one copy of each, up to 4,096. */
+  readonly #videos = new PerStore<string>({ shared: 4096 });
   /**
    * Per store, the ids of the videos delivered (none for a store an older version saved by count);
    * with a table, those of the stores read lately.

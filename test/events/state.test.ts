@@ -419,7 +419,7 @@ function tableCheckpoint(lines: string[] = [], rows = new Map<string, string>())
     stores: async (status, { visitBy, except }) => [
       ...new Set(
         [...(clear ? held : new Map([...rows, ...held]))]
-          .filter(([id]) => !except.includes(id))
+          .filter(([id]) => !except.has(id))
           .map(([, packed]) => unpackBooking(packed))
           .filter((e) => e.status === status && (visitBy === undefined || (e.visit !== null && e.visit <= visitBy)))
           .map((e) => e.store),

@@ -187,6 +187,23 @@ describe('PerStore', () => {
     expect([...values]).toEqual([]);
   });
 
+  it('with shared values: the same answers, past the number of values it shares too, and after clear()', () => {
+    const values = new PerStore<string>({ shared: 2 });
+    // Built anew each time, as a family packs them: equal strings, not the same one.
+    const packed = (n: number) => [n, 0, n].join('|');
+    for (let store = 0; store < 12; store++) values.set(store, packed(store % 4));
+    expect([...values]).toEqual(Array.from({ length: 12 }, (_, store) => [store, packed(store % 4)]));
+    values.set(1, packed(9));
+    expect(values.get(1)).toBe('9|0|9');
+    expect(values.get(5)).toBe('1|0|1');
+    values.clear();
+    values.set(0, packed(7)).set(1, packed(7));
+    expect([...values]).toEqual([
+      [0, '7|0|7'],
+      [1, '7|0|7'],
+    ]);
+  });
+
   it('refuses what is not a store number', () => {
     const values = new PerStore<string>();
     for (const bad of [-1, 1.5, Number.NaN]) expect(() => values.set(bad, 'x')).toThrow(/store number/);
