@@ -42,7 +42,7 @@ export class StoreRecordSlots implements Iterable<[number, string]> {
     const parts = RECORD.exec(record);
     const status = parts ? this.#statusNumber(parts[1] as string) : undefined;
     if (!parts || status === undefined) {
-      if (store < this.#status.length) this.#status[store] = 0;
+      // Read before the slots (`get`): what a slot still holds for this store no longer counts.
       this.#others.set(store, record);
       return this;
     }

@@ -39,16 +39,20 @@ describe('StreamBookings.stores(): the stores a poll reads again, from the table
     for (let i = 0; i < 1_200; i++) bookings.hold(`p${i}`, `packed${i}`, entry(i % 3, 'pending'));
     bookings.hold('c1', 'c1', entry(7, 'confirmed', 10));
     bookings.hold('c2', 'c2', entry(8, 'confirmed', 20));
+    // Ids sort before any letter of the others ('0…', 'A…', ' …'): the first chunk starts below every id.
+    bookings.hold(' 1', ' 1', entry(4, 'pending'));
+    bookings.hold('0', '0', entry(5, 'pending'));
+    bookings.hold('A', 'A', entry(6, 'pending'));
     await bookings.write(db);
     statements.length = 0;
-    expect((await bookings.stores('pending', { except: new Set() })).sort()).toEqual([0, 1, 2]);
+    expect((await bookings.stores('pending', { except: new Set() })).sort()).toEqual([0, 1, 2, 4, 5, 6]);
     expect(statements).toHaveLength(1);
     expect(await bookings.stores('confirmed', { visitBy: 15, except: new Set() })).toEqual([7]);
     expect((await bookings.stores('confirmed', { visitBy: 20, except: new Set() })).sort()).toEqual([7, 8]);
     expect((await bookings.stores('confirmed', { except: new Set() })).sort()).toEqual([7, 8]);
     // Store 1's bookings are all listed by the service (left out): its store is not read again.
     const listed = Array.from({ length: 1_200 }, (_, i) => `p${i}`).filter((id) => Number(id.slice(1)) % 3 === 1);
-    expect((await bookings.stores('pending', { except: new Set(listed) })).sort()).toEqual([0, 2]);
+    expect((await bookings.stores('pending', { except: new Set([...listed, ' 1', '0', 'A']) })).sort()).toEqual([0, 2]);
     expect(await bookings.stores('confirmed', { visitBy: 20, except: new Set(['c2']) })).toEqual([7]);
   });
 
@@ -63,6 +67,7 @@ describe('StreamBookings.stores(): the stores a poll reads again, from the table
     expect(await bookings.stores('pending', { except: new Set() })).toEqual([]);
     expect(await bookings.stores('confirmed', { visitBy: 10, except: new Set() })).toEqual([1]);
     expect(await bookings.stores('confirmed', { visitBy: 2, except: new Set() })).toEqual([]);
+    expect(await bookings.stores('confirmed', { visitBy: 3, except: new Set() })).toEqual([1]);
     expect(await bookings.stores('confirmed', { visitBy: 10, except: new Set(['a']) })).toEqual([]);
     // Cleared: the rows no longer count, what is held after does.
     bookings.clear();
