@@ -64,6 +64,9 @@ describe('StreamBookings.stores(): the stores a poll reads again, from the table
     // Held, not written: a is confirmed now (visit at 3), b completed.
     bookings.hold('a', 'a2', entry(1, 'confirmed', 3));
     bookings.hold('b', 'b2', entry(2, 'completed'));
+    // Confirmed with no visit yet: never due, but confirmed.
+    bookings.hold('n', 'n', entry(9, 'confirmed'));
+    expect((await bookings.stores('confirmed', { except: new Set() })).sort()).toEqual([1, 9]);
     expect(await bookings.stores('pending', { except: new Set() })).toEqual([]);
     expect(await bookings.stores('confirmed', { visitBy: 10, except: new Set() })).toEqual([1]);
     expect(await bookings.stores('confirmed', { visitBy: 2, except: new Set() })).toEqual([]);
