@@ -18,6 +18,9 @@ interface ProfileNode {
   children: ProfileNode[];
 }
 
+// Piped into `head`: stop quietly once it has read enough.
+process.stdout.on('error', () => process.exit(0));
+
 const [file, depthArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: node bench/lib/alloc-summary.ts <file.heapprofile> [frames]');
 const depth = Number(depthArg ?? 1);

@@ -63,12 +63,27 @@ export class StoreRecordSlots implements Iterable<[number, string]> {
 
   /** `[number, record]` in number order, as a `Map` of numbers iterates (so `Object.fromEntries` takes it). */
   *[Symbol.iterator](): Iterator<[number, string]> {
-    let end = this.#status.length;
-    for (const store of this.#others.keys()) end = Math.max(end, store + 1);
-    for (let store = 0; store < end; store++) {
+    for (let store = 0, end = this.#end(); store < end; store++) {
       const record = this.get(store);
       if (record !== undefined) yield [store, record];
     }
+  }
+
+  /** The records by store number as one object, for a snapshot: built by index, no pair per store (as `PerStore.byNumber`). */
+  byNumber(): Record<number, string> {
+    const out: Record<number, string> = {};
+    for (let store = 0, end = this.#end(); store < end; store++) {
+      const record = this.get(store);
+      if (record !== undefined) out[store] = record;
+    }
+    return out;
+  }
+
+  /** One past the highest store number that may hold a record. */
+  #end(): number {
+    let end = this.#status.length;
+    for (const store of this.#others.keys()) end = Math.max(end, store + 1);
+    return end;
   }
 
   /** The status's number (from 0), or undefined when 127 others took every number. */

@@ -176,6 +176,20 @@ export class PerStore<T> implements Iterable<[number, T]> {
     return value;
   }
 
+  /**
+   * The values by store number as one object, for a snapshot: built by index, so that V8 keeps it
+   * as an array of elements (8 bytes a store) and no `[number, value]` pair is made per store, as
+   * `Object.fromEntries(this)` would (28 MB passing through at 100,000 stores).
+   */
+  byNumber(): Record<number, T> {
+    const out: Record<number, T> = {};
+    for (let store = 0; store < this.#values.length; store++) {
+      const value = this.#values[store];
+      if (value !== undefined) out[store] = value;
+    }
+    return out;
+  }
+
   *[Symbol.iterator](): Iterator<[number, T]> {
     for (let store = 0; store < this.#values.length; store++) {
       const value = this.#values[store];

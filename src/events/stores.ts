@@ -95,7 +95,7 @@ export class StoreState implements FamilyState<StoreRecord> {
   }
 
   snapshot(): Record<string, unknown> {
-    return this.#records.size > 0 ? { locations: Object.fromEntries(this.#records) } : {};
+    return this.#records.size > 0 ? { locations: this.#records.byNumber() } : {};
   }
 
   *restore(snapshot: Readonly<Record<string, unknown>>, stores: number): Iterable<StoreRecord> {

@@ -215,10 +215,10 @@ export class VideoState implements FamilyState<VideoRecord> {
       for (const [store, ids] of [...this.#unsaved])
         this.keep(['v', store, this.#videos.get(store) ?? '0|0|0', ...ids]);
       this.moved = false;
-      return { videos: Object.fromEntries(this.#videos), videoIds: {} };
+      return { videos: this.#videos.byNumber(), videoIds: {} };
     }
     return {
-      videos: Object.fromEntries(this.#videos),
+      videos: this.#videos.byNumber(),
       videoIds: Object.fromEntries([...this.#videoIds].map(([store, ids]) => [store, [...ids]])),
     };
   }

@@ -21,6 +21,7 @@ describe('StoreRecordSlots', () => {
     slots.set(0, 'a|0000000000000001');
     expect(slots.get(0)).toBe('a|0000000000000001');
     expect(slots.size).toBe(3);
+    expect(slots.byNumber()).toEqual(Object.fromEntries(slots));
     expect(Object.fromEntries(slots)).toEqual({
       0: 'a|0000000000000001',
       2: 'a|00000000ffffffff',
@@ -88,6 +89,7 @@ describe('StoreRecordSlots', () => {
         }
         expect(slots.size).toBe(model.size);
         expect([...slots]).toEqual([...model].sort((a, b) => a[0] - b[0]));
+        expect(slots.byNumber()).toEqual(Object.fromEntries(model));
         for (let store = 0; store <= 300; store++) expect(slots.get(store)).toBe(model.get(store));
       }),
     );

@@ -175,6 +175,8 @@ describe('PerStore', () => {
     expect(values.has(3)).toBe(true);
     expect(values.get(3)).toBe('C');
     expect(Object.fromEntries(values)).toEqual({ 0: 'a', 3: 'C' });
+    expect(values.byNumber()).toEqual({ 0: 'a', 3: 'C' });
+    expect(JSON.stringify(values.byNumber())).toBe('{"0":"a","3":"C"}');
     values.set(5000, 'far');
     expect([...values]).toEqual([
       [0, 'a'],
