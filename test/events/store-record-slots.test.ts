@@ -22,6 +22,7 @@ describe('StoreRecordSlots', () => {
     expect(slots.get(0)).toBe('a|0000000000000001');
     expect(slots.size).toBe(3);
     expect(slots.byNumber()).toEqual(Object.fromEntries(slots));
+    expect(Object.keys(slots.byNumber())).toEqual(['0', '2', '40']);
     expect(Object.fromEntries(slots)).toEqual({
       0: 'a|0000000000000001',
       2: 'a|00000000ffffffff',

@@ -177,6 +177,7 @@ describe('PerStore', () => {
     expect(Object.fromEntries(values)).toEqual({ 0: 'a', 3: 'C' });
     expect(values.byNumber()).toEqual({ 0: 'a', 3: 'C' });
     expect(JSON.stringify(values.byNumber())).toBe('{"0":"a","3":"C"}');
+    expect(Object.keys(values.byNumber())).toEqual(['0', '3']);
     values.set(5000, 'far');
     expect([...values]).toEqual([
       [0, 'a'],
