@@ -149,6 +149,10 @@ export function readLine(line: string, index: number, families: readonly Family[
   return { snapshot: parsed as unknown as Snapshot };
 }
 
+/** A record this version writes, for a list of families (a value read from a table, checked as a line's would be). */
+export const isStateRecord = (record: unknown, families: readonly Family[] = FAMILIES): record is StateRecord =>
+  isRecord(record, layoutOf(families).records);
+
 function isRecord(record: unknown, records: Layout['records']): record is StateRecord {
   if (!Array.isArray(record) || typeof record[0] !== 'string' || !Object.hasOwn(records, record[0])) return false;
   const { checks, more } = records[record[0]] as RecordCodec<FamilyRecord>;

@@ -23,8 +23,11 @@ export interface FamilyState<R extends FamilyRecord = FamilyRecord> {
   apply(record: R): void;
   /** The store number a record names (to be one an earlier record added), if it names one. */
   storeOf(record: R): number | undefined;
-  /** The family's fields of the snapshot; a field left out is not written. */
-  snapshot(): Record<string, unknown>;
+  /**
+   * The family's fields of the snapshot; a field left out is not written. `storesInTable`: the
+   * checkpoint keeps a store table (store-table.ts), which holds the family's per-store values.
+   */
+  snapshot(storesInTable?: boolean): Record<string, unknown>;
   /**
    * The records that give back the family's part of a checked snapshot, in the order to apply
    * them; `stores` is how many stores the snapshot lists, and a value naming another is refused
@@ -52,6 +55,13 @@ export interface FamilyState<R extends FamilyRecord = FamilyRecord> {
   keep?(record: R): R | undefined;
   /** Kept in a table, after a load: it replayed records of a checkpoint written before it had one, to be moved there. */
   readonly moved?: boolean;
+  /** With a `column` (`Family.column`): the store's value as the state holds it now, for its row of the store table. */
+  storeValue?(store: number): string | undefined;
+  /**
+   * With a `column`: the record that gives back a value read from the store table, written there
+   * when the state's month was `written` (the state's month is now `current`).
+   */
+  fromTable?(store: number, value: string, written: string, current: string): R;
 }
 
 /** A family: its finder, its record kinds with their checks, its snapshot fields, and its state. */
@@ -59,6 +69,11 @@ export interface Family<R extends FamilyRecord = FamilyRecord, S extends FamilyS
   /** Its name, unique across families: the key a checkpoint's tables (state-tables.ts) give its table by; none, never in a table. */
   readonly name?: string;
   readonly records: readonly RecordCodec<R>[];
+  /**
+   * The column of a checkpoint's store table (store-table.ts) that holds its per-store value, when
+   * it keeps one value a store (its state then has `storeValue` and `fromTable`); none otherwise.
+   */
+  readonly column?: string;
   /** Its snapshot fields, each named once across families (the checkpoint's keys). */
   readonly snapshot: Readonly<Record<string, SnapshotField>>;
   /** Its state: in memory, or kept in `table` when the checkpoint supplies one (state-tables.ts). */

@@ -17,11 +17,12 @@
 import { CheckpointInvalidError } from '../index.js';
 import type { Checkpoint } from './checkpoint.js';
 import { invalid } from './checkpoint-invalid.js';
-import { FORMAT, readLine, type Snapshot } from './checkpoint-format.js';
+import { FORMAT, isStateRecord, readLine, type Snapshot } from './checkpoint-format.js';
 import { FAMILIES } from './families.js';
 import type { Family, FamilyRecord, FamilyState } from './family.js';
 import type { StateRecord } from './records.js';
 import { stateTablesOf, type StateTables } from './state-tables.js';
+import { STORE_TABLE, type StoreRow, type StoreTable } from './store-table.js';
 
 export type { StateRecord } from './records.js';
 
@@ -57,6 +58,15 @@ export class WatchState {
   #snapshotBytes = 0;
   /** False while the checkpoint holds no snapshot: the first save then writes one. */
   #snapshotSaved = false;
+  /** Where the checkpoint keeps the stores and the families' per-store values (`column`), if it does. */
+  readonly #storeTable: StoreTable | undefined;
+  /** With a store table: the families with a column, and the record kinds their values are written as. */
+  readonly #columns: [Family, FamilyState][] = [];
+  readonly #columnKinds = new Set<string>(['s']);
+  /** With a store table: stores whose row changed and is not held for a commit yet. */
+  readonly #unkept = new Set<number>();
+  /** While rows of the store table are applied: they are in the table already. */
+  #readingTable = false;
 
   /**
    * `families`: the families kept (families.ts); another list only in tests. `tables`: where the
@@ -64,11 +74,15 @@ export class WatchState {
    */
   constructor(families: readonly Family[] = FAMILIES, tables?: StateTables) {
     this.#families = families;
+    this.#storeTable = tables?.table(STORE_TABLE) as StoreTable | undefined;
     for (const family of families) {
       const table = family.name === undefined ? undefined : tables?.table(family.name);
       const state = table === undefined ? family.create() : family.create(table as never);
       this.#state.set(family, state);
       for (const codec of family.records) this.#byKind.set(codec.kind, state);
+      if (family.column === undefined) continue;
+      this.#columns.push([family, state]);
+      for (const codec of family.records) this.#columnKinds.add(codec.kind);
     }
   }
 
@@ -104,6 +118,7 @@ export class WatchState {
       case 's':
         this.#storeIndex.set(record[1], this.stores.length);
         this.stores.push(record[1]);
+        this.#changed(this.stores.length - 1);
         return;
       case 't':
         this.tail = { cursor: record[1], seen: record[2] };
@@ -120,9 +135,31 @@ export class WatchState {
       case 'p':
         this.provisional = true;
         return;
-      default:
-        this.#byKind.get(record[0])?.apply(record);
+      default: {
+        const part = this.#byKind.get(record[0]);
+        part?.apply(record);
+        if (part && this.#columnKinds.has(record[0])) this.#changed(part.storeOf(record) as number);
+      }
     }
+  }
+
+  /** A store's row of the store table changed (none kept: nothing to do). */
+  #changed(store: number): void {
+    if (this.#storeTable && !this.#readingTable) this.#unkept.add(store);
+  }
+
+  /** Hold the rows of the stores changed since the last time, for the checkpoint's next commit. */
+  #keepRows(): void {
+    const table = this.#storeTable;
+    if (!table) return;
+    for (const store of this.#unkept) table.hold(this.#row(store));
+    this.#unkept.clear();
+  }
+
+  #row(store: number): StoreRow {
+    const values: Record<string, string | null> = {};
+    for (const [family, state] of this.#columns) values[family.column as string] = state.storeValue?.(store) ?? null;
+    return { store, id: this.stores[store] as string, values, month: this.month };
   }
 
   /** Nothing known and never reset: a checkpoint the watcher has not written to yet (every family's record names a store). */
@@ -133,6 +170,9 @@ export class WatchState {
   #forget(at: number, replayed = false): void {
     this.stores.length = 0;
     this.#storeIndex.clear();
+    this.#unkept.clear();
+    // A reset read back from the checkpoint: the table was cleared with it and holds what came after.
+    if (!replayed) this.#storeTable?.clear();
     for (const state of this.#state.values()) state.forget(replayed);
     this.month = '';
     this.tail = { cursor: null, seen: 0 };
@@ -150,14 +190,17 @@ export class WatchState {
 
   // --- on the checkpoint ---
 
+  /** The snapshot line; with a store table, the stores stay there (what changed is held for it with the line). */
   snapshot(): string {
+    const inTable = this.#storeTable !== undefined;
+    this.#keepRows();
     const snapshot: Snapshot = {
       format: FORMAT,
       month: this.month,
       tail: this.tail,
       fullAt: this.fullAt,
-      stores: this.stores,
-      ...Object.assign({}, ...[...this.#state.values()].map((state) => state.snapshot())),
+      stores: inTable ? [] : this.stores,
+      ...Object.assign({}, ...[...this.#state.values()].map((state) => state.snapshot(inTable))),
       ...this.identity,
       seenAt: this.seenAt,
       resets: this.resets,
@@ -181,6 +224,7 @@ export class WatchState {
     for (const part of state.#state.values()) await part.loadTable?.();
     const lines = await checkpoint.load();
     for (const [i, line] of lines.entries()) state.#restore(line, i);
+    await state.#readStoreTable();
     if (identity) {
       const saved = state.identity;
       if (saved && saved.key !== identity.key && !previousKeys.includes(saved.key)) {
@@ -197,8 +241,48 @@ export class WatchState {
       if (saved && saved.key !== identity.key) await state.compact(checkpoint, true);
     }
     // A checkpoint written before a family had its table: its records move there with a snapshot that leaves them out.
-    if ([...state.#state.values()].some((part) => part.moved)) await state.compact(checkpoint, true);
+    if ([...state.#state.values()].some((part) => part.moved) || state.#unkept.size > 0)
+      await state.compact(checkpoint, true);
     return state;
+  }
+
+  /**
+   * The store table's rows, after the checkpoint's lines: those lines list no store once the table
+   * exists (a checkpoint written before it lists them all, and its table is empty), and hold no
+   * store's value, so the table's rows go on from what the lines left.
+   */
+  async #readStoreTable(): Promise<void> {
+    const table = this.#storeTable;
+    if (!table) return;
+    const listed = this.stores.length;
+    this.#readingTable = true;
+    try {
+      for await (const rows of table.rows()) {
+        if (listed > 0 && rows.length > 0)
+          throw invalid(`its lines list ${listed} stores and its store table lists stores too`);
+        for (const row of rows) this.#applyRow(row);
+      }
+    } finally {
+      this.#readingTable = false;
+    }
+  }
+
+  #applyRow(row: StoreRow): void {
+    const where = `the store table's row ${row.store}`;
+    if (row.store !== this.stores.length)
+      throw invalid(`the store table has no row for store number ${this.stores.length}`);
+    if (!isStateRecord(['s', row.id], this.#families) || this.#storeIndex.has(row.id))
+      throw invalid(`${where} names no store, or one an earlier row names`);
+    if (!isStateRecord(['m', row.month], this.#families) && row.month !== '')
+      throw invalid(`${where} was written in no month`);
+    this.apply(['s', row.id]);
+    for (const [family, state] of this.#columns) {
+      const value = row.values[family.column as string];
+      if (value === null || value === undefined) continue;
+      const record = state.fromTable?.(row.store, value, row.month, this.month);
+      if (!isStateRecord(record, this.#families)) throw invalid(`${where} holds no valid ${family.column}`);
+      this.apply(record);
+    }
   }
 
   #restore(text: string, index: number): void {
@@ -235,12 +319,14 @@ export class WatchState {
     // A checkpoint begins with a snapshot: it names the key and service, and a damaged first line is never taken for a torn last one.
     if (!this.#snapshotSaved) return this.compact(checkpoint, true);
     // A family kept in a table takes its records there; the line (empty, then) still marks the event saved.
+    // So does the store table: the rows of the stores these records changed.
     const kept: StateRecord[] = [];
     for (const record of records) {
       const part = this.#byKind.get(record[0]);
       const rest = part?.keep ? part.keep(record) : record;
-      if (rest !== undefined) kept.push(rest as StateRecord);
+      if (rest !== undefined && !(this.#storeTable && this.#columnKinds.has(rest[0]))) kept.push(rest as StateRecord);
     }
+    this.#keepRows();
     const line = JSON.stringify(kept);
     await checkpoint.save(line);
     this.#journalBytes += line.length;

@@ -94,8 +94,16 @@ export class StoreState implements FamilyState<StoreRecord> {
     return record[1];
   }
 
-  snapshot(): Record<string, unknown> {
-    return this.#records.size > 0 ? { locations: this.#records.byNumber() } : {};
+  snapshot(storesInTable = false): Record<string, unknown> {
+    return this.#records.size > 0 && !storesInTable ? { locations: this.#records.byNumber() } : {};
+  }
+
+  storeValue(store: number): string | undefined {
+    return this.#records.get(store);
+  }
+
+  fromTable(store: number, value: string): StoreRecord {
+    return ['l', store, value];
   }
 
   *restore(snapshot: Readonly<Record<string, unknown>>, stores: number): Iterable<StoreRecord> {
@@ -121,6 +129,7 @@ export class StoreState implements FamilyState<StoreRecord> {
 }
 
 export const storeFamily: Family<StoreRecord, StoreState> = {
+  column: 'location',
   records: [storeRecords],
   /** Per store number, its record as last read; missing when none was read. */
   snapshot: { locations: { check: byStoreNumber(isPackedStore), optional: true } },

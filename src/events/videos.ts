@@ -209,13 +209,13 @@ export class VideoState implements FamilyState<VideoRecord> {
     return record[1];
   }
 
-  snapshot(): Record<string, unknown> {
+  snapshot(storesInTable = false): Record<string, unknown> {
     if (this.#table) {
       // The ids live in the table: those applied and not yet taken go there with the snapshot.
       for (const [store, ids] of [...this.#unsaved])
         this.keep(['v', store, this.#videos.get(store) ?? '0|0|0', ...ids]);
       this.moved = false;
-      return { videos: this.#videos.byNumber(), videoIds: {} };
+      return { videos: storesInTable ? {} : this.#videos.byNumber(), videoIds: {} };
     }
     return {
       videos: this.#videos.byNumber(),
@@ -237,6 +237,15 @@ export class VideoState implements FamilyState<VideoRecord> {
     }
   }
 
+  storeValue(store: number): string | undefined {
+    return this.#videos.get(store);
+  }
+
+  /** Counts written in an earlier month are rolled to this one, as `newMonth` rolled those in memory. */
+  fromTable(store: number, value: string, written: string, current: string): VideoRecord {
+    return ['v', store, written === current ? value : videosInMonth(value, written, current)];
+  }
+
   /** This month's counts become last month's (or are dropped if months were skipped). */
   newMonth(from: string, to: string): void {
     for (const [store, packed] of this.#videos) this.#videos.set(store, videosInMonth(packed, from, to));
@@ -254,6 +263,7 @@ export class VideoState implements FamilyState<VideoRecord> {
 
 export const videoFamily: Family<VideoRecord, VideoState, VideoTable> = {
   name: 'videos',
+  column: 'videos',
   records: [videoRecords],
   snapshot: {
     videos: { check: byStoreNumber(isPackedVideos) },

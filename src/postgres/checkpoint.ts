@@ -10,11 +10,13 @@
 import type { Checkpoint, LockOptions, SaveOptions } from '../events/index.js';
 import { PASS_END } from '../events/pass-end.js';
 import { STATE_TABLES, type StateTables } from '../events/state-tables.js';
+import { STORE_TABLE } from '../events/store-table.js';
 import { BATCH_CHANGES, type ChangeBatch } from './batch.js';
 import type { Queryable, Session } from './database.js';
 import { databaseError } from './errors.js';
 import type { WriterLease } from './lease.js';
 import { StreamBookings } from './stream-bookings.js';
+import { StreamStores } from './stream-stores.js';
 import { StreamVideos } from './stream-videos.js';
 
 export interface CheckpointParts {
@@ -80,23 +82,30 @@ export class PostgresCheckpoint implements Checkpoint {
   readonly bookings: StreamBookings;
   /** The ids of the videos the stream delivered, kept in their table likewise. */
   readonly videos: StreamVideos;
+  /** The stores, their records and video counts, kept in their table likewise. */
+  readonly stores: StreamStores;
 
   constructor(parts: CheckpointParts) {
     this.#p = parts;
     this.#records = `${parts.schemaQuoted}.stream_records`;
     this.bookings = new StreamBookings(this.tx, parts.schemaQuoted, parts.database);
     this.videos = new StreamVideos(this.tx, parts.schemaQuoted, parts.database);
+    this.stores = new StreamStores(this.tx, parts.schemaQuoted, parts.database);
   }
 
-  /** The parts of the stream's state that grow with the account live in the mirror's tables: bookings, videos' ids. */
+  /** The parts of the stream's state that grow with the account live in the mirror's tables: bookings, videos' ids, stores. */
   [STATE_TABLES](): StateTables {
-    const tables: Record<string, unknown> = { bookings: this.bookings, videos: this.videos };
+    const tables: Record<string, unknown> = {
+      bookings: this.bookings,
+      videos: this.videos,
+      [STORE_TABLE]: this.stores,
+    };
     return { table: (family) => (Object.hasOwn(tables, family) ? tables[family] : undefined) };
   }
 
   /** Rows held for the stream's tables, to be written with the next commit. */
   get #tablesHeld(): number {
-    return this.bookings.pending + this.videos.pending;
+    return this.bookings.pending + this.videos.pending + this.stores.pending;
   }
 
   /** The main connection, counting statements. */
@@ -203,6 +212,7 @@ export class PostgresCheckpoint implements Checkpoint {
       try {
         await this.bookings.write(this.tx);
         await this.videos.write(this.tx);
+        await this.stores.write(this.tx);
         if (replace) await this.tx.query(`delete from ${this.#records}`);
         if (records.length > 0)
           await this.tx.query(

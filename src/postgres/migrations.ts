@@ -78,6 +78,16 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     // The ids of each store's videos delivered, read a store at a time (stream-videos.ts).
     `create table if not exists %s.stream_videos (store integer not null, video_id text not null, primary key (store, video_id))`,
   ],
+  [
+    // The stores, by the stream's store number: each one's id, record as last read and video counts
+    // (stream-stores.ts), read when the stream starts instead of a snapshot listing them all.
+    `create table if not exists %s.stream_stores (
+      store integer primary key,
+      id text not null,
+      location text,
+      videos text,
+      month text not null)`,
+  ],
 ];
 
 /** The newest version this package writes. */
@@ -140,6 +150,7 @@ export const COLUMNS: Record<string, Record<string, string>> = {
     packed: 'text',
   },
   stream_videos: { store: 'integer', video_id: 'text' },
+  stream_stores: { store: 'integer', id: 'text', location: 'text', videos: 'text', month: 'text' },
   writer_lease: {
     name: 'text',
     holder: 'text',

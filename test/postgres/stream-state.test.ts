@@ -1,8 +1,9 @@
 /**
- * The stream's state in the mirror's tables: the bookings (`stream_bookings`) and the ids of the
- * videos delivered (`stream_videos`) live there, written in the transactions that commit their
- * changes, and `stream_records` holds neither; a checkpoint written before those tables existed
- * is moved into them at start, nothing delivered again.
+ * The stream's state in the mirror's tables: the bookings (`stream_bookings`), the ids of the
+ * videos delivered (`stream_videos`) and the stores with their records and video counts
+ * (`stream_stores`) live there, written in the transactions that commit their changes, and
+ * `stream_records` holds none of them; a checkpoint written before those tables existed is moved
+ * into them at start, nothing delivered again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { syncToPostgres } from '../../src/postgres/index.js';
@@ -37,25 +38,38 @@ describe("syncToPostgres(): the stream's state in the tables", () => {
     return { env, query, sync };
   }
 
-  /** The stream's tables hold every booking (its status) and every video the mirror holds; its records neither. */
+  /** The stream's tables hold every booking (its status), video and store the mirror holds; its records none of them. */
   async function expectStateInTables(query: (text: string) => Promise<Record<string, unknown>[]>) {
     const [counts] = await query(
       `select (select count(*)::int from crp.stream_bookings) as stream_bookings,
               (select count(*)::int from crp.bookings) as bookings,
               (select count(*)::int from crp.stream_videos) as stream_videos,
               (select count(*)::int from crp.videos) as videos,
+              (select count(*)::int from crp.stream_stores) as stream_stores,
+              (select count(*)::int from crp.stores) as stores,
+              (select count(*)::int from crp.stream_stores s join crp.stores m on m.partner_location_id = s.id
+                where s.location is null) as unread,
               (select count(*)::int from crp.stream_bookings s join crp.bookings b using (reservation_id)
                 where s.status <> b.status) as differing`,
     );
     expect(counts?.stream_bookings).toBeGreaterThan(0);
     expect(counts?.stream_videos).toBeGreaterThan(0);
-    expect(counts).toMatchObject({ bookings: counts?.stream_bookings, videos: counts?.stream_videos, differing: 0 });
+    expect(counts).toMatchObject({
+      bookings: counts?.stream_bookings,
+      videos: counts?.stream_videos,
+      stores: counts?.stream_stores,
+      differing: 0,
+      unread: 0,
+    });
     const records = (await query('select record from crp.stream_records order by id')).map((r) => r.record as string);
-    const ids = await query('select reservation_id as id from crp.bookings union all select video_id from crp.videos');
+    const ids = await query(
+      `select reservation_id as id from crp.bookings union all select video_id from crp.videos
+       union all select partner_location_id from crp.stores`,
+    );
     for (const { id } of ids) expect(records.some((record) => record.includes(id as string))).toBe(false);
   }
 
-  it('bookings and video ids live in stream_bookings and stream_videos, not in stream_records; later changes come once', {
+  it('bookings, video ids and stores live in stream_bookings, stream_videos and stream_stores, not in stream_records; later changes come once', {
     timeout: 120_000,
   }, async () => {
     const { env, query, sync } = await setUp();
@@ -72,15 +86,22 @@ describe("syncToPostgres(): the stream's state in the tables", () => {
     expect((await query('select count(*)::int as n from partner_log'))[0]?.n).toBe(first.events + second.events);
   });
 
-  it('a checkpoint holding the bookings and video ids itself (written before the tables) moves them there; nothing comes again', {
+  it('a checkpoint holding the bookings, video ids and stores itself (written before the tables) moves them there; nothing comes again', {
     timeout: 120_000,
   }, async () => {
     const { env, query, sync } = await setUp();
     const first = await sync();
-    // The same state as the stream would have written it with no tables: the bookings and the
-    // video ids in the journal (the counts as the checkpoint has them).
+    // The same state as the stream would have written it with no tables: the stores, their records
+    // and video counts in the snapshot, the bookings and the video ids in the journal.
     const lines = (await query('select record from crp.stream_records order by id')).map((r) => r.record as string);
     const state = await WatchState.load({ load: async () => lines, save: async () => undefined });
+    for (const row of await query('select store, id, location, videos from crp.stream_stores order by store')) {
+      state.apply(['s', row.id as string]);
+      if (row.location !== null) state.apply(['l', row.store as number, row.location as string]);
+      if (row.videos !== null) state.apply(['v', row.store as number, row.videos as string]);
+    }
+    const snapshot = state.snapshot();
+    expect(JSON.parse(snapshot).stores.length).toBe(6);
     const bookings = await query('select reservation_id, packed from crp.stream_bookings');
     const videos = await query(
       'select store, array_agg(video_id order by video_id) as ids from crp.stream_videos group by store',
@@ -94,8 +115,11 @@ describe("syncToPostgres(): the stream's state in the tables", () => {
         ...(v.ids as string[]),
       ]),
     ];
-    await query('delete from crp.stream_bookings; delete from crp.stream_videos');
-    await query(`insert into crp.stream_records (record) values ('${JSON.stringify(legacy).replaceAll("'", "''")}')`);
+    await query(
+      'delete from crp.stream_bookings; delete from crp.stream_videos; delete from crp.stream_stores; delete from crp.stream_records',
+    );
+    for (const line of [snapshot, JSON.stringify(legacy)])
+      await query(`insert into crp.stream_records (record) values ('${line.replaceAll("'", "''")}')`);
 
     const again = await sync();
     expect(again.events - again.storeReads).toBe(0);
