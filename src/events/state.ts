@@ -81,6 +81,12 @@ export class WatchState {
       this.#state.set(family, state);
       for (const codec of family.records) this.#byKind.set(codec.kind, state);
       if (family.column === undefined) continue;
+      // Such a family's records carry more than the store's value (a video's ids): without a table
+      // of its own for that, its records stay in the lines, which name stores the table lists.
+      if (this.#storeTable && family.records.some((codec) => codec.more) && table === undefined)
+        throw new Error(
+          `A checkpoint with a store table keeps the ${family.name ?? 'family'}'s records in a table too.`,
+        );
       this.#columns.push([family, state]);
       for (const codec of family.records) this.#columnKinds.add(codec.kind);
     }
@@ -275,13 +281,16 @@ export class WatchState {
       throw invalid(`${where} names no store, or one an earlier row names`);
     if (!isStateRecord(['m', row.month], this.#families) && row.month !== '')
       throw invalid(`${where} was written in no month`);
+    // Rows are written with the month of the lines saved with them: a later one means a line is missing.
+    if (row.month > this.month) throw invalid(`${where} was written in ${row.month}, after the lines' month`);
     this.apply(['s', row.id]);
     for (const [family, state] of this.#columns) {
       const value = row.values[family.column as string];
       if (value === null || value === undefined) continue;
-      const record = state.fromTable?.(row.store, value, row.month, this.month);
-      if (!isStateRecord(record, this.#families)) throw invalid(`${where} holds no valid ${family.column}`);
-      this.apply(record);
+      // Checked as written, before a roll to this month could make a valid value of it.
+      if (!isStateRecord(state.fromTable?.(row.store, value, row.month, row.month), this.#families))
+        throw invalid(`${where} holds no valid ${family.column}`);
+      this.apply(state.fromTable?.(row.store, value, row.month, this.month) as StateRecord);
     }
   }
 
