@@ -6,7 +6,8 @@
  * into them at start, nothing delivered again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { syncToPostgres } from '../../src/postgres/index.js';
+import { CheckpointInvalidError } from '../../src/index.js';
+import { SCHEMA_VERSION, syncToPostgres } from '../../src/postgres/index.js';
 import { WatchState } from '../../src/events/state.js';
 import { packVideos, videoFamily } from '../../src/events/videos.js';
 import { startSimEnv, type SimEnv } from '../events/support.js';
@@ -115,9 +116,11 @@ describe("syncToPostgres(): the stream's state in the tables", () => {
         ...(v.ids as string[]),
       ]),
     ];
+    // A schema at version 2, before stream_stores: the next sync migrates it, then moves the stores there.
     await query(
-      'delete from crp.stream_bookings; delete from crp.stream_videos; delete from crp.stream_stores; delete from crp.stream_records',
+      'delete from crp.stream_bookings; delete from crp.stream_videos; drop table crp.stream_stores; delete from crp.stream_records',
     );
+    await query('update crp.crp_schema set version = 2');
     for (const line of [snapshot, JSON.stringify(legacy)])
       await query(`insert into crp.stream_records (record) values ('${line.replaceAll("'", "''")}')`);
 
@@ -126,5 +129,20 @@ describe("syncToPostgres(): the stream's state in the tables", () => {
     await expectStateInTables(query);
     await expectMirrorMatches(env, query);
     expect((await query('select count(*)::int as n from partner_log'))[0]?.n).toBe(first.events + again.events);
+    expect((await query('select version from crp.crp_schema'))[0]?.version).toBe(SCHEMA_VERSION);
+  });
+
+  it('a store row deleted by hand: the sync refuses the checkpoint, naming the store number, and writes nothing', {
+    timeout: 120_000,
+  }, async () => {
+    const { env, query, sync } = await setUp();
+    await sync();
+    await query('delete from crp.stream_stores where store = 2');
+    const logged = (await query('select count(*)::int as n from partner_log'))[0]?.n;
+    env.sandbox.clock.advance({ ms: 3 * DAY });
+    const error = await sync().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointInvalidError);
+    expect((error as Error).message).toMatch(/the store table has no row for store number 2/);
+    expect((await query('select count(*)::int as n from partner_log'))[0]?.n).toBe(logged);
   });
 });
