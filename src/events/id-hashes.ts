@@ -30,6 +30,12 @@ function hash(id: string): void {
   low = h2 >>> 0 || 1;
 }
 
+/** A 32-bit hash of the id (its 64-bit hash folded), for a table that checks the ids it finds. */
+export function idHash32(id: string): number {
+  hash(id);
+  return (low ^ Math.imul(high, 0x9e3779b1)) >>> 0;
+}
+
 /** What a caller asks of a set of ids: `Set<string>` is one too. */
 export interface IdLookup {
   has(id: string): boolean;

@@ -22,6 +22,7 @@ import { FAMILIES } from './families.js';
 import type { Family, FamilyRecord, FamilyState } from './family.js';
 import type { StateRecord } from './records.js';
 import { stateTablesOf, type StateTables } from './state-tables.js';
+import { StoreIndex } from './store-index.js';
 import { STORE_TABLE, type StoreRow, type StoreTable } from './store-table.js';
 
 export type { StateRecord } from './records.js';
@@ -34,7 +35,7 @@ export interface StateIdentity {
 
 export class WatchState {
   readonly stores: string[] = [];
-  readonly #storeIndex = new Map<string, number>();
+  readonly #storeIndex = new StoreIndex(this.stores);
   readonly #families: readonly Family[];
   /** Each family's state, by family and by the kinds of its records. */
   readonly #state = new Map<Family, FamilyState>();
@@ -122,8 +123,8 @@ export class WatchState {
   apply(record: StateRecord): void {
     switch (record[0]) {
       case 's':
-        this.#storeIndex.set(record[1], this.stores.length);
         this.stores.push(record[1]);
+        this.#storeIndex.add(record[1], this.stores.length - 1);
         this.#changed(this.stores.length - 1);
         return;
       case 't':
@@ -277,7 +278,7 @@ export class WatchState {
     const where = `the store table's row ${row.store}`;
     if (row.store !== this.stores.length)
       throw invalid(`the store table has no row for store number ${this.stores.length}`);
-    if (!isStateRecord(['s', row.id], this.#families) || this.#storeIndex.has(row.id))
+    if (!isStateRecord(['s', row.id], this.#families) || this.#storeIndex.get(row.id) !== undefined)
       throw invalid(`${where} names no store, or one an earlier row names`);
     if (!isStateRecord(['m', row.month], this.#families) && row.month !== '')
       throw invalid(`${where} was written in no month`);
