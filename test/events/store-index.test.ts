@@ -9,7 +9,7 @@ import { StoreIndex } from '../../src/events/store-index.js';
 
 function indexOf(ids: string[]): StoreIndex {
   const index = new StoreIndex(ids);
-  ids.forEach((id, n) => index.add(id, n));
+  for (const [n, id] of ids.entries()) index.add(id, n);
   return index;
 }
 
@@ -43,7 +43,7 @@ describe('StoreIndex', () => {
         fc.array(fc.string()),
         (ids, others) => {
           const map = new Map<string, number>();
-          ids.forEach((id, n) => map.set(id, n));
+          for (const [n, id] of ids.entries()) map.set(id, n);
           const index = indexOf(ids);
           for (const id of [...ids, ...others]) expect(index.get(id)).toBe(map.get(id));
         },
