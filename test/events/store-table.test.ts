@@ -214,7 +214,7 @@ describe('WatchState with a store table', () => {
     ],
     ['counts not of the video family', [row(0, 'a', { values: { location: null, videos: '3|x' } })], /no valid videos/],
     ['no month', [row(0, 'a', { month: 'November' })], /written in no month/],
-    ['a month after the lines\'', [row(0, 'a', { month: '2026-12' })], /written in 2026-12, after the lines' month/],
+    ["a month after the lines'", [row(0, 'a', { month: '2026-12' })], /written in 2026-12, after the lines' month/],
   ])('refuses a table with %s', async (_, rows, message) => {
     const t = storeTableCheckpoint({ rows });
     await expect(WatchState.load(t.checkpoint)).rejects.toThrow(CheckpointInvalidError);
