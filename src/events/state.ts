@@ -282,8 +282,6 @@ export class WatchState {
       throw invalid(`${where} names no store, or one an earlier row names`);
     if (!isStateRecord(['m', row.month], this.#families) && row.month !== '')
       throw invalid(`${where} was written in no month`);
-    // Rows are written with the month of the lines saved with them: a later one means a line is missing.
-    if (row.month > this.month) throw invalid(`${where} was written in ${row.month}, after the lines' month`);
     this.apply(['s', row.id]);
     for (const [family, state] of this.#columns) {
       const value = row.values[family.column as string];

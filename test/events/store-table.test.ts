@@ -55,7 +55,8 @@ function storeTableCheckpoint(options: { pageRows?: number; lines?: string[]; ro
       for (const [store, row] of held) rows.set(store, row);
       held = new Map();
       clearing = false;
-      await inner.save(line, saveOptions);
+      // As the Postgres checkpoint: a line whose records all went to tables holds nothing to replay.
+      if (line !== '[]') await inner.save(line, saveOptions);
     },
     [STATE_TABLES]: () => ({
       table: (name: string) => (name === STORE_TABLE ? table : name === 'videos' ? videos : undefined),
@@ -166,6 +167,18 @@ describe('WatchState with a store table', () => {
     expect(loaded.family(videoFamily).total).toBe(3);
   });
 
+  it('rolls counts written in a month the lines went back from (the service clock set back across a month) as memory did', async () => {
+    const t = storeTableCheckpoint();
+    const state = await twoStores(t.checkpoint);
+    const back: StateRecord[] = [];
+    state.record(['m', '2026-10'], back);
+    await state.commit(t.checkpoint, back);
+    const loaded = await WatchState.load(t.checkpoint);
+    expect(loaded.month).toBe('2026-10');
+    expect(loaded.family(videoFamily).videos(1)).toEqual(state.family(videoFamily).videos(1));
+    expect(loaded.family(videoFamily).videos(1)).toEqual({ seen: 3, cur: 0, prev: 0, edges: [] });
+  });
+
   it('after a reset the lines replay, the table holds only the stores that came after it', async () => {
     const t = storeTableCheckpoint();
     const state = await twoStores(t.checkpoint);
@@ -214,7 +227,6 @@ describe('WatchState with a store table', () => {
     ],
     ['counts not of the video family', [row(0, 'a', { values: { location: null, videos: '3|x' } })], /no valid videos/],
     ['no month', [row(0, 'a', { month: 'November' })], /written in no month/],
-    ["a month after the lines'", [row(0, 'a', { month: '2026-12' })], /written in 2026-12, after the lines' month/],
   ])('refuses a table with %s', async (_, rows, message) => {
     const t = storeTableCheckpoint({ rows });
     await expect(WatchState.load(t.checkpoint)).rejects.toThrow(CheckpointInvalidError);
