@@ -8,52 +8,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { memoryCheckpoint, type Checkpoint } from '../../src/events/index.js';
-import { STATE_TABLES } from '../../src/events/state-tables.js';
-import { STORE_TABLE, type StoreRow, type StoreTable } from '../../src/events/store-table.js';
+import { memoryCheckpoint } from '../../src/events/index.js';
 import { WatchState, type StateRecord } from '../../src/events/state.js';
 import { storeFamily } from '../../src/events/stores.js';
-import { videoFamily, type VideoTable } from '../../src/events/videos.js';
+import { videoFamily } from '../../src/events/videos.js';
 import { fastCheckRuns } from '../helpers/fast-check-runs.js';
-
-/** A checkpoint with a store table (rows written with the next save) whose `crash()` loses what is held. */
-function tableCheckpoint() {
-  const inner = memoryCheckpoint();
-  const rows = new Map<number, StoreRow>();
-  let held = new Map<number, StoreRow>();
-  let clearing = false;
-  const table: StoreTable = {
-    async *rows() {
-      const all = [...rows.values()].sort((a, b) => a.store - b.store);
-      for (let i = 0; i < all.length; i += 3) yield all.slice(i, i + 3);
-    },
-    hold: (row) => void held.set(row.store, structuredClone(row)),
-    clear: () => {
-      held = new Map();
-      clearing = true;
-    },
-  };
-  const videos: VideoTable = { read: async () => [], hold: () => undefined, clear: () => undefined };
-  const checkpoint: Checkpoint & { [STATE_TABLES]: () => unknown } = {
-    load: inner.load,
-    save: async (line, options) => {
-      if (clearing) rows.clear();
-      for (const [store, row] of held) rows.set(store, row);
-      held = new Map();
-      clearing = false;
-      // As the Postgres checkpoint: a line whose records all went to tables holds nothing to replay.
-      if (line !== '[]') await inner.save(line, options);
-    },
-    [STATE_TABLES]: () => ({
-      table: (name: string) => (name === STORE_TABLE ? table : name === 'videos' ? videos : undefined),
-    }),
-  };
-  const crash = () => {
-    held = new Map();
-    clearing = false;
-  };
-  return { checkpoint, crash };
-}
+import { storeTableCheckpoint } from './store-table-checkpoint.js';
 
 type Op =
   | { k: 'store'; id: string }
@@ -137,7 +97,7 @@ describe('WatchState with a store table, against the lines alone', () => {
   it('equals it after any history of changes, rolls, resets, compactions and crashes, each load included', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(op, fc.boolean()), { maxLength: 60 }), async (history) => {
-        const t = tableCheckpoint();
+        const t = storeTableCheckpoint({ pageRows: 3 });
         const reference = memoryCheckpoint();
         let withTable = await WatchState.load(t.checkpoint);
         let withLines = await WatchState.load(reference);

@@ -8,65 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointInvalidError } from '../../src/index.js';
 import { memoryCheckpoint, type Checkpoint } from '../../src/events/index.js';
-import { STATE_TABLES } from '../../src/events/state-tables.js';
+import { storeTableCheckpoint } from './store-table-checkpoint.js';
 import { STORE_TABLE, type StoreRow, type StoreTable } from '../../src/events/store-table.js';
 import { WatchState, type StateRecord } from '../../src/events/state.js';
 import { storeFamily } from '../../src/events/stores.js';
-import { videoFamily, type VideoTable } from '../../src/events/videos.js';
+import { videoFamily } from '../../src/events/videos.js';
 
 const DEC_1 = Date.parse('2026-12-01T00:00:00Z');
 const record = (status: string, n: number) => `${status}|${n.toString(16).padStart(16, '0')}`;
-
-/** A checkpoint with a store table (and a table of video ids): what is held is written with the next save. */
-function storeTableCheckpoint(options: { pageRows?: number; lines?: string[]; rows?: StoreRow[] } = {}) {
-  const inner = memoryCheckpoint();
-  const rows = new Map<number, StoreRow>((options.rows ?? []).map((row) => [row.store, row]));
-  let held = new Map<number, StoreRow>();
-  let clearing = false;
-  const pages: number[] = [];
-  const table: StoreTable = {
-    async *rows() {
-      const all = [...rows.values()].sort((a, b) => a.store - b.store);
-      const size = options.pageRows ?? 1000;
-      for (let i = 0; i < all.length; i += size) {
-        pages.push(Math.min(size, all.length - i));
-        yield all.slice(i, i + size);
-      }
-    },
-    hold: (row) => void held.set(row.store, structuredClone(row)),
-    clear: () => {
-      held = new Map();
-      clearing = true;
-    },
-  };
-  const videoIds = new Set<string>();
-  const videos: VideoTable = {
-    read: async (store) =>
-      [...videoIds].filter((k) => k.startsWith(`${store}:`)).map((k) => k.slice(k.indexOf(':') + 1)),
-    hold: (store, ids) => {
-      for (const id of ids) videoIds.add(`${store}:${id}`);
-    },
-    clear: () => videoIds.clear(),
-  };
-  const checkpoint: Checkpoint & { [STATE_TABLES]: () => unknown } = {
-    load: inner.load,
-    save: async (line, saveOptions) => {
-      if (clearing) rows.clear();
-      for (const [store, row] of held) rows.set(store, row);
-      held = new Map();
-      clearing = false;
-      // As the Postgres checkpoint: a line whose records all went to tables holds nothing to replay.
-      if (line !== '[]') await inner.save(line, saveOptions);
-    },
-    [STATE_TABLES]: () => ({
-      table: (name: string) => (name === STORE_TABLE ? table : name === 'videos' ? videos : undefined),
-    }),
-  };
-  const ready = (async () => {
-    for (const line of options.lines ?? []) await inner.save(line);
-  })();
-  return { checkpoint, rows, pages, ready, lines: () => inner.load() };
-}
 
 /** Two stores read and counted, committed as one event's records. */
 async function twoStores(checkpoint: Checkpoint): Promise<WatchState> {

@@ -68,6 +68,16 @@ const POSTGRES_ON_EVENTS: Exception[] = [
     why: 'VideoTable, the table it implements (types only)',
   },
   {
+    file: 'postgres/stream-stores.ts',
+    target: 'events/store-table.ts',
+    why: 'StoreTable, the table it implements, and its rows (types only)',
+  },
+  {
+    file: 'postgres/checkpoint.ts',
+    target: 'events/store-table.ts',
+    why: 'the name the watcher asks for its store table by (a string constant)',
+  },
+  {
     file: 'postgres/sync.ts',
     target: 'events/call-budget.ts',
     why: 'the sliding-window share of the budget, one for the stream and the billing reads',
