@@ -15,6 +15,8 @@ export function storeTableCheckpoint(options: { pageRows?: number; lines?: strin
   let held = new Map<number, StoreRow>();
   let clearing = false;
   const pages: number[] = [];
+  /** The store of each row held, in order. */
+  const holds: number[] = [];
   const table: StoreTable = {
     async *rows() {
       const all = [...rows.values()].sort((a, b) => a.store - b.store);
@@ -24,7 +26,10 @@ export function storeTableCheckpoint(options: { pageRows?: number; lines?: strin
         yield all.slice(i, i + size);
       }
     },
-    hold: (row) => void held.set(row.store, structuredClone(row)),
+    hold: (row) => {
+      holds.push(row.store);
+      held.set(row.store, structuredClone(row));
+    },
     clear: () => {
       held = new Map();
       clearing = true;
@@ -60,5 +65,5 @@ export function storeTableCheckpoint(options: { pageRows?: number; lines?: strin
     held = new Map();
     clearing = false;
   };
-  return { checkpoint, rows, pages, ready, crash, lines: () => inner.load() };
+  return { checkpoint, rows, pages, holds, ready, crash, lines: () => inner.load() };
 }

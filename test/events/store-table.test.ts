@@ -68,6 +68,25 @@ describe('WatchState with a store table', () => {
     expect(loaded.family(videoFamily).delivered(0)).toEqual(new Set(['video-1']));
   });
 
+  it('a load holds no row and saves nothing; a record of no store column (a booking, a position) holds none', async () => {
+    const t = storeTableCheckpoint();
+    await twoStores(t.checkpoint);
+    const lines = await t.lines();
+    t.holds.length = 0;
+    const loaded = await WatchState.load(t.checkpoint);
+    expect(t.holds).toEqual([]);
+    expect(await t.lines()).toEqual(lines);
+    const out: StateRecord[] = [];
+    loaded.record(['b', 'r1', '1|p||'], out);
+    loaded.record(['t', 'c1', 1], out);
+    await loaded.commit(t.checkpoint, out);
+    expect(t.holds).toEqual([]);
+    const more: StateRecord[] = [];
+    loaded.record(['l', 1, record('a', 5)], more);
+    await loaded.commit(t.checkpoint, more);
+    expect(t.holds).toEqual([1]);
+  });
+
   it('holds nothing before the line of its event is saved, and a snapshot holds what a silent pass changed', async () => {
     const t = storeTableCheckpoint();
     const state = await twoStores(t.checkpoint);
