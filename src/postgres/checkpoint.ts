@@ -37,7 +37,7 @@ const ACCOUNT_TABLES = ['bookings', 'videos', 'stores', 'billing_monthly'] as co
 
 /** Records held past this many characters are committed (with their changes) at once. */
 const HELD_RECORD_CHARS = 1_000_000;
-/** Rows held for the stream's tables (`stream_bookings`, `stream_videos`) past this many are committed at once. */
+/** Rows held for the stream's tables (`stream_bookings`, `stream_videos`, `stream_stores`) past this many are committed at once. */
 const HELD_TABLE_ROWS = 5_000;
 /** The line the stream saves for an event whose records all went to its tables: nothing to store. */
 const NO_RECORDS = '[]';
