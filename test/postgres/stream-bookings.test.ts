@@ -7,10 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BookingEntry } from '../../src/events/bookings.js';
-import { migrate } from '../../src/postgres/migrations.js';
 import { StreamBookings } from '../../src/postgres/stream-bookings.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
-import { freshDatabase, usePools } from './support.js';
+import { migratedDatabase, usePools } from './support.js';
 
 const entry = (store: number, status: string, visit: number | null = null): BookingEntry =>
   ({ store, status, ack: null, visit }) as BookingEntry;
@@ -20,16 +19,7 @@ describe('StreamBookings.stores(): the stores a poll reads again, from the table
   const poolOf = usePools();
 
   async function table() {
-    const pool = poolOf(await freshDatabase(server()));
-    const statements: string[] = [];
-    const db = {
-      query: async <Row>(text: string, params?: unknown[]) => {
-        statements.push(text);
-        return (await pool.query(text, params)) as unknown as { rows: Row[] };
-      },
-    };
-    await migrate(db, 'crp', 'test');
-    statements.length = 0;
+    const { db, statements, pool } = await migratedDatabase(server(), poolOf);
     return { bookings: new StreamBookings(db, '"crp"', 'test'), db, statements, pool };
   }
 

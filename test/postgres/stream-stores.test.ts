@@ -7,10 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { StoreRow } from '../../src/events/store-table.js';
 import { MirrorDatabaseError } from '../../src/postgres/index.js';
-import { migrate } from '../../src/postgres/migrations.js';
 import { StreamStores } from '../../src/postgres/stream-stores.js';
 import { usePostgresServer } from '../helpers/postgres-server.js';
-import { freshDatabase, usePools } from './support.js';
+import { migratedDatabase, usePools } from './support.js';
 
 const row = (store: number, over: Partial<StoreRow> = {}): StoreRow => ({
   store,
@@ -25,16 +24,7 @@ describe('StreamStores: the stream’s stores in their table', () => {
   const poolOf = usePools();
 
   async function table() {
-    const pool = poolOf(await freshDatabase(server()));
-    const statements: string[] = [];
-    const db = {
-      query: async <Row>(text: string, params?: unknown[]) => {
-        statements.push(text);
-        return (await pool.query(text, params)) as unknown as { rows: Row[] };
-      },
-    };
-    await migrate(db, 'crp', 'test');
-    statements.length = 0;
+    const { db, statements, pool } = await migratedDatabase(server(), poolOf);
     return { stores: new StreamStores(db, '"crp"', 'test'), db, statements, pool };
   }
 

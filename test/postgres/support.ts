@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import { afterEach, expect } from 'vitest';
 import type { SimEnv } from '../events/support.js';
+import { migrate } from '../../src/postgres/migrations.js';
 import type { PostgresServer } from '../helpers/postgres-server.js';
 import { testPool } from './cut-pool.js';
 
@@ -24,6 +25,24 @@ export function usePools(): (url: string) => pg.Pool {
     pools.push(pool);
     return pool;
   };
+}
+
+/**
+ * A fresh database migrated to the mirror's schema (`crp`), and a connection to it that logs each
+ * statement's text (`statements`, emptied after the migration): what the stream's tables are tested on.
+ */
+export async function migratedDatabase(server: PostgresServer, poolOf: (url: string) => pg.Pool) {
+  const pool = poolOf(await freshDatabase(server));
+  const statements: string[] = [];
+  const db = {
+    query: async <Row>(text: string, params?: unknown[]) => {
+      statements.push(text);
+      return (await pool.query(text, params)) as unknown as { rows: Row[] };
+    },
+  };
+  await migrate(db, 'crp', 'test');
+  statements.length = 0;
+  return { db, statements, pool };
 }
 
 type Query = (text: string) => Promise<Record<string, unknown>[]>;
