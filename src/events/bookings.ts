@@ -438,7 +438,7 @@ export class BookingFinder implements Finder {
 
   async *#refreshStores(stores: Iterable<number>): AsyncGenerator<Found> {
     for (const index of stores) {
-      const storeId = this.#c.state.stores[index] as string;
+      const storeId = this.#c.state.stores.get(index) as string;
       const list = (c: string | undefined) =>
         this.#c.client.reservations.listForLocation(storeId, page(c), this.#c.lists.options);
       for await (const current of this.#c.lists.walk(list)) {

@@ -22,6 +22,7 @@ import { FAMILIES } from './families.js';
 import type { Family, FamilyRecord, FamilyState } from './family.js';
 import type { StateRecord } from './records.js';
 import { stateTablesOf, type StateTables } from './state-tables.js';
+import { StoreIds } from './store-ids.js';
 import { StoreIndex } from './store-index.js';
 import { STORE_TABLE, type StoreRow, type StoreTable } from './store-table.js';
 
@@ -34,7 +35,8 @@ export interface StateIdentity {
 }
 
 export class WatchState {
-  readonly stores: string[] = [];
+  /** The stores' ids by store number (store-ids.ts). */
+  readonly stores = new StoreIds();
   readonly #storeIndex = new StoreIndex(this.stores);
   readonly #families: readonly Family[];
   /** Each family's state, by family and by the kinds of its records. */
@@ -122,11 +124,12 @@ export class WatchState {
 
   apply(record: StateRecord): void {
     switch (record[0]) {
-      case 's':
-        this.stores.push(record[1]);
-        this.#storeIndex.add(record[1], this.stores.length - 1);
-        this.#changed(this.stores.length - 1);
+      case 's': {
+        const store = this.stores.push(record[1]);
+        this.#storeIndex.add(record[1], store);
+        this.#changed(store);
         return;
+      }
       case 't':
         this.tail = { cursor: record[1], seen: record[2] };
         return;
@@ -166,7 +169,7 @@ export class WatchState {
   #row(store: number): StoreRow {
     const values: Record<string, string | null> = {};
     for (const [family, state] of this.#columns) values[family.column as string] = state.storeValue?.(store) ?? null;
-    return { store, id: this.stores[store] as string, values, month: this.month };
+    return { store, id: this.stores.get(store) as string, values, month: this.month };
   }
 
   /** Nothing known and never reset: a checkpoint the watcher has not written to yet (every family's record names a store). */
@@ -175,7 +178,7 @@ export class WatchState {
   }
 
   #forget(at: number, replayed = false): void {
-    this.stores.length = 0;
+    this.stores.clear();
     this.#storeIndex.clear();
     this.#unkept.clear();
     // A reset read back from the checkpoint: the table was cleared with it and holds what came after.
@@ -206,7 +209,7 @@ export class WatchState {
       month: this.month,
       tail: this.tail,
       fullAt: this.fullAt,
-      stores: inTable ? [] : this.stores,
+      stores: inTable ? [] : this.stores.toArray(),
       ...Object.assign({}, ...[...this.#state.values()].map((state) => state.snapshot(inTable))),
       ...this.identity,
       seenAt: this.seenAt,

@@ -1,19 +1,20 @@
 /**
- * The state's store number of each store id, over the list of ids the state keeps (`stores[n]` is
- * store n's id): an open-addressing table of numbers, 4 to 8 bytes a store, where a `Map` from id
- * to number costs some 35 (3.5 MB at 100,000 stores). A slot holds a number; the id is checked
- * against the list, so two ids sharing a hash never mix.
+ * The state's store number of each store id, over the ids the state keeps (store-ids.ts): an
+ * open-addressing table of numbers, 4 to 8 bytes a store, where a `Map` from id to number costs
+ * some 35 (3.5 MB at 100,000 stores). A slot holds a number; the id is checked against the ids
+ * kept, so two ids sharing a hash never mix.
  */
 import { idHash32 } from './id-hashes.js';
+import type { StoreIds } from './store-ids.js';
 
 export class StoreIndex {
-  readonly #ids: readonly string[];
+  readonly #ids: StoreIds;
   /** Per slot, a store number plus one; 0 is an empty slot. At most half full. */
   #slots = new Uint32Array(64);
   #size = 0;
 
-  /** `ids`: the list the numbers index, which the caller appends to before `add`. */
-  constructor(ids: readonly string[]) {
+  /** `ids`: the ids the numbers index, which the caller appends to before `add`. */
+  constructor(ids: StoreIds) {
     this.#ids = ids;
   }
 
@@ -41,7 +42,7 @@ export class StoreIndex {
     const mask = this.#slots.length - 1;
     for (let slot = idHash32(id) & mask; ; slot = (slot + 1) & mask) {
       const held = this.#slots[slot] as number;
-      if (held === 0 || this.#ids[held - 1] === id) return slot;
+      if (held === 0 || this.#ids.is(held - 1, id)) return slot;
     }
   }
 
@@ -51,7 +52,7 @@ export class StoreIndex {
     this.#slots = new Uint32Array(old.length * 2);
     for (const held of old) {
       if (held === 0) continue;
-      this.#slots[this.#slot(this.#ids[held - 1] as string)] = held;
+      this.#slots[this.#slot(this.#ids.get(held - 1) as string)] = held;
     }
   }
 }

@@ -14,7 +14,7 @@
 /** How a set finds a store's number and a number's store: the watcher's state. */
 export interface StoreNumbers {
   storeIndex(id: string): number | undefined;
-  readonly stores: readonly string[];
+  readonly stores: { get(n: number): string | undefined };
 }
 
 /** A set of store ids, by store number; iterates the numbered stores in number order, then the others. */
@@ -64,7 +64,7 @@ export class StoreSet implements Iterable<string> {
     for (let word = 0; word < this.#bits.length; word++) {
       for (let bit = 0; bit < 32; bit++) {
         if (((this.#bits[word] as number) & (1 << bit)) === 0) continue;
-        yield this.#numbers.stores[word * 32 + bit] as string;
+        yield this.#numbers.stores.get(word * 32 + bit) as string;
       }
     }
     yield* this.#unnumbered;

@@ -306,7 +306,7 @@ export class StoreFinder implements Finder {
   async *#read(stores: Iterable<number>): AsyncGenerator<Found> {
     const state = this.#c.state;
     for (const index of stores) {
-      const storeId = state.stores[index] as string;
+      const storeId = state.stores.get(index) as string;
       this.#o.touched.delete(storeId);
       let store: Location;
       try {

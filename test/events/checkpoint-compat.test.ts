@@ -21,7 +21,7 @@ function described(state: WatchState) {
   const bookings = Object.fromEntries(
     [...booked.open, ...Object.keys(expected.bookings)].map((id) => [id, booked.booking(id)]),
   );
-  const videos = state.stores.map((_, i) => ({ ...filmed.videos(i), ids: [...(filmed.delivered(i) ?? [])] }));
+  const videos = state.stores.toArray().map((_, i) => ({ ...filmed.videos(i), ids: [...(filmed.delivered(i) ?? [])] }));
   const { month, tail, fullAt, seenAt, resets, stores } = state;
   const { counts } = booked;
   const videoTotal = filmed.total;

@@ -130,7 +130,7 @@ describe('WatchState', () => {
       ['s', 'loc-a'],
       ['s', 'loc-b'],
     ]);
-    expect(state.stores).toEqual(['loc-a', 'loc-b']);
+    expect(state.stores.toArray()).toEqual(['loc-a', 'loc-b']);
     expect(state.storeIndex('loc-b')).toBe(1);
     expect(state.storeIndex('loc-c')).toBeUndefined();
   });

@@ -1,27 +1,26 @@
 /**
- * StoreIndex: the store number of each id over the state's list of ids, by an open-addressing table
- * checked against the list. Against a `Map` over many ids and growth, ids that share a hash slot,
+ * StoreIndex: the store number of each id over the state's ids (StoreIds), by an open-addressing
+ * table checked against them. Against a `Map` over many ids and growth, ids that share a hash slot,
  * an id given a new number, and clearing.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { StoreIds } from '../../src/events/store-ids.js';
 import { StoreIndex } from '../../src/events/store-index.js';
 
 function indexOf(ids: string[]): StoreIndex {
-  const index = new StoreIndex(ids);
-  for (const [n, id] of ids.entries()) index.add(id, n);
+  const kept = new StoreIds();
+  const index = new StoreIndex(kept);
+  for (const id of ids) index.add(id, kept.push(id));
   return index;
 }
 
 describe('StoreIndex', () => {
   it('gives every id of 120,000 its number across growth, and none for ids it does not hold', () => {
     const ids = Array.from({ length: 120_000 }, (_, n) => `loc_${n.toString(36)}`);
-    const list: string[] = [];
-    const grown = new StoreIndex(list);
-    for (const [n, id] of ids.entries()) {
-      list.push(id);
-      grown.add(id, n);
-    }
+    const kept = new StoreIds();
+    const grown = new StoreIndex(kept);
+    for (const id of ids) grown.add(id, kept.push(id));
     for (const [n, id] of ids.entries()) expect(grown.get(id)).toBe(n);
     for (let n = 0; n < 1000; n++) expect(grown.get(`other_${n}`)).toBeUndefined();
   });

@@ -98,7 +98,7 @@ async function storeRig(
   const firstSync = await collect(detector.reconcile(summary));
   /** The stores in the state's order (the order the cadence and a chase take them in). */
   const inOrder = (from: number, n: number) =>
-    Array.from({ length: n }, (_, k) => state.stores[(from + k) % state.stores.length] as string);
+    Array.from({ length: n }, (_, k) => state.stores.get((from + k) % state.stores.length) as string);
   const poll = async (change: (s: Summary) => Summary = (s) => s) =>
     collect(detector.poll(change(await detector.summary())));
   const restarted = () => detectorOnState();
@@ -134,12 +134,14 @@ describe('the store finder, pass by pass', () => {
   }, async () => {
     const { state, stores, firstSync, poll, unchanged } = await storeRig(startSimEnv);
     expect(storeReads(firstSync).sort()).toEqual([...stores].sort());
-    expect(storeReads(firstSync)).toEqual(state.stores);
-    expect(firstSync.events.map((e) => e.store)).toEqual(state.stores);
+    expect(storeReads(firstSync)).toEqual(state.stores.toArray());
+    expect(firstSync.events.map((e) => e.store)).toEqual(state.stores.toArray());
     for (const event of firstSync.events) expect(event.previous).toEqual({});
     const records = state.family(storeFamily);
     expect(records.counts).toEqual({ read: 10, active: 10, paused: 0, terminated: 0, hours_missing: 0 });
-    expect(firstSync.records.filter((r) => r[0] === 'l').map((r) => r[1])).toEqual(state.stores.map((_, i) => i));
+    expect(firstSync.records.filter((r) => r[0] === 'l').map((r) => r[1])).toEqual(
+      state.stores.toArray().map((_, i) => i),
+    );
     expect(unchanged).toEqual([]);
     // No time passed, the counts agree: nothing to read.
     expect((await poll()).calls).toEqual([]);
@@ -330,16 +332,16 @@ describe('the store finder, pass by pass', () => {
     // A total billing cannot explain: scanned once, then not until the total moves and the spacing passed.
     const more = (n: number) => (s: Summary) => ({ ...s, locations: { ...s.locations, total: s.locations.total + n } });
     env.clock.advance(MINUTE);
-    expect((await poll(more(1))).calls).toEqual(['billing 2026-11', ...state.stores.slice(0, 3)]);
+    expect((await poll(more(1))).calls).toEqual(['billing 2026-11', ...state.stores.toArray().slice(0, 3)]);
     env.clock.advance(MINUTE);
-    expect((await poll(more(1))).calls).toEqual(state.stores.slice(3, 6));
+    expect((await poll(more(1))).calls).toEqual(state.stores.toArray().slice(3, 6));
     // A new total, the spacing passed since the last scan: billing again; the chase of the new counts goes on in turn.
-    expect((await poll(more(2))).calls).toEqual(['billing 2026-11', ...state.stores.slice(6, 9)]);
+    expect((await poll(more(2))).calls).toEqual(['billing 2026-11', ...state.stores.toArray().slice(6, 9)]);
     // Within the spacing: no billing, however the total moves.
     env.clock.advance(MINUTE - 1);
-    expect((await poll(more(3))).calls).toEqual([...state.stores.slice(9, 11), state.stores[0]]);
+    expect((await poll(more(3))).calls).toEqual([...state.stores.toArray().slice(9, 11), state.stores.get(0)]);
     env.clock.advance(1);
-    expect((await poll(more(3))).calls).toEqual(['billing 2026-11', ...state.stores.slice(1, 4)]);
+    expect((await poll(more(3))).calls).toEqual(['billing 2026-11', ...state.stores.toArray().slice(1, 4)]);
     // Explained again: no billing, no chase.
     env.clock.advance(MINUTE);
     expect((await poll()).calls).toEqual([]);

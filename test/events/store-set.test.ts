@@ -4,19 +4,19 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { StoreIds } from '../../src/events/store-ids.js';
 import { CountsPerStore, PerStore, StoreSet, type StoreNumbers } from '../../src/events/store-set.js';
 
 /** The state's numbering: stores in the order met. */
 class Numbering implements StoreNumbers {
-  readonly stores: string[] = [];
+  readonly stores = new StoreIds();
   readonly #index = new Map<string, number>();
   storeIndex(id: string): number | undefined {
     return this.#index.get(id);
   }
   meet(id: string): void {
     if (this.#index.has(id)) return;
-    this.#index.set(id, this.stores.length);
-    this.stores.push(id);
+    this.#index.set(id, this.stores.push(id));
   }
 }
 

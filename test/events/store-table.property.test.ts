@@ -81,11 +81,11 @@ function recordsOf(state: WatchState, o: Op, time: number): StateRecord[] {
 }
 
 function expectSame(table: WatchState, lines: WatchState): void {
-  expect(table.stores).toEqual(lines.stores);
+  expect(table.stores.toArray()).toEqual(lines.stores.toArray());
   expect(table.month).toBe(lines.month);
   expect(table.resets).toBe(lines.resets);
   for (let n = 0; n < lines.stores.length; n++) {
-    expect(table.storeIndex(lines.stores[n] as string)).toBe(n);
+    expect(table.storeIndex(lines.stores.get(n) as string)).toBe(n);
     expect(table.family(storeFamily).record(n)).toBe(lines.family(storeFamily).record(n));
     expect(table.family(videoFamily).videos(n)).toEqual(lines.family(videoFamily).videos(n));
   }

@@ -51,7 +51,7 @@ describe('WatchState with a store table', () => {
     ]);
 
     const loaded = await WatchState.load(t.checkpoint);
-    expect(loaded.stores).toEqual(['loc-a', 'loc-b']);
+    expect(loaded.stores.toArray()).toEqual(['loc-a', 'loc-b']);
     expect(loaded.storeIndex('loc-b')).toBe(1);
     expect(loaded.family(storeFamily).record(0)).toBe(record('t', 3));
     expect(loaded.family(storeFamily).counts).toEqual({
@@ -102,7 +102,7 @@ describe('WatchState with a store table', () => {
       values: { videos: null, location: record('a', 9) },
       month: '2026-11',
     });
-    expect((await WatchState.load(t.checkpoint)).stores).toEqual(['loc-a', 'loc-b', 'loc-c']);
+    expect((await WatchState.load(t.checkpoint)).stores.toArray()).toEqual(['loc-a', 'loc-b', 'loc-c']);
   });
 
   it('reads the rows a page at a time', async () => {
@@ -113,7 +113,7 @@ describe('WatchState with a store table', () => {
     await state.commit(t.checkpoint, out);
     const loaded = await WatchState.load(t.checkpoint);
     expect(t.pages).toEqual([2, 2, 1]);
-    expect(loaded.stores).toEqual(['loc-0', 'loc-1', 'loc-2', 'loc-3', 'loc-4']);
+    expect(loaded.stores.toArray()).toEqual(['loc-0', 'loc-1', 'loc-2', 'loc-3', 'loc-4']);
     expect(loaded.family(storeFamily).record(4)).toBe(record('a', 4));
   });
 
@@ -156,7 +156,7 @@ describe('WatchState with a store table', () => {
     await state.commit(t.checkpoint, after);
     expect([...t.rows.keys()]).toEqual([0]);
     const loaded = await WatchState.load(t.checkpoint);
-    expect(loaded.stores).toEqual(['loc-z']);
+    expect(loaded.stores.toArray()).toEqual(['loc-z']);
     expect(loaded.resets).toBe(1);
     expect(loaded.family(storeFamily).counts.read).toBe(1);
   });
@@ -168,7 +168,7 @@ describe('WatchState with a store table', () => {
     await t.ready;
     expect(JSON.parse((await t.lines())[0] as string).stores).toEqual(['loc-a', 'loc-b']);
     const loaded = await WatchState.load(t.checkpoint);
-    expect(loaded.stores).toEqual(['loc-a', 'loc-b']);
+    expect(loaded.stores.toArray()).toEqual(['loc-a', 'loc-b']);
     expect(JSON.parse((await t.lines())[0] as string)).toMatchObject({ stores: [], videos: {} });
     expect(t.rows.size).toBe(2);
     const again = await WatchState.load(t.checkpoint);
