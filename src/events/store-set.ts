@@ -118,25 +118,27 @@ function grown(array: Uint32Array, length: number): Uint32Array<ArrayBuffer> {
 }
 
 /**
- * A value per store number, where a family keeps one for most stores (a store's record, its video
- * counts): an array slot a store instead of a `Map` entry. Iterates `[number, value]` like a `Map`
- * of numbers (so `Object.fromEntries` takes it), in number order.
+ * A value per store number, where a family keeps one for most stores that most stores share with
+ * others (a store's video counts: a few hundred values across 100,000 stores): each distinct value
+ * is kept once, and a store holds its number in a `Uint16Array`, 2 bytes a store outside the JS
+ * heap, instead of an array slot (8 bytes on the heap) or a `Map` entry. Values past the number it
+ * shares (`shared`, at most 65,534) are kept by store beside them, after the values no store holds
+ * any more are dropped. Iterates `[number, value]` like a `Map` of numbers (so `Object.fromEntries`
+ * takes it), in number order.
  */
 export class PerStore<T> implements Iterable<[number, T]> {
-  /** Every slot up to the highest number set exists (undefined where none is): the array stays packed. */
-  #values: (T | undefined)[] = [];
-  #size = 0;
-  /**
-   * With `shared`: one copy of each value (up to that many distinct values), for values most stores
-   * have in common. A store's video counts take a few hundred values across 100,000 stores; each
-   * built anew would be a string of its own.
-   */
-  readonly #shared: Map<T, T> | undefined;
+  /** Per store number: 0 for none, `OTHER` for a value in `#others`, else its index in `#distinct` plus one. */
+  #slots = new Uint16Array(0);
+  #distinct: T[] = [];
+  #indexOf = new Map<T, number>();
+  readonly #others = new Map<number, T>();
   readonly #sharedMax: number;
+  /** Values set since the distinct values were last gone over: they are again once as many as fit. */
+  #setsSinceDrop = 0;
+  #size = 0;
 
   constructor(options: { shared?: number } = {}) {
-    this.#sharedMax = options.shared ?? 0;
-    this.#shared = this.#sharedMax > 0 ? new Map() : undefined;
+    this.#sharedMax = Math.min(options.shared ?? OTHER - 1, OTHER - 1);
   }
 
   get size(): number {
@@ -144,36 +146,64 @@ export class PerStore<T> implements Iterable<[number, T]> {
   }
 
   get(store: number): T | undefined {
-    return this.#values[store];
+    const slot = this.#slots[store] ?? 0;
+    if (slot === 0) return undefined;
+    return slot === OTHER ? this.#others.get(store) : this.#distinct[slot - 1];
   }
 
   has(store: number): boolean {
-    return this.#values[store] !== undefined;
+    return (this.#slots[store] ?? 0) !== 0;
   }
 
   set(store: number, value: T): this {
     if (!Number.isInteger(store) || store < 0)
       throw new RangeError(`A store number is a whole number from 0; got ${store}.`);
-    while (this.#values.length <= store) this.#values.push(undefined);
-    if (this.#values[store] === undefined) this.#size++;
-    this.#values[store] = this.#copyOf(value);
+    if (store >= this.#slots.length) this.#slots = grown16(this.#slots, store + 1);
+    if (this.#slots[store] === 0) this.#size++;
+    else {
+      // Its value before is no longer one it holds, should the unused values be dropped now.
+      this.#others.delete(store);
+      this.#slots[store] = 0;
+    }
+    this.#setsSinceDrop++;
+    const index = this.#indexFor(value);
+    if (index === undefined) this.#others.set(store, value);
+    this.#slots[store] = index === undefined ? OTHER : index + 1;
     return this;
   }
 
   clear(): void {
-    this.#values = [];
+    this.#slots = new Uint16Array(0);
+    this.#distinct = [];
+    this.#indexOf.clear();
+    this.#others.clear();
+    this.#setsSinceDrop = 0;
     this.#size = 0;
-    this.#shared?.clear();
   }
 
-  /** The shared copy of `value` (it becomes that copy while there is room for one more). */
-  #copyOf(value: T): T {
-    const shared = this.#shared;
-    if (shared === undefined) return value;
-    const copy = shared.get(value);
-    if (copy !== undefined) return copy;
-    if (shared.size < this.#sharedMax) shared.set(value, value);
-    return value;
+  /** `value`'s index among the distinct values, added when new and there is room (after dropping those unused). */
+  #indexFor(value: T): number | undefined {
+    const known = this.#indexOf.get(value);
+    if (known !== undefined) return known;
+    if (this.#distinct.length >= this.#sharedMax && this.#setsSinceDrop >= this.#sharedMax) this.#dropUnused();
+    if (this.#distinct.length >= this.#sharedMax) return undefined;
+    this.#indexOf.set(value, this.#distinct.length);
+    return this.#distinct.push(value) - 1;
+  }
+
+  /** Keeps only the distinct values some store holds, renumbered: values a store no longer has take no room. */
+  #dropUnused(): void {
+    const renumbered = new Uint16Array(this.#distinct.length + 1);
+    const kept: T[] = [];
+    for (let store = 0; store < this.#slots.length; store++) {
+      const slot = this.#slots[store] as number;
+      if (slot === 0 || slot === OTHER) continue;
+      if (renumbered[slot] === 0) renumbered[slot] = kept.push(this.#distinct[slot - 1] as T);
+      this.#slots[store] = renumbered[slot] as number;
+    }
+    this.#distinct = kept;
+    this.#indexOf = new Map(kept.map((value, index) => [value, index]));
+    this.#setsSinceDrop = 0;
   }
 
   /**
@@ -183,17 +213,26 @@ export class PerStore<T> implements Iterable<[number, T]> {
    */
   byNumber(): Record<number, T> {
     const out: Record<number, T> = {};
-    for (let store = 0; store < this.#values.length; store++) {
-      const value = this.#values[store];
+    for (let store = 0; store < this.#slots.length; store++) {
+      const value = this.get(store);
       if (value !== undefined) out[store] = value;
     }
     return out;
   }
 
   *[Symbol.iterator](): Iterator<[number, T]> {
-    for (let store = 0; store < this.#values.length; store++) {
-      const value = this.#values[store];
+    for (let store = 0; store < this.#slots.length; store++) {
+      const value = this.get(store);
       if (value !== undefined) yield [store, value];
     }
   }
+}
+
+/** The slot of a store whose value is kept by store (`PerStore`). */
+const OTHER = 0xffff;
+
+function grown16(array: Uint16Array, length: number): Uint16Array<ArrayBuffer> {
+  const copy = new Uint16Array(Math.max(length, array.length * 2, 32));
+  copy.set(array);
+  return copy;
 }

@@ -207,6 +207,55 @@ describe('PerStore', () => {
     ]);
   });
 
+  it('drops the values no store holds any more once it shares as many as it may, and shares the new ones', () => {
+    const values = new PerStore<string>({ shared: 2 });
+    values.set(0, 'a').set(1, 'b');
+    // 'a' is held no more: dropped to make room for 'c' ('d' is kept by store until as many sets again).
+    values.set(0, 'c');
+    values.set(1, 'd');
+    expect([...values]).toEqual([
+      [0, 'c'],
+      [1, 'd'],
+    ]);
+    // Both shared values held: 'e' is kept by store, and given back like the others.
+    values.set(2, 'e').set(3, 'c');
+    expect([...values]).toEqual([
+      [0, 'c'],
+      [1, 'd'],
+      [2, 'e'],
+      [3, 'c'],
+    ]);
+    values.set(2, 'd');
+    expect(values.get(2)).toBe('d');
+    expect(values.size).toBe(4);
+  });
+
+  it('answers as a Map by store number does over any sets, whatever the number of values it shares', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.tuple(fc.nat(40), fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), fc.boolean()), { maxLength: 120 }),
+        (shared, sets) => {
+          const values = new PerStore<string>({ shared });
+          const map = new Map<number, string>();
+          for (const [store, value, clear] of sets) {
+            if (clear && store % 13 === 0) {
+              values.clear();
+              map.clear();
+              continue;
+            }
+            values.set(store, value);
+            map.set(store, value);
+            expect(values.get(store)).toBe(value);
+          }
+          expect(values.size).toBe(map.size);
+          expect([...values]).toEqual([...map].sort(([a], [b]) => a - b));
+          for (let store = 0; store <= 41; store++) expect(values.has(store)).toBe(map.has(store));
+        },
+      ),
+    );
+  });
+
   it('refuses what is not a store number', () => {
     const values = new PerStore<string>();
     for (const bad of [-1, 1.5, Number.NaN]) expect(() => values.set(bad, 'x')).toThrow(/store number/);
