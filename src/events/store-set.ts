@@ -145,6 +145,11 @@ export class PerStore<T> implements Iterable<[number, T]> {
     return this.#size;
   }
 
+  /** How the values are kept: `shared`, distinct values kept once; `byStore`, stores whose value is kept for it alone. */
+  get kept(): { shared: number; byStore: number } {
+    return { shared: this.#distinct.length, byStore: this.#others.size };
+  }
+
   get(store: number): T | undefined {
     const slot = this.#slots[store] ?? 0;
     if (slot === 0) return undefined;

@@ -50,6 +50,18 @@ describe('StoreIds', () => {
     expect(ids.is(4, 'y')).toBe(false);
   });
 
+  it('holds an id longer than its whole buffer, and has no id before the first is pushed', () => {
+    const ids = new StoreIds();
+    expect(ids.is(0, '')).toBe(false);
+    expect(ids.get(0)).toBeUndefined();
+    const long = 'L'.repeat(5_000);
+    ids.push('a');
+    ids.push(long);
+    ids.push('b');
+    expect(ids.toArray()).toEqual(['a', long, 'b']);
+    expect(ids.is(1, long)).toBe(true);
+  });
+
   it('forgets every id when cleared, and numbers from 0 again', () => {
     const ids = idsOf(['a', 'é', 'b']);
     ids.clear();

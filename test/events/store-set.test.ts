@@ -230,6 +230,42 @@ describe('PerStore', () => {
     expect(values.size).toBe(4);
   });
 
+  it('shares values while it may, keeps the others by store, and drops unused ones only once as many sets have passed', () => {
+    const values = new PerStore<string>({ shared: 2 });
+    values.set(0, 'a').set(1, 'b');
+    expect(values.kept).toEqual({ shared: 2, byStore: 0 });
+    values.set(1, 'b');
+    expect(values.kept).toEqual({ shared: 2, byStore: 0 });
+    // Three sets since: 'a' (held by no store now) is dropped to make room for 'c'.
+    values.set(0, 'c');
+    expect(values.kept).toEqual({ shared: 2, byStore: 0 });
+    // One set since the drop: 'd' is kept by store, though 'b' is held no more.
+    values.set(1, 'd');
+    expect(values.kept).toEqual({ shared: 2, byStore: 1 });
+    // Two sets since: 'b' is dropped and 'e' shared; store 1 keeps its 'd' by store until set again.
+    values.set(2, 'e');
+    expect(values.kept).toEqual({ shared: 2, byStore: 1 });
+    values.set(1, 'c');
+    expect(values.kept).toEqual({ shared: 2, byStore: 0 });
+    expect([...values]).toEqual([
+      [0, 'c'],
+      [1, 'c'],
+      [2, 'e'],
+    ]);
+    values.clear();
+    expect(values.kept).toEqual({ shared: 0, byStore: 0 });
+  });
+
+  it('shares at most 65,534 values (its slots are 16 bits), by default and when asked for more', () => {
+    for (const values of [new PerStore<string>(), new PerStore<string>({ shared: 100_000 })]) {
+      for (let store = 0; store < 65_600; store++) values.set(store, `v${store}`);
+      expect(values.kept).toEqual({ shared: 65_534, byStore: 66 });
+      expect(values.get(65_533)).toBe('v65533');
+      expect(values.get(65_534)).toBe('v65534');
+      expect(values.get(65_599)).toBe('v65599');
+    }
+  });
+
   it('answers as a Map by store number does over any sets, whatever the number of values it shares', () => {
     fc.assert(
       fc.property(
