@@ -112,6 +112,32 @@ describe('no attempt timer outlives its attempt', () => {
   });
 });
 
+describe('no attempt signal outlives its attempt', () => {
+  it('is aborted once the attempt is over (a success, an error status, a redirect), and the caller’s is not', async () => {
+    const seen: AbortSignal[] = [];
+    const c = client({
+      fetch: (input, init) => {
+        const request = input as Request;
+        seen.push(request.signal);
+        return fetch(request, init);
+      },
+    });
+    const caller = new AbortController();
+    const answer = await get(c, { signal: caller.signal });
+    expect(answer).toBeDefined();
+    server.script({ status: 404, body: '{"error":{"code":"not_found","message":"no"}}' });
+    await expect(get(c, { signal: caller.signal })).rejects.toBeInstanceOf(NotFoundError);
+    server.script({ status: 302, headers: { location: 'http://elsewhere.test/' } });
+    await expect(get(c)).rejects.toBeInstanceOf(RedirectError);
+    expect(seen).toHaveLength(3);
+    // Each signal fetch saw is joined to the attempt's own: released once the attempt is over.
+    expect(seen.map((signal) => signal.aborted)).toEqual([true, true, true]);
+    expect(caller.signal.aborted).toBe(false);
+    // A later call on the same caller's signal goes through.
+    await expect(get(c, { signal: caller.signal })).resolves.toBeDefined();
+  });
+});
+
 describe('the time limit covers the whole response', () => {
   it('a body that stops coming is a TimeoutError after the limit, on the default path', async () => {
     const c = client({ baseUrl: stallingUrl, timeout: 150 });
