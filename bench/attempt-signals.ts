@@ -41,7 +41,8 @@ async function child(variant: Variant): Promise<Result> {
   let majorGcs = 0;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries())
-      if ((entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majorGcs++;
+      if ((entry as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)
+        majorGcs++;
   });
   observer.observe({ entryTypes: ['gc'] });
   let peakHeap = 0;
