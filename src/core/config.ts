@@ -58,7 +58,8 @@ export interface ClientOptions {
   maxRetries?: number;
   /**
    * A fetch implementation to use instead of the global one (a proxy agent, a test double). It is
-   * called by ky as `fetch(request, init)` with a `Request` object.
+   * called by ky as `fetch(request, init)` with a `Request` object, whose signal is aborted once the
+   * attempt is over (the body read).
    */
   fetch?: typeof fetch;
   /** Receives debug, info and warn events; never the key. Takes precedence over `logLevel`. */
